@@ -1,0 +1,196 @@
+package algo
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// StepRule says how the privatised gradient moves theta (Algorithm 1, line 9). Both rules
+// use only the privatised gradient, so they are post-processing and cost no privacy.
+type StepRule int
+
+const (
+	// AdaGrad scales each coordinate by the root of the running sum of squared privatised
+	// gradients; the paper's experiments use it. It is the zero value.
+	AdaGrad StepRule = iota
+	// GradientDescent is the plain step theta - Step*g of Algorithm 1, line 9.
+	GradientDescent
+)
+
+func (r StepRule) String() string {
+	switch r {
+	case AdaGrad:
+		return "adagrad"
+	case GradientDescent:
+		return "gd"
+	}
+	return fmt.Sprintf("StepRule(%d)", int(r))
+}
+
+// PriorMean selects the prior mean of each user's GP surrogate.
+type PriorMean int
+
+const (
+	// PriorDefault resolves to DefaultPriorMean.
+	PriorDefault PriorMean = iota
+	// PriorZero is the paper's formula: zero prior mean.
+	PriorZero
+	// PriorUserMean uses a per-user constant, the mean of that user's observations,
+	// subtracted before the solve. A constant has zero gradient, so only the fit changes.
+	PriorUserMean
+)
+
+// DefaultPriorMean is what PriorDefault means. It was chosen by measurement on the group
+// LASSO task (see README, "Prior mean").
+const DefaultPriorMean = PriorUserMean
+
+func (p PriorMean) String() string {
+	switch p {
+	case PriorDefault:
+		return "default(" + DefaultPriorMean.String() + ")"
+	case PriorZero:
+		return "zero"
+	case PriorUserMean:
+		return "user-mean"
+	}
+	return fmt.Sprintf("PriorMean(%d)", int(p))
+}
+
+// Settings configure DP-GIBO. The zero value of every field except Mu is usable and means
+// the default given in its comment; Mu must be set on purpose (a positive value for
+// DP-GIBO, math.Inf(1) for non-private GIBO), so that no run is non-private by accident.
+type Settings struct {
+	// Iters is T, the number of iterations (default 20). The privacy noise scales with
+	// sqrt(Iters), so it is fixed before the run.
+	Iters int
+	// Batch is a fixed batch size b per iteration. When Batch and BiasTol are both zero,
+	// Batch is d+1, the setting of the paper's experiments.
+	Batch int
+	// BiasTol is epsilon of Algorithm 1, line 4: when Batch is zero and BiasTol > 0, each
+	// iteration evaluates the smallest batch whose acquisition value is <= BiasTol.
+	BiasTol float64
+	// MaxBatch caps the adaptive batch (default 4(d+1)); the trace reports when it binds.
+	MaxBatch int
+	// Clip is B, the per-user gradient clipping norm of line 8 (default 1).
+	Clip float64
+	// Mu is the total mu of mu-GDP over all Iters. +Inf disables the privacy noise (GIBO);
+	// clipping is still applied. Zero, negative or NaN is an error.
+	Mu float64
+	// NoiseStd is sigma, the standard deviation of the evaluation noise the surrogate
+	// assumes (default 0: noiseless; a numerical floor MinNoiseVar*Variance is used).
+	NoiseStd float64
+	// Step is eta (default 0.3, the paper's GP-regression setting).
+	Step float64
+	// StepRule is AdaGrad (zero value) or GradientDescent.
+	StepRule StepRule
+	// Kernel is the surrogate's RBF kernel (default Lengthscale 1, Variance 1).
+	Kernel RBF
+	// PriorMean selects zero or per-user-constant prior mean (default DefaultPriorMean).
+	PriorMean PriorMean
+	// LocalRadius bounds design points to theta +- LocalRadius per coordinate, intersected
+	// with the box (default 2*Kernel.Lengthscale).
+	LocalRadius float64
+	// MaxKept caps the number of design points kept in D (oldest dropped first);
+	// zero keeps all, as Algorithm 1 does.
+	MaxKept int
+	// MaxEvals stops the run before an iteration whose batch would exceed this many
+	// evaluations (0: no cap).
+	MaxEvals int
+	// DesignStarts is the number of L-BFGS starts per greedily added point (default 3;
+	// one is the warm start when a previous design exists).
+	DesignStarts int
+	// DesignEvals caps objective evaluations of the acquisition per L-BFGS run
+	// (default 60).
+	DesignEvals int
+}
+
+// MinNoiseVar is the floor on the surrogate noise variance, relative to Kernel.Variance,
+// that keeps Cholesky factorisations well conditioned when NoiseStd is zero or tiny.
+const MinNoiseVar = 1e-6
+
+// resolved is Settings with defaults applied for a problem of dimension d.
+func (s Settings) resolved(d int) (Settings, error) {
+	if math.IsNaN(s.Mu) || s.Mu <= 0 {
+		return s, fmt.Errorf("algo: Settings.Mu must be positive (math.Inf(1) for non-private GIBO), got %v", s.Mu)
+	}
+	if s.Iters == 0 {
+		s.Iters = 20
+	}
+	if s.Kernel == (RBF{}) {
+		s.Kernel = RBF{Lengthscale: 1, Variance: 1}
+	}
+	if s.Clip == 0 {
+		s.Clip = 1
+	}
+	if s.Step == 0 {
+		s.Step = 0.3
+	}
+	if s.Batch == 0 && s.BiasTol == 0 {
+		s.Batch = d + 1
+	}
+	if s.MaxBatch == 0 {
+		s.MaxBatch = 4 * (d + 1)
+	}
+	if s.LocalRadius == 0 {
+		s.LocalRadius = 2 * s.Kernel.Lengthscale
+	}
+	if s.DesignStarts == 0 {
+		s.DesignStarts = 3
+	}
+	if s.DesignEvals == 0 {
+		s.DesignEvals = 60
+	}
+	if s.PriorMean == PriorDefault {
+		s.PriorMean = DefaultPriorMean
+	}
+	var errs []error
+	check := func(ok bool, format string, args ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
+	}
+	check(s.Iters > 0, "Iters must be positive, got %d", s.Iters)
+	check(s.Batch >= 0, "Batch must be >= 0, got %d", s.Batch)
+	check(s.BiasTol >= 0 && !math.IsNaN(s.BiasTol), "BiasTol must be >= 0, got %v", s.BiasTol)
+	check(s.MaxBatch > 0, "MaxBatch must be positive, got %d", s.MaxBatch)
+	check(s.Clip > 0 && !math.IsInf(s.Clip, 0), "Clip must be positive and finite, got %v", s.Clip)
+	check(s.NoiseStd >= 0 && !math.IsInf(s.NoiseStd, 0), "NoiseStd must be >= 0 and finite, got %v", s.NoiseStd)
+	check(s.Step > 0 && !math.IsInf(s.Step, 0), "Step must be positive and finite, got %v", s.Step)
+	check(s.StepRule == AdaGrad || s.StepRule == GradientDescent, "unknown StepRule %d", int(s.StepRule))
+	check(s.PriorMean == PriorZero || s.PriorMean == PriorUserMean, "unknown PriorMean %d", int(s.PriorMean))
+	check(s.Kernel.Lengthscale > 0 && s.Kernel.Variance > 0, "Kernel needs positive Lengthscale and Variance, got %+v", s.Kernel)
+	check(s.LocalRadius > 0, "LocalRadius must be positive, got %v", s.LocalRadius)
+	check(s.MaxKept >= 0, "MaxKept must be >= 0, got %d", s.MaxKept)
+	check(s.MaxEvals >= 0, "MaxEvals must be >= 0, got %d", s.MaxEvals)
+	check(s.DesignStarts > 0 && s.DesignEvals > 0, "DesignStarts and DesignEvals must be positive")
+	if len(errs) > 0 {
+		return s, fmt.Errorf("algo: invalid Settings: %w", errors.Join(errs...))
+	}
+	return s, nil
+}
+
+// NoiseVar is the surrogate's observation noise variance: NoiseStd^2, floored at
+// MinNoiseVar*Kernel.Variance.
+func (s Settings) noiseVar() float64 {
+	return math.Max(s.NoiseStd*s.NoiseStd, MinNoiseVar*s.Kernel.Variance)
+}
+
+// PrivacyNoiseStd is the standard deviation of the Gaussian noise added to each coordinate
+// of the aggregated gradient at line 9 of Algorithm 1: 2*Clip*sqrt(T)/(n*Mu). The
+// sensitivity of the clipped mean under replacement of one user is 2*Clip/n; the factor
+// sqrt(T)/Mu makes each of the T releases (Mu/sqrt(T))-GDP.
+func PrivacyNoiseStd(clip float64, iters, users int, mu float64) float64 {
+	if math.IsInf(mu, 1) {
+		return 0
+	}
+	return 2 * clip * math.Sqrt(float64(iters)) / (float64(users) * mu)
+}
+
+// Result is what an optimiser returns.
+type Result struct {
+	Theta  []float64 // the released theta^(T)
+	Evals  int       // evaluations of Objective.Losses charged
+	Iters  int       // iterations completed
+	Ledger Ledger    // privacy accounting of the release
+}
