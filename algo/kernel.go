@@ -72,43 +72,54 @@ func (k RBF) Cross(dst *mat.Dense, A, B mat.Matrix) {
 	if r != a.Rows || c != b.Rows || a.Cols != b.Cols {
 		panic("algo: RBF.Cross dimension mismatch")
 	}
-	if r == 0 || c == 0 {
-		return
-	}
-	out := dst.RawMatrix()
-	blas64.Gemm(blas.NoTrans, blas.Trans, -2, a, b, 0, out)
-	na := make([]float64, a.Rows+b.Rows)
-	nb := na[a.Rows:]
-	sqNorms(na[:a.Rows], a)
-	sqNorms(nb, b)
-	for i := 0; i < r; i++ {
-		row := out.Data[i*out.Stride : i*out.Stride+c]
-		for j := range row {
-			row[j] = k.fromSqDist(math.Max(0, row[j]+na[i]+nb[j]))
-		}
-	}
+	k.crossRaw(dst.RawMatrix(), a, b, nil)
 }
 
 // Gram writes k(X, X) + noiseVar*I into dst (n x n for n rows of X), using one BLAS
 // rank-k update for the inner products.
 func (k RBF) Gram(dst *mat.SymDense, X mat.Matrix, noiseVar float64) {
 	x := rows(X)
-	n := dst.SymmetricDim()
-	if n != x.Rows {
+	if dst.SymmetricDim() != x.Rows {
 		panic("algo: RBF.Gram dimension mismatch")
 	}
+	k.gramRaw(dst.RawSymmetric(), x, noiseVar, nil)
+}
+
+// crossRaw writes k(a, b) into dst (a.Rows x b.Rows) with one Dgemm; norms is scratch of
+// length a.Rows+b.Rows (allocated when too short).
+func (k RBF) crossRaw(dst, a, b blas64.General, norms []float64) {
+	if a.Rows == 0 || b.Rows == 0 {
+		return
+	}
+	norms = grow(norms, a.Rows+b.Rows)
+	na, nb := norms[:a.Rows], norms[a.Rows:]
+	sqNorms(na, a)
+	sqNorms(nb, b)
+	blas64.Gemm(blas.NoTrans, blas.Trans, -2, a, b, 0, dst)
+	for i := 0; i < a.Rows; i++ {
+		row := dst.Data[i*dst.Stride : i*dst.Stride+b.Rows]
+		for j := range row {
+			row[j] = k.fromSqDist(math.Max(0, row[j]+na[i]+nb[j]))
+		}
+	}
+}
+
+// gramRaw writes the upper triangle of k(x, x) + noiseVar*I into dst (Uplo Upper) with one
+// Dsyrk; norms is scratch of length x.Rows.
+func (k RBF) gramRaw(dst blas64.Symmetric, x blas64.General, noiseVar float64, norms []float64) {
+	n := x.Rows
 	if n == 0 {
 		return
 	}
-	out := dst.RawSymmetric()
-	blas64.Syrk(blas.NoTrans, -2, x, 0, out)
-	nx := make([]float64, n)
-	sqNorms(nx, x)
+	norms = grow(norms, n)
+	sqNorms(norms, x)
+	dst.Uplo = blas.Upper
+	blas64.Syrk(blas.NoTrans, -2, x, 0, dst)
 	for i := 0; i < n; i++ {
-		row := out.Data[i*out.Stride : i*out.Stride+n]
+		row := dst.Data[i*dst.Stride : i*dst.Stride+n]
 		row[i] = k.Variance + noiseVar
 		for j := i + 1; j < n; j++ {
-			row[j] = k.fromSqDist(math.Max(0, row[j]+nx[i]+nx[j]))
+			row[j] = k.fromSqDist(math.Max(0, row[j]+norms[i]+norms[j]))
 		}
 	}
 }
