@@ -1,0 +1,387 @@
+// Package audit tests the mu-GDP claim of DP-GIBO (and of the private baselines) empirically.
+//
+// It runs the complete released mechanism many times on two neighbouring validation datasets
+// X and X' built as a worst case (see LinearNeighbour), applies threshold tests to the released
+// hyperparameter along the direction in which the datasets differ, and turns the false-positive
+// and false-negative rates of the best test into a point estimate mu_hat and a
+// Clopper-Pearson lower confidence bound mu_lb on the mu that the observed separation implies
+// (a mu-GDP mechanism has beta >= Phi(Phi^{-1}(1-alpha) - mu) for every test). A mechanism
+// passes when mu_lb <= mu claimed. Negative controls, mechanisms that are deliberately broken
+// and whose names start with "control:", must read "violation": an audit that cannot catch
+// them is not an audit.
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// Mechanism names audited by default, in table order. Names starting with ControlPrefix are
+// negative controls.
+const (
+	// DPGIBO is Algorithm 1 with the plain gradient step (StepRule GradientDescent), the
+	// configuration whose audit is tight.
+	DPGIBO = "dp-gibo"
+	// DPGIBOAdaGrad is Algorithm 1 with the AdaGrad step of the paper's experiments.
+	DPGIBOAdaGrad = "dp-gibo-adagrad"
+	// ControlNoiseHalved runs the real algo.Minimize with Mu doubled while claiming the
+	// configured Mu: its noise standard deviation is half of what the claim requires.
+	ControlNoiseHalved = ControlPrefix + "noise-halved"
+	// ControlNoClip runs the real algo.Minimize with a clipping norm so large that user 0's
+	// gradient is never clipped, and Mu scaled by the same factor so that the noise standard
+	// deviation 2*Clip*sqrt(T)/(n*Mu) is the one the claim calibrates for the configured Clip.
+	ControlNoClip = ControlPrefix + "no-clip"
+	// ControlPrefix starts the name of every negative control.
+	ControlPrefix = "control:"
+)
+
+// Verdicts of a Row.
+const (
+	Pass      = "pass"
+	Violation = "violation"
+)
+
+// Config configures an audit. The zero value of every field means the default given in its
+// comment (DefaultConfig spells them out).
+type Config struct {
+	// Runs is R, the number of runs of each mechanism on each dataset (default 5000). Half
+	// of them pick the threshold test, the other half measure it.
+	Runs int
+	// Iters is T, DP-GIBO's number of iterations (default 10).
+	Iters int
+	// Mu is the claimed total mu of mu-GDP (default 1).
+	Mu float64
+	// Users is n, the number of validation users (default 10).
+	Users int
+	// Dim is the number of hyperparameters (default 1; see LinearNeighbour for why 1 gives
+	// a tight audit). The statistic is the released theta's first coordinate.
+	Dim int
+	// Clip is B, DP-GIBO's clipping norm (default 1).
+	Clip float64
+	// Slope is the norm of user 0's loss gradient (default 4*Clip). It must be large enough
+	// that user 0's surrogate gradient is clipped at every iterate; Audit checks this on
+	// noiseless runs.
+	Slope float64
+	// Step is eta (default 1).
+	Step float64
+	// HalfWidth is the half-width of the box [-HalfWidth, HalfWidth]^Dim (default 100: with
+	// the defaults the released theta has standard deviation 2 and mean +-1, so projection
+	// onto the box never binds for the gradient-descent row).
+	HalfWidth float64
+	// NoClipFactor sets the clipping norm of ControlNoClip to NoClipFactor*Slope
+	// (default 100), far above any surrogate gradient of user 0.
+	NoClipFactor float64
+	// Seed seeds every run; run r of mechanism m on dataset X or X' has its own stream, so
+	// results do not depend on Workers.
+	Seed uint64
+	// Mechanisms lists the mechanisms to audit by name (default: dp-gibo, dp-gibo-adagrad,
+	// control:noise-halved, control:no-clip).
+	Mechanisms []string
+	// Confidence is the confidence level of mu_lb (default 0.95).
+	Confidence float64
+	// Workers is the number of concurrent runs (default min(2, GOMAXPROCS)).
+	Workers int
+	// Progress, when non-nil, receives a progress bar.
+	Progress io.Writer
+}
+
+// DefaultConfig is the audit of the -suite=audit: R = 5000 runs per dataset and mechanism.
+func DefaultConfig() Config {
+	return Config{
+		Runs:         5000,
+		Iters:        10,
+		Mu:           1,
+		Users:        10,
+		Dim:          1,
+		Clip:         1,
+		Slope:        4,
+		Step:         1,
+		HalfWidth:    100,
+		NoClipFactor: 100,
+		Seed:         1,
+		Mechanisms:   []string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip},
+		Confidence:   0.95,
+	}
+}
+
+// QuickConfig is the small audit of -suite=quick and of the tests: a few hundred runs per
+// dataset, the gradient-descent mechanism and both controls, a few seconds.
+func QuickConfig() Config {
+	c := DefaultConfig()
+	c.Runs = 400
+	c.Iters = 5
+	c.Mechanisms = []string{DPGIBO, ControlNoiseHalved, ControlNoClip}
+	return c
+}
+
+// withDefaults fills zero fields and validates.
+func (c Config) withDefaults() (Config, error) {
+	d := DefaultConfig()
+	if c.Runs == 0 {
+		c.Runs = d.Runs
+	}
+	if c.Iters == 0 {
+		c.Iters = d.Iters
+	}
+	if c.Mu == 0 {
+		c.Mu = d.Mu
+	}
+	if c.Users == 0 {
+		c.Users = d.Users
+	}
+	if c.Dim == 0 {
+		c.Dim = d.Dim
+	}
+	if c.Clip == 0 {
+		c.Clip = d.Clip
+	}
+	if c.Slope == 0 {
+		c.Slope = 4 * c.Clip
+	}
+	if c.Step == 0 {
+		c.Step = d.Step
+	}
+	if c.HalfWidth == 0 {
+		c.HalfWidth = d.HalfWidth
+	}
+	if c.NoClipFactor == 0 {
+		c.NoClipFactor = d.NoClipFactor
+	}
+	if len(c.Mechanisms) == 0 {
+		c.Mechanisms = d.Mechanisms
+	}
+	if c.Confidence == 0 {
+		c.Confidence = d.Confidence
+	}
+	if c.Workers == 0 {
+		c.Workers = min(2, runtime.GOMAXPROCS(0))
+	}
+	var errs []error
+	check := func(ok bool, format string, args ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
+	}
+	check(c.Runs >= 8, "Runs must be at least 8, got %d", c.Runs)
+	check(c.Iters > 0, "Iters must be positive, got %d", c.Iters)
+	check(c.Mu > 0 && !math.IsInf(c.Mu, 0), "Mu must be positive and finite, got %v", c.Mu)
+	check(c.Users > 0, "Users must be positive, got %d", c.Users)
+	check(c.Dim > 0, "Dim must be positive, got %d", c.Dim)
+	check(c.Clip > 0 && !math.IsInf(c.Clip, 0), "Clip must be positive and finite, got %v", c.Clip)
+	check(c.Slope > c.Clip && !math.IsInf(c.Slope, 0), "Slope must exceed Clip (%v) and be finite, got %v", c.Clip, c.Slope)
+	check(c.Step > 0 && !math.IsInf(c.Step, 0), "Step must be positive and finite, got %v", c.Step)
+	check(c.HalfWidth > 0 && !math.IsInf(c.HalfWidth, 0), "HalfWidth must be positive and finite, got %v", c.HalfWidth)
+	check(c.NoClipFactor > 1 && !math.IsInf(c.NoClipFactor, 0), "NoClipFactor must exceed 1, got %v", c.NoClipFactor)
+	check(c.Confidence > 0 && c.Confidence < 1, "Confidence must lie in (0, 1), got %v", c.Confidence)
+	check(c.Workers > 0, "Workers must be positive, got %d", c.Workers)
+	if len(errs) > 0 {
+		return c, fmt.Errorf("audit: invalid Config: %w", errors.Join(errs...))
+	}
+	return c, nil
+}
+
+// Mechanism is one audited row: a name, the mu it claims, and Run, which runs the complete
+// mechanism once on dataset X (prime false) or X' (prime true) with randomness from rng and
+// returns the statistic on which the threshold tests act (for DP-GIBO, the released theta's
+// first coordinate). Run must be safe for concurrent use.
+type Mechanism struct {
+	Name      string
+	MuClaimed float64
+	Run       func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error)
+}
+
+// Row is one line of audit.csv.
+type Row struct {
+	Mechanism string  `csv:"mechanism"`
+	MuClaimed float64 `csv:"mu_claimed"`
+	MuHat     float64 `csv:"mu_hat"`
+	MuLB      float64 `csv:"mu_lb"`
+	Runs      int     `csv:"R"`
+	Verdict   string  `csv:"verdict"`
+	// The remaining columns detail the chosen test (held-out half).
+	Tightness float64 `csv:"mu_hat_over_mu"`
+	Threshold float64 `csv:"threshold"`
+	Above     bool    `csv:"says_prime_above"`
+	FPR       float64 `csv:"fpr"`
+	FNR       float64 `csv:"fnr"`
+	FPRUpper  float64 `csv:"fpr_upper"`
+	FNRUpper  float64 `csv:"fnr_upper"`
+}
+
+// Verdict is Pass when muLB <= muClaimed and Violation otherwise.
+func Verdict(muLB, muClaimed float64) string {
+	if muLB <= muClaimed {
+		return Pass
+	}
+	return Violation
+}
+
+// Audit runs every configured mechanism Runs times on each of X and X' and returns one Row
+// per mechanism, in the configured order.
+func Audit(ctx context.Context, cfg Config) ([]Row, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	mechs, err := Mechanisms(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckWorstCase(ctx, cfg); err != nil {
+		return nil, err
+	}
+	return AuditMechanisms(ctx, cfg, mechs)
+}
+
+// AuditMechanisms audits the given mechanisms with cfg's Runs, Seed, Confidence, Workers and
+// Progress.
+func AuditMechanisms(ctx context.Context, cfg Config, mechs []Mechanism) ([]Row, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	type job struct{ mech, prime, run int }
+	outs := make([][2][]float64, len(mechs))
+	for m := range mechs {
+		outs[m] = [2][]float64{make([]float64, cfg.Runs), make([]float64, cfg.Runs)}
+	}
+	streams := make([]uint64, len(mechs))
+	for m, mech := range mechs {
+		h := fnv.New64a()
+		h.Write([]byte(mech.Name))
+		streams[m] = h.Sum64()
+	}
+	total := len(mechs) * 2 * cfg.Runs
+	var bar *progressbar.ProgressBar
+	if cfg.Progress != nil {
+		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(cfg.Progress),
+			progressbar.OptionSetDescription("audit"), progressbar.OptionShowCount(),
+			progressbar.OptionThrottle(200_000_000))
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan job)
+	var (
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+		barMu    sync.Mutex
+	)
+	fail := func(err error) {
+		errOnce.Do(func() { firstErr = err; cancel() })
+	}
+	for w := 0; w < cfg.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if ctx.Err() != nil {
+					continue
+				}
+				rng := rand.New(rand.NewPCG(cfg.Seed^streams[j.mech], uint64(j.prime)<<32|uint64(j.run)))
+				v, err := mechs[j.mech].Run(ctx, j.prime == 1, rng)
+				if err == nil && math.IsNaN(v) {
+					err = errors.New("statistic is NaN")
+				}
+				if err != nil {
+					fail(fmt.Errorf("audit: %s, dataset %s, run %d: %w", mechs[j.mech].Name, datasetName(j.prime), j.run, err))
+					continue
+				}
+				outs[j.mech][j.prime][j.run] = v
+				if bar != nil {
+					barMu.Lock()
+					_ = bar.Add(1)
+					barMu.Unlock()
+				}
+			}
+		}()
+	}
+feed:
+	for m := range mechs {
+		for r := 0; r < cfg.Runs; r++ {
+			for p := 0; p < 2; p++ {
+				select {
+				case jobs <- job{m, p, r}:
+				case <-ctx.Done():
+					break feed
+				}
+			}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if bar != nil {
+		_ = bar.Finish()
+		fmt.Fprintln(cfg.Progress)
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+
+	rows := make([]Row, len(mechs))
+	for m, mech := range mechs {
+		est, err := EstimateMu(outs[m][0], outs[m][1], cfg.Confidence)
+		if err != nil {
+			return nil, fmt.Errorf("audit: %s: %w", mech.Name, err)
+		}
+		rows[m] = Row{
+			Mechanism: mech.Name, MuClaimed: mech.MuClaimed, MuHat: est.MuHat, MuLB: est.MuLB,
+			Runs: cfg.Runs, Verdict: Verdict(est.MuLB, mech.MuClaimed),
+			Tightness: est.MuHat / mech.MuClaimed, Threshold: est.Threshold, Above: est.Above,
+			FPR: est.FPR, FNR: est.FNR, FPRUpper: est.FPRUpper, FNRUpper: est.FNRUpper,
+		}
+	}
+	return rows, nil
+}
+
+func datasetName(prime int) string {
+	if prime == 1 {
+		return "X'"
+	}
+	return "X"
+}
+
+// IsControl reports whether a mechanism name is a negative control.
+func IsControl(name string) bool { return strings.HasPrefix(name, ControlPrefix) }
+
+// KnownMechanisms lists the names Mechanisms accepts.
+func KnownMechanisms() []string {
+	return append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip}, baselineNames()...)
+}
+
+// Mechanisms builds the configured mechanisms. An unknown name is an error listing the known
+// ones.
+func Mechanisms(cfg Config) ([]Mechanism, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	known := KnownMechanisms()
+	out := make([]Mechanism, 0, len(cfg.Mechanisms))
+	for _, name := range cfg.Mechanisms {
+		if !slices.Contains(known, name) {
+			return nil, fmt.Errorf("audit: unknown mechanism %q (known: %s)", name, strings.Join(known, ", "))
+		}
+		m, err := buildMechanism(cfg, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}

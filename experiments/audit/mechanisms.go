@@ -1,0 +1,145 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"dpgibo/algo"
+)
+
+// gibo describes one DP-GIBO row: the settings actually run and the mu claimed for them.
+type gibo struct {
+	settings  algo.Settings
+	muClaimed float64
+}
+
+// giboVariant returns the settings of a DP-GIBO mechanism or control.
+func giboVariant(cfg Config, name string) (gibo, bool) {
+	s := algo.Settings{
+		Iters:    cfg.Iters,
+		Clip:     cfg.Clip,
+		Mu:       cfg.Mu,
+		Step:     cfg.Step,
+		StepRule: algo.GradientDescent,
+	}
+	switch name {
+	case DPGIBO:
+	case DPGIBOAdaGrad:
+		s.StepRule = algo.AdaGrad
+	case ControlNoiseHalved:
+		// The real code path with Mu doubled: PrivacyNoiseStd halves, the claim stays cfg.Mu.
+		s.Mu = 2 * cfg.Mu
+	case ControlNoClip:
+		// Clipping never binds at Clip*NoClipFactor*Slope/Clip; Mu scales with the clipping
+		// norm so that the noise std 2*Clip*sqrt(T)/(n*Mu) is still the claimed one.
+		s.Clip = cfg.NoClipFactor * cfg.Slope
+		s.Mu = cfg.Mu * s.Clip / cfg.Clip
+	default:
+		return gibo{}, false
+	}
+	return gibo{settings: s, muClaimed: cfg.Mu}, true
+}
+
+func buildMechanism(cfg Config, name string) (Mechanism, error) {
+	if g, ok := giboVariant(cfg, name); ok {
+		return Mechanism{
+			Name:      name,
+			MuClaimed: g.muClaimed,
+			Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
+				theta, err := runGIBO(ctx, cfg, g.settings, prime, make([]float64, cfg.Dim), rng)
+				if err != nil {
+					return 0, err
+				}
+				return theta[0], nil
+			},
+		}, nil
+	}
+	return buildBaselineMechanism(cfg, name)
+}
+
+// runGIBO runs algo.Minimize on X (prime false) or X' from theta0 and returns the released
+// theta.
+func runGIBO(ctx context.Context, cfg Config, s algo.Settings, prime bool, theta0 []float64, rng *rand.Rand) ([]float64, error) {
+	x, xPrime, err := NewLinearNeighbours(cfg.Dim, cfg.Users, cfg.Slope, cfg.HalfWidth)
+	if err != nil {
+		return nil, err
+	}
+	obj := x
+	if prime {
+		obj = xPrime
+	}
+	res, err := algo.Minimize(ctx, obj, theta0, s, rng, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Theta) != cfg.Dim {
+		return nil, fmt.Errorf("algo.Minimize released theta of length %d, want %d", len(res.Theta), cfg.Dim)
+	}
+	return res.Theta, nil
+}
+
+// WorstCaseTol is the relative tolerance of CheckWorstCase.
+const WorstCaseTol = 1e-6
+
+// CheckWorstCase verifies, on noiseless runs (Mu = +Inf, otherwise the audited settings),
+// that the neighbours are the worst case the audit needs: from several starts spread over
+// the region the noisy runs visit, each of the T gradient steps moves theta_1 by exactly
+// -Sign*Step*Clip/n on X and X' (user 0's surrogate gradient is clipped, points along e_1 with
+// a fixed sign), and that with the no-clip control's clipping norm the steps are larger than
+// Step*Clip/n but not clipped (so that control really has clipping removed).
+func CheckWorstCase(ctx context.Context, cfg Config) error {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return err
+	}
+	// Standard deviation of the released theta_1 of the audited gradient-descent mechanism.
+	spread := cfg.Step * math.Sqrt(float64(cfg.Iters)) * algo.PrivacyNoiseStd(cfg.Clip, cfg.Iters, cfg.Users, cfg.Mu)
+	starts := []float64{0, -3 * spread, 3 * spread}
+	want := float64(cfg.Iters) * cfg.Step * cfg.Clip / float64(cfg.Users)
+	for _, start := range starts {
+		if math.Abs(start)+2*want >= cfg.HalfWidth {
+			return fmt.Errorf("audit: HalfWidth %v is too small for the spread %v of the released theta", cfg.HalfWidth, spread)
+		}
+		for _, prime := range []bool{false, true} {
+			sign := 1.0
+			if prime {
+				sign = -1
+			}
+			theta0 := make([]float64, cfg.Dim)
+			theta0[0] = start
+			s := algo.Settings{Iters: cfg.Iters, Clip: cfg.Clip, Mu: math.Inf(1), Step: cfg.Step, StepRule: algo.GradientDescent}
+			// The noiseless run draws no privacy noise; the design may still use rng.
+			theta, err := runGIBO(ctx, cfg, s, prime, theta0, rand.New(rand.NewPCG(cfg.Seed, 0)))
+			if err != nil {
+				return fmt.Errorf("audit: worst-case check: %w", err)
+			}
+			moved := theta[0] - start
+			if math.Abs(moved-(-sign*want)) > WorstCaseTol*want {
+				return fmt.Errorf("audit: worst-case check failed from theta_1 = %v on %s: noiseless DP-GIBO moved theta_1 by %v, want %v "+
+					"(user 0's surrogate gradient is not clipped to +-Clip*e_1 at every iterate; raise Slope)",
+					start, datasetName(boolInt(prime)), moved, -sign*want)
+			}
+			s.Clip = cfg.NoClipFactor * cfg.Slope
+			theta, err = runGIBO(ctx, cfg, s, prime, theta0, rand.New(rand.NewPCG(cfg.Seed, 0)))
+			if err != nil {
+				return fmt.Errorf("audit: worst-case check: %w", err)
+			}
+			moved = -sign * (theta[0] - start)
+			ceiling := float64(cfg.Iters) * cfg.Step * s.Clip / float64(cfg.Users)
+			if !(moved > want*(1+WorstCaseTol) && moved < ceiling*(1-WorstCaseTol)) {
+				return fmt.Errorf("audit: no-clip check failed from theta_1 = %v on %s: noiseless run with Clip %v moved theta_1 by %v, want strictly between %v and %v",
+					start, datasetName(boolInt(prime)), s.Clip, moved, want, ceiling)
+			}
+		}
+	}
+	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
