@@ -3,10 +3,292 @@ package algo
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 )
 
-// Minimize runs Algorithm 1 (DP-GIBO) on obj from theta0.
+// Minimize runs Algorithm 1 (DP-GIBO) on obj from theta0 and returns the released
+// theta^(T) with the number of evaluations and the privacy ledger.
+//
+// theta0 must not depend on the validation data (Algorithm 1, line 2). All randomness
+// (design starts and privacy noise) comes from rng. cb, when non-nil, is called after every
+// iteration; a non-nil error from it stops the run. ctx is checked before every evaluation
+// of obj.Losses.
+//
+// With s.Mu finite the released sequence theta^(1..T) is Mu-GDP with respect to replacing
+// one validation user (Theorem 3.1 of the paper): each iteration's clipped mean gradient has
+// sensitivity 2*Clip/n and receives Gaussian noise of standard deviation
+// PrivacyNoiseStd(Clip, Iters, n, Mu) per coordinate. With s.Mu = +Inf it is GIBO.
 func Minimize(ctx context.Context, obj Objective, theta0 []float64, s Settings, rng *rand.Rand, cb Callback) (Result, error) {
-	return Result{}, errors.New("algo: Minimize: under construction")
+	r, err := newRun(obj, theta0, s, rng)
+	if err != nil {
+		return Result{}, err
+	}
+	return r.run(ctx, cb)
+}
+
+// run is the state of one execution of Algorithm 1.
+type run struct {
+	obj    Objective
+	set    Settings
+	d, n   int
+	lo, hi []float64
+	rng    *rand.Rand
+
+	theta []float64
+	st    *gradState
+	des   *designer
+	yt    []float64 // observations, one row of n per design point (m x n)
+
+	grads    []float64 // n x d per-user posterior-mean gradients
+	gradSum  []float64 // d
+	adagrad  []float64 // running sum of squared privatised gradients
+	noiseStd float64
+	evals    int
+}
+
+// newRun checks the inputs and initialises theta^(0) and D_{-1} = {} (Algorithm 1, line 2).
+func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, error) {
+	if obj == nil {
+		return nil, errors.New("algo: Minimize: nil Objective")
+	}
+	if rng == nil {
+		return nil, errors.New("algo: Minimize: nil rng (pass an explicitly seeded *rand.Rand)")
+	}
+	d, n := obj.Dim(), obj.Users()
+	if d <= 0 {
+		return nil, fmt.Errorf("algo: Minimize: objective dimension %d must be positive", d)
+	}
+	if n <= 0 {
+		return nil, fmt.Errorf("algo: Minimize: objective has %d users, need at least one", n)
+	}
+	lo, hi := obj.Bounds()
+	if len(lo) != d || len(hi) != d {
+		return nil, fmt.Errorf("algo: Minimize: bounds have lengths %d and %d, want %d", len(lo), len(hi), d)
+	}
+	for j := range lo {
+		if !(lo[j] <= hi[j]) || math.IsInf(lo[j], 0) || math.IsInf(hi[j], 0) {
+			return nil, fmt.Errorf("algo: Minimize: bounds of coordinate %d, [%v, %v], are not a finite interval", j, lo[j], hi[j])
+		}
+	}
+	if len(theta0) != d {
+		return nil, fmt.Errorf("algo: Minimize: theta0 has %d values, want %d", len(theta0), d)
+	}
+	for j, v := range theta0 {
+		if !(v >= lo[j] && v <= hi[j]) {
+			return nil, fmt.Errorf("algo: Minimize: theta0[%d] = %v lies outside the box [%v, %v]", j, v, lo[j], hi[j])
+		}
+	}
+	set, err := s.resolved(d)
+	if err != nil {
+		return nil, err
+	}
+	st := newGradState(set.Kernel, set.noiseVar(), d)
+	r := &run{
+		obj: obj, set: set, d: d, n: n, lo: lo, hi: hi, rng: rng,
+		theta:    append([]float64(nil), theta0...),
+		st:       st,
+		grads:    make([]float64, n*d),
+		gradSum:  make([]float64, d),
+		adagrad:  make([]float64, d),
+		noiseStd: PrivacyNoiseStd(set.Clip, set.Iters, n, set.Mu),
+	}
+	r.des = &designer{set: set, d: d, lo: lo, hi: hi, st: st, rng: rng, llo: make([]float64, d), lhi: make([]float64, d)}
+	return r, nil
+}
+
+func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
+	done := 0
+	for t := 0; t < r.set.Iters; t++ {
+		if err := ctx.Err(); err != nil {
+			return r.result(done), err
+		}
+		r.dropOldest()
+		r.st.setTheta(r.theta)
+		batch, err := r.des.chooseBatch(r.theta)
+		if err != nil {
+			return r.result(done), fmt.Errorf("algo: iteration %d: design: %w", t+1, err)
+		}
+		if r.set.MaxEvals > 0 && r.evals+batch.b > r.set.MaxEvals {
+			break
+		}
+		if err := r.evaluateBatch(ctx, batch); err != nil {
+			return r.result(done), fmt.Errorf("algo: iteration %d: %w", t+1, err)
+		}
+		if err := r.updateDesign(batch); err != nil {
+			return r.result(done), fmt.Errorf("algo: iteration %d: %w", t+1, err)
+		}
+		r.userGradients()
+		r.clipAndAggregate()
+		r.privatise()
+		r.step()
+		done++
+		if cb != nil {
+			it := Iteration{Iter: t + 1, Evals: r.evals, Batch: batch.b, BatchCapped: batch.capped, Trace: batch.alpha, Theta: append([]float64(nil), r.theta...)}
+			if err := cb(it); err != nil {
+				return r.result(done), err
+			}
+		}
+	}
+	return r.result(done), nil
+}
+
+// result packages the released theta and the ledger of the done iterations. Each release
+// used noise calibrated to Mu/sqrt(Iters), so stopping early only lowers the total mu.
+func (r *run) result(done int) Result {
+	led := NewLedger(r.set.Mu, r.set.Iters)
+	if done < r.set.Iters && led.Private {
+		led = NewLedger(r.set.Mu*math.Sqrt(float64(done)/float64(r.set.Iters)), done)
+		led.StepMu = StepMu(r.set.Mu, r.set.Iters)
+	}
+	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led}
+}
+
+// evaluateBatch obtains the (noisy) per-user evaluations y_i at the batch points
+// (Algorithm 1, line 5, second half), checking ctx before each evaluation.
+func (r *run) evaluateBatch(ctx context.Context, batch designResult) error {
+	d, n := r.d, r.n
+	m := r.st.m
+	r.yt = append(r.yt, make([]float64, batch.b*n)...)
+	for p := 0; p < batch.b; p++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		point := batch.z[p*d : (p+1)*d]
+		row := r.yt[(m+p)*n : (m+p+1)*n]
+		if err := r.obj.Losses(point, row); err != nil {
+			return fmt.Errorf("evaluating theta=%v: %w", point, err)
+		}
+		r.evals++
+		for i, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("loss of user %d is %v at theta=%v", i, v, point)
+			}
+		}
+	}
+	return nil
+}
+
+// updateDesign sets D_t = D_{t-1} u z (Algorithm 1, line 6) by a block update of the
+// Cholesky factor, which also updates (k(D,D)+noiseVar I)^{-1} grad k(D, theta).
+func (r *run) updateDesign(batch designResult) error {
+	if err := r.st.grow(rowsOf(batch.z, batch.b, r.d)); err != nil {
+		return err
+	}
+	r.des.remember(r.theta, batch.z)
+	return nil
+}
+
+// dropOldest enforces MaxKept before a new batch is added: the oldest points (and their
+// observations) leave D and the factorisation is rebuilt. Off by default.
+func (r *run) dropOldest() {
+	keep := r.set.MaxKept
+	if keep == 0 || r.st.m <= keep {
+		return
+	}
+	drop := r.st.m - keep
+	d, n := r.d, r.n
+	pts := append([]float64(nil), r.st.pts[drop*d:r.st.m*d]...)
+	r.yt = append(r.yt[:0], r.yt[drop*n:]...)
+	if err := r.st.reset(rowsOf(pts, keep, d)); err != nil {
+		// Refactorising a subset of a positive-definite design cannot fail in exact
+		// arithmetic; keep the larger design if it does numerically.
+		panic(err)
+	}
+}
+
+// userGradients computes every user's surrogate posterior-mean gradient at theta^(t)
+// (Algorithm 1, line 7): G = Y W with W = (k(D,D)+noiseVar I)^{-1} grad k(D, theta), held
+// by the state as P. With PriorUserMean each user's mean observation is subtracted first;
+// a constant prior mean has zero gradient.
+func (r *run) userGradients() {
+	d, n, m := r.d, r.n, r.st.m
+	yt := blas64.General{Rows: m, Cols: n, Stride: n, Data: r.yt[:m*n]}
+	g := blas64.General{Rows: n, Cols: d, Stride: d, Data: r.grads}
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, yt, r.st.pMat(), 0, g)
+	if r.set.PriorMean != PriorUserMean {
+		return
+	}
+	colSum := make([]float64, d)
+	for p := 0; p < m; p++ {
+		for j := 0; j < d; j++ {
+			colSum[j] += r.st.p[p*d+j]
+		}
+	}
+	for i := 0; i < n; i++ {
+		mean := 0.0
+		for p := 0; p < m; p++ {
+			mean += r.yt[p*n+i]
+		}
+		mean /= float64(m)
+		row := r.grads[i*d : (i+1)*d]
+		for j := range row {
+			row[j] -= mean * colSum[j]
+		}
+	}
+}
+
+// clipAndAggregate forms g_t = (1/n) sum_i g_i min{1, Clip/|g_i|} (Algorithm 1, line 8).
+// Replacing one user changes g_t by at most 2*Clip/n in Euclidean norm.
+func (r *run) clipAndAggregate() {
+	clipAndAverage(r.gradSum, r.grads, r.n, r.d, r.set.Clip)
+}
+
+// clipAndAverage writes into dst the mean over the n rows of grads (n x d) of each row
+// scaled to norm at most clip.
+func clipAndAverage(dst, grads []float64, n, d int, clip float64) {
+	for j := range dst {
+		dst[j] = 0
+	}
+	for i := 0; i < n; i++ {
+		row := grads[i*d : (i+1)*d]
+		norm := math.Sqrt(blas64.Dot(blas64.Vector{N: d, Inc: 1, Data: row}, blas64.Vector{N: d, Inc: 1, Data: row}))
+		scale := 1.0
+		if norm > clip {
+			scale = clip / norm
+		}
+		for j, v := range row {
+			dst[j] += scale * v
+		}
+	}
+	for j := range dst {
+		dst[j] /= float64(n)
+	}
+}
+
+// privatise adds the privacy noise of Algorithm 1, line 9: w_t ~ N(0, I) scaled by
+// 2*Clip*sqrt(T)/(n*Mu), a fresh draw every iteration. Nothing is added when Mu = +Inf.
+func (r *run) privatise() {
+	if r.noiseStd == 0 {
+		return
+	}
+	for j := range r.gradSum {
+		r.gradSum[j] += r.noiseStd * r.rng.NormFloat64()
+	}
+}
+
+// step moves theta along the privatised gradient (Algorithm 1, line 9) with the chosen
+// step rule and projects onto the box Theta. It only reads the privatised gradient, so
+// it is post-processing.
+func (r *run) step() {
+	const adagradFloor = 1e-8
+	for j, g := range r.gradSum {
+		switch r.set.StepRule {
+		case AdaGrad:
+			r.adagrad[j] += g * g
+			r.theta[j] -= r.set.Step * g / (math.Sqrt(r.adagrad[j]) + adagradFloor)
+		default:
+			r.theta[j] -= r.set.Step * g
+		}
+		r.theta[j] = math.Min(math.Max(r.theta[j], r.lo[j]), r.hi[j])
+	}
+}
+
+// rowsOf views z (b rows of d, row-major) as a blas64.General.
+func rowsOf(z []float64, b, d int) blas64.General {
+	return blas64.General{Rows: b, Cols: d, Stride: d, Data: z[:b*d]}
 }
