@@ -179,7 +179,7 @@ func (c Config) withDefaults() (Config, error) {
 	check(c.Users > 0, "Users must be positive, got %d", c.Users)
 	check(c.Dim > 0, "Dim must be positive, got %d", c.Dim)
 	check(c.Clip > 0 && !math.IsInf(c.Clip, 0), "Clip must be positive and finite, got %v", c.Clip)
-	check(c.Slope > c.Clip && !math.IsInf(c.Slope, 0), "Slope must exceed Clip (%v) and be finite, got %v", c.Clip, c.Slope)
+	check(c.Slope > 0 && !math.IsInf(c.Slope, 0), "Slope must be positive and finite, got %v", c.Slope)
 	check(c.Step > 0 && !math.IsInf(c.Step, 0), "Step must be positive and finite, got %v", c.Step)
 	check(c.HalfWidth > 0 && !math.IsInf(c.HalfWidth, 0), "HalfWidth must be positive and finite, got %v", c.HalfWidth)
 	check(c.NoClipFactor > 1 && !math.IsInf(c.NoClipFactor, 0), "NoClipFactor must exceed 1, got %v", c.NoClipFactor)
