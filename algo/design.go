@@ -128,17 +128,21 @@ func (g *designer) minimizeBlock(x0 []float64, b int) ([]float64, float64) {
 	return best, bestAlpha
 }
 
-// uniformLocal writes a point drawn uniformly from the local box.
-func (g *designer) uniformLocal(x []float64) {
+// randomStart writes theta plus a Gaussian perturbation of expected norm about half a
+// length-scale, clamped into the local box. Points much farther than a length-scale from
+// theta barely inform the gradient there, and the acquisition is flat around them, so
+// uniform draws in a high-dimensional box would leave L-BFGS without a slope to follow.
+func (g *designer) randomStart(x, theta []float64) {
+	scale := 0.5 * g.set.Kernel.Lengthscale / math.Sqrt(float64(g.d))
 	for j := range x {
-		x[j] = g.llo[j] + (g.lhi[j]-g.llo[j])*g.rng.Float64()
+		x[j] = math.Min(math.Max(theta[j]+scale*g.rng.NormFloat64(), g.llo[j]), g.lhi[j])
 	}
 }
 
 // addGreedyPoint adds one point to the batch under construction: L-BFGS from DesignStarts
-// starts (the warm start, when given, plus uniform draws in the local box), keeping the
+// starts (the warm start, when given, plus random starts near theta), keeping the
 // best, then commits it to g.st by a block update. It returns the new alpha.
-func (g *designer) addGreedyPoint(warm []float64) (point []float64, alpha float64, err error) {
+func (g *designer) addGreedyPoint(theta, warm []float64) (point []float64, alpha float64, err error) {
 	d := g.d
 	alpha = math.Inf(1)
 	start := make([]float64, d)
@@ -146,7 +150,7 @@ func (g *designer) addGreedyPoint(warm []float64) (point []float64, alpha float6
 		if s == 0 && warm != nil {
 			copy(start, warm)
 		} else {
-			g.uniformLocal(start)
+			g.randomStart(start, theta)
 		}
 		x, a := g.minimizeBlock(start, 1)
 		if a < alpha {
@@ -202,7 +206,7 @@ func (g *designer) chooseBatch(theta []float64) (designResult, error) {
 		}
 	} else {
 		for b := 1; ; b++ {
-			point, a, err := g.addGreedyPoint(g.warmStart(theta, b-1))
+			point, a, err := g.addGreedyPoint(theta, g.warmStart(theta, b-1))
 			if err != nil {
 				return designResult{}, err
 			}

@@ -1,0 +1,63 @@
+package algo_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"dpgibo/algo"
+)
+
+// users is a two-hyperparameter objective: user i's validation loss is a bowl centred at a
+// user-specific point near (0.5, -0.3).
+type users struct{ centers [][2]float64 }
+
+func (u users) Dim() int                   { return 2 }
+func (u users) Bounds() (lo, hi []float64) { return []float64{-2, -2}, []float64{2, 2} }
+func (u users) Users() int                 { return len(u.centers) }
+func (u users) Losses(theta, dst []float64) error {
+	for i, c := range u.centers {
+		dx, dy := theta[0]-c[0], theta[1]-c[1]
+		dst[i] = 1 - math.Exp(-(dx*dx+dy*dy)/2)
+	}
+	return nil
+}
+
+func (u users) mean(theta []float64) float64 {
+	dst := make([]float64, u.Users())
+	_ = u.Losses(theta, dst)
+	s := 0.0
+	for _, v := range dst {
+		s += v
+	}
+	return s / float64(len(dst))
+}
+
+// Privately tune two hyperparameters against 500 validation users at mu = 1.
+func Example() {
+	data := rand.New(rand.NewPCG(1, 2))
+	obj := users{}
+	for i := 0; i < 500; i++ {
+		obj.centers = append(obj.centers, [2]float64{0.5 + 0.3*data.NormFloat64(), -0.3 + 0.3*data.NormFloat64()})
+	}
+	theta0 := []float64{-1.5, 1.5} // chosen without looking at the data
+	settings := algo.Settings{
+		Mu:    1,   // total privacy: 1-GDP
+		Iters: 20,  // T
+		Clip:  0.5, // B
+		Step:  0.3, // AdaGrad step
+	}
+	res, err := algo.Minimize(context.Background(), obj, theta0, settings, rand.New(rand.NewPCG(7, 7)), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("evaluations: %d over %d iterations\n", res.Evals, res.Iters)
+	fmt.Printf("validation loss fell: %v\n", obj.mean(res.Theta) < 0.5*obj.mean(theta0))
+	fmt.Printf("released theta is %.0f-GDP, (%.2f, 1e-05)-DP\n", res.Ledger.Mu, res.Ledger.Epsilon)
+	// Output:
+	// evaluations: 60 over 20 iterations
+	// validation loss fell: true
+	// released theta is 1-GDP, (4.38, 1e-05)-DP
+}
