@@ -3,7 +3,6 @@ package algo
 import (
 	"math/rand/v2"
 	"testing"
-
 )
 
 // BenchmarkGradientMean is line 7 of Algorithm 1 at the size of the SVR experiment after
@@ -84,4 +83,3 @@ func benchDesign(b *testing.B, d, iters int) {
 
 func BenchmarkDesignStepD20(b *testing.B)  { benchDesign(b, 20, 5) }
 func BenchmarkDesignStepD103(b *testing.B) { benchDesign(b, 103, 3) }
-
