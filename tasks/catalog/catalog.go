@@ -1,0 +1,63 @@
+// Package catalog builds any task of dpgibo from one flat description, so that the
+// experiment runner and the command line need not know each task's Config.
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"dpgibo/tasks"
+	"dpgibo/tasks/gpreg"
+	"dpgibo/tasks/grouplasso"
+)
+
+// Spec names a task and the few settings every experiment varies. A zero field takes the
+// task's default.
+type Spec struct {
+	// Name is the task's registry name (see Names).
+	Name string
+	// D is the number of hyperparameters: the number of groups for grouplasso, the input
+	// dimension for gpreg.
+	D int
+	// Seed fixes the task's data.
+	Seed uint64
+	// NTrain and NVal are the sizes of the training and validation splits (NVal is the
+	// number of users).
+	NTrain, NVal int
+	// CTSlice is the path of the CT-slice data, used only by tasks on real data.
+	CTSlice string
+}
+
+// builders maps every known task name to its constructor.
+var builders = map[string]func(Spec) (tasks.Task, error){
+	grouplasso.Name: func(s Spec) (tasks.Task, error) {
+		return grouplasso.New(grouplasso.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
+	},
+	gpreg.Name: func(s Spec) (tasks.Task, error) {
+		return gpreg.New(gpreg.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
+	},
+}
+
+// Names returns the known task names, sorted.
+func Names() []string {
+	names := make([]string, 0, len(builders))
+	for name := range builders {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// New builds the task spec names. An unknown name is an error listing the known ones.
+func New(spec Spec) (tasks.Task, error) {
+	build, ok := builders[spec.Name]
+	if !ok {
+		return nil, fmt.Errorf("catalog: unknown task %q (known: %s)", spec.Name, strings.Join(Names(), ", "))
+	}
+	task, err := build(spec)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: task %s: %w", spec.Name, err)
+	}
+	return task, nil
+}
