@@ -1,6 +1,36 @@
 // Package baselines holds every tuning method of dpgibo behind one interface and one
 // registry: DP-GIBO and GIBO (from package algo), random search, GP-UCB, TPE (goptuna)
-// and the private baselines.
+// and the private baselines dp-random and dp-ucb.
+//
+// # The contract
+//
+// A Method minimises f(theta) = (1/n) sum_i L(theta, x_i) over the box of an
+// algo.Objective. Every method of this package
+//
+//   - evaluates obj.Losses at most budget times (the runner's own reporting evaluations
+//     are not charged to it);
+//   - only ever evaluates and releases points inside the box;
+//   - draws all its randomness from the rng it is given, so the same seed gives the same
+//     trace;
+//   - calls the callback with an algo.Iteration holding the evaluations used so far and a
+//     copy of the theta it currently releases (Trace is NaN for every method but DP-GIBO);
+//   - rejects a NaN or Inf loss with an error naming the method, theta and user;
+//   - returns the released theta with an algo.Ledger saying whether the release is
+//     differentially private, its mu and its epsilon at algo.DefaultDelta.
+//
+// Score-based methods (random, ucb, tpe, dp-random, dp-ucb) evaluate one point per
+// iteration and call the callback after every evaluation: Iter = Evals = the number of
+// evaluations so far, Batch = 1. DP-GIBO and GIBO report once per DP-GIBO iteration.
+//
+// # Privacy
+//
+// dpgibo, dp-random and dp-ucb are mu-GDP with respect to replacing one validation user.
+// gibo, random, ucb and tpe are not private: the theta they release is a function of the
+// validation data without calibrated noise, and their ledger says so
+// (algo.NonPrivateLedger).
+//
+// New methods are added with one file and one line in registry.go; README.md, section
+// "Adding a baseline", walks through it.
 package baselines
 
 import (
@@ -18,14 +48,29 @@ type Method interface {
 	Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error)
 }
 
-// Options configure the methods of the registry. Each method reads the fields it needs.
+// Options configure the methods of the registry. Each method reads the fields it needs;
+// the zero value of every field but Mu (for private methods) is usable.
 type Options struct {
-	// Settings are DP-GIBO's settings (Mu is overridden to +Inf for "gibo").
+	// Settings are DP-GIBO's settings, read by "dpgibo" and "gibo". "gibo" sets Mu to
+	// +Inf; "dpgibo" uses Options.Mu when it is non-zero and Settings.Mu otherwise. Both
+	// cap Settings.MaxEvals at the budget.
 	Settings algo.Settings
-	// Theta0 is the start of local methods; nil draws it uniformly from the box with rng.
+	// Theta0 is the start of local methods (dpgibo, gibo); nil draws it uniformly from the
+	// box, as the first draw from rng.
 	Theta0 []float64
-	// Mu is the total GDP parameter of private baselines.
+	// Mu is the total mu of mu-GDP of the private methods (dpgibo, dp-random, dp-ucb).
+	// It must be positive; math.Inf(1) runs the same code without privacy noise.
 	Mu float64
-	// LossBound is Lmax, the public bound on one user's loss used by private baselines.
+	// LossBound is Lmax, the public upper bound on one user's loss used by the private
+	// baselines, which clip every per-user loss to [0, Lmax]. Zero takes it from the
+	// objective when it has a method LossBound() float64 (every task of this project
+	// does); otherwise dp-random and dp-ucb return an error.
 	LossBound float64
+	// UCB configures the GP-UCB loop of "ucb" and "dp-ucb".
+	UCB UCBConfig
+	// OnScore, when non-nil, receives every score a score-based method observes, in order:
+	// the mean loss for random, ucb and tpe; the noisy clipped mean (the public release)
+	// for dp-random and dp-ucb. theta is a copy. It lets audits and tests see the
+	// mechanisms' outputs without reaching into the methods.
+	OnScore func(theta []float64, score float64)
 }

@@ -1,0 +1,140 @@
+package baselines
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"dpgibo/algo"
+	"dpgibo/tasks"
+)
+
+// problem is one run of a score-based method on an objective: it checks the objective,
+// counts evaluations against the budget, keeps every evaluated point inside the box,
+// validates the losses and reports iterations. Methods that evaluate one point per
+// iteration use it so that budget, box and NaN handling live in one place.
+type problem struct {
+	method string // method name, used in every error
+	obj    algo.Objective
+	lo, hi []float64
+	users  int
+	budget int
+	evals  int
+	losses []float64 // reused buffer of length users
+}
+
+// newProblem checks obj and budget and returns a problem ready for evaluations.
+func newProblem(method string, obj algo.Objective, budget int) (*problem, error) {
+	if obj == nil {
+		return nil, fmt.Errorf("baselines: %s: nil objective", method)
+	}
+	if budget <= 0 {
+		return nil, fmt.Errorf("baselines: %s: budget must be positive, got %d", method, budget)
+	}
+	d := obj.Dim()
+	lo, hi := obj.Bounds()
+	if err := checkBox(d, lo, hi); err != nil {
+		return nil, fmt.Errorf("baselines: %s: %w", method, err)
+	}
+	n := obj.Users()
+	if n <= 0 {
+		return nil, fmt.Errorf("baselines: %s: objective has %d users, want at least 1", method, n)
+	}
+	return &problem{method: method, obj: obj, lo: lo, hi: hi, users: n, budget: budget, losses: make([]float64, n)}, nil
+}
+
+// checkBox returns an error unless lo and hi have length d >= 1, are finite and lo < hi.
+func checkBox(d int, lo, hi []float64) error {
+	if d <= 0 {
+		return fmt.Errorf("objective has dimension %d, want at least 1", d)
+	}
+	if len(lo) != d || len(hi) != d {
+		return fmt.Errorf("objective box has %d lower and %d upper bounds for dimension %d", len(lo), len(hi), d)
+	}
+	for j := range lo {
+		if math.IsNaN(lo[j]) || math.IsNaN(hi[j]) || math.IsInf(lo[j], 0) || math.IsInf(hi[j], 0) || !(lo[j] < hi[j]) {
+			return fmt.Errorf("objective box coordinate %d is [%v, %v], want finite bounds with lo < hi", j, lo[j], hi[j])
+		}
+	}
+	return nil
+}
+
+// dim is d.
+func (p *problem) dim() int { return len(p.lo) }
+
+// remaining is the number of evaluations still allowed.
+func (p *problem) remaining() int { return p.budget - p.evals }
+
+// uniform draws a point uniformly from the box, one rng.Float64 per coordinate in order.
+func (p *problem) uniform(rng *rand.Rand) []float64 {
+	return uniformInBox(rng, p.lo, p.hi)
+}
+
+// uniformInBox draws a point uniformly from [lo, hi], one rng.Float64 per coordinate in
+// order, clamped against rounding at the upper end.
+func uniformInBox(rng *rand.Rand, lo, hi []float64) []float64 {
+	theta := make([]float64, len(lo))
+	for j := range theta {
+		theta[j] = math.Min(hi[j], lo[j]+(hi[j]-lo[j])*rng.Float64())
+	}
+	return theta
+}
+
+// errBudget is returned (wrapped) when a method asks for more evaluations than its budget;
+// it signals a bug in the method, never a user error.
+var errBudget = errors.New("evaluation budget exhausted")
+
+// evaluate charges one evaluation, evaluates the per-user losses at theta and validates
+// them. The returned slice is reused by the next call.
+func (p *problem) evaluate(ctx context.Context, theta []float64) ([]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("baselines: %s: stopped after %d evaluations: %w", p.method, p.evals, err)
+	}
+	if p.evals >= p.budget {
+		return nil, fmt.Errorf("baselines: %s: %w (%d evaluations)", p.method, errBudget, p.budget)
+	}
+	if err := tasks.CheckTheta("baselines: "+p.method, theta, p.lo, p.hi); err != nil {
+		return nil, err
+	}
+	p.evals++
+	if err := p.obj.Losses(theta, p.losses); err != nil {
+		return nil, fmt.Errorf("baselines: %s: evaluating theta=%s: %w", p.method, tasks.FormatTheta(theta), err)
+	}
+	if err := tasks.CheckLosses("baselines: "+p.method, theta, p.losses); err != nil {
+		return nil, err
+	}
+	return p.losses, nil
+}
+
+// report calls cb (if non-nil) after an evaluation of a one-point-per-iteration method:
+// Iter and Evals are the evaluations so far, Batch is 1, Trace is NaN and Theta is a copy
+// of the released theta.
+func (p *problem) report(cb algo.Callback, released []float64) error {
+	if cb == nil {
+		return nil
+	}
+	it := algo.Iteration{Iter: p.evals, Evals: p.evals, Batch: 1, Trace: math.NaN(), Theta: append([]float64(nil), released...)}
+	if err := cb(it); err != nil {
+		return fmt.Errorf("baselines: %s: callback at evaluation %d: %w", p.method, p.evals, err)
+	}
+	return nil
+}
+
+// mean is the unclipped mean of the per-user losses, f(theta) of equation (1).
+func mean(losses []float64) float64 {
+	s := 0.0
+	for _, v := range losses {
+		s += v
+	}
+	return s / float64(len(losses))
+}
+
+// clampBox moves every coordinate of x into [lo, hi] (used only for final rounding of a
+// point mapped from the unit cube, never inside an optimiser).
+func clampBox(x, lo, hi []float64) {
+	for j := range x {
+		x[j] = math.Min(hi[j], math.Max(lo[j], x[j]))
+	}
+}

@@ -1,0 +1,488 @@
+package baselines
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
+
+	"dpgibo/algo"
+)
+
+// UCBConfig configures the GP-UCB loop of "ucb" and "dp-ucb". The zero value means the
+// defaults given in the comments.
+type UCBConfig struct {
+	// Delta is the confidence parameter delta of the beta_t schedule (default 0.1).
+	Delta float64
+	// BetaScale multiplies beta_t (default 1: the schedule as stated in UCB's doc).
+	BetaScale float64
+	// RefitEvery refits the GP hyperparameters by maximum marginal likelihood every
+	// RefitEvery-th model update (default 1: every update); in between, the previous
+	// hyperparameters are kept and only the data change.
+	RefitEvery int
+	// FitEvals caps likelihood evaluations per L-BFGS run of the hyperparameter fit
+	// (default 200).
+	FitEvals int
+	// RawSamples is the number of uniform points at which the acquisition is evaluated to
+	// choose L-BFGS starts (default 256).
+	RawSamples int
+	// Starts is the number of L-BFGS runs on the acquisition: the best observed point and
+	// the Starts-1 best raw samples (default 5).
+	Starts int
+	// StartEvals caps acquisition evaluations per L-BFGS run (default 100).
+	StartEvals int
+}
+
+// resolved returns c with defaults applied, or an error for invalid values.
+func (c UCBConfig) resolved() (UCBConfig, error) {
+	if c.Delta == 0 {
+		c.Delta = 0.1
+	}
+	if c.BetaScale == 0 {
+		c.BetaScale = 1
+	}
+	if c.RefitEvery == 0 {
+		c.RefitEvery = 1
+	}
+	if c.FitEvals == 0 {
+		c.FitEvals = 200
+	}
+	if c.RawSamples == 0 {
+		c.RawSamples = 256
+	}
+	if c.Starts == 0 {
+		c.Starts = 5
+	}
+	if c.StartEvals == 0 {
+		c.StartEvals = 100
+	}
+	switch {
+	case !(c.Delta > 0 && c.Delta < 1):
+		return c, fmt.Errorf("UCBConfig.Delta must lie in (0, 1), got %v", c.Delta)
+	case !(c.BetaScale > 0) || math.IsInf(c.BetaScale, 0):
+		return c, fmt.Errorf("UCBConfig.BetaScale must be positive and finite, got %v", c.BetaScale)
+	case c.RefitEvery < 0 || c.FitEvals < 0 || c.RawSamples < 0 || c.Starts < 0 || c.StartEvals < 0:
+		return c, fmt.Errorf("UCBConfig counts must be positive, got %+v", c)
+	}
+	return c, nil
+}
+
+// Beta is the exploration weight beta_t of GP-UCB when choosing the t-th observation in
+// dimension d:
+//
+//	beta_t = 2 log(d t^2 pi^2 / (6 delta))
+//
+// the schedule of Srinivas et al. (2010), Theorem 1, with the size of the finite domain
+// replaced by d (a common practical choice for continuous domains), times
+// UCBConfig.BetaScale. The acquisition is the lower confidence bound
+// mu(x) - sqrt(beta_t) sigma(x) of the standardised loss.
+func Beta(d, t int, delta float64) float64 {
+	tt := float64(t)
+	return 2 * math.Log(float64(d)*tt*tt*math.Pi*math.Pi/(6*delta))
+}
+
+// UCB is GP-UCB (Srinivas et al. 2010), the paper's global Bayesian-optimisation baseline,
+// minimising the mean validation loss through its lower confidence bound:
+//
+//   - inputs are scaled to the unit cube, observed scores standardised (mean 0, standard
+//     deviation 1; a standard deviation of 0 is treated as 1);
+//   - the surrogate is a zero-mean GP with algo.RBF kernel and Gaussian noise; its
+//     length-scale, signal variance and noise variance maximise the log marginal
+//     likelihood (L-BFGS from the previous optimum and from the geometric mid-point of the
+//     bounds UCBMinLengthscale..UCBMaxNoiseVar, through the reparameterisation
+//     x = lo + (hi-lo)*sigmoid(z) of each log-hyperparameter), refitted every
+//     UCBConfig.RefitEvery model updates;
+//   - the first min(d+1, budget) points are uniform in the box; every later point
+//     minimises mu(x) - sqrt(beta_t) sigma(x) (see Beta, t = index of the observation being
+//     chosen) by L-BFGS in the unit cube through x = sigmoid(z), started from the best
+//     observed point and the best UCBConfig.RawSamples uniform points;
+//   - it releases the best observed point (smallest mean loss so far).
+//
+// It is NOT differentially private, as in the paper; its ledger is algo.NonPrivateLedger().
+// dp-ucb is its private counterpart. It reports after every evaluation (Iter = Evals,
+// Batch = 1).
+type UCB struct {
+	opt Options
+}
+
+func newUCB(opt Options) (Method, error) {
+	if _, err := opt.UCB.resolved(); err != nil {
+		return nil, err
+	}
+	return &UCB{opt: opt}, nil
+}
+
+// Run implements Method.
+func (m *UCB) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
+	p, err := newProblem("ucb", obj, budget)
+	if err != nil {
+		return algo.Result{}, err
+	}
+	theta, err := runGPUCB(ctx, p, rng, cb, m.opt, mean, 0, false)
+	if err != nil {
+		return algo.Result{}, err
+	}
+	return algo.Result{Theta: theta, Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+}
+
+// runGPUCB is the GP-UCB loop shared by ucb and dp-ucb. Each observation's score is
+// GaussianRelease(score(losses), noiseStd, rng). With releaseByPosterior the released
+// theta is the observed point of smallest GP posterior mean (dp-ucb); otherwise the
+// observed point of smallest score (ucb).
+func runGPUCB(ctx context.Context, p *problem, rng *rand.Rand, cb algo.Callback, opt Options,
+	score func([]float64) float64, noiseStd float64, releaseByPosterior bool) ([]float64, error) {
+	cfg, err := opt.UCB.resolved()
+	if err != nil {
+		return nil, fmt.Errorf("baselines: %s: %w", p.method, err)
+	}
+	s := newUCBState(p.dim(), cfg, noiseStd*noiseStd)
+	nInit := min(p.dim()+1, p.budget)
+
+	var released []float64
+	observe := func(theta []float64) error {
+		losses, err := p.evaluate(ctx, theta)
+		if err != nil {
+			return err
+		}
+		y := GaussianRelease(score(losses), noiseStd, rng)
+		if opt.OnScore != nil {
+			opt.OnScore(append([]float64(nil), theta...), y)
+		}
+		s.add(p.toUnit(theta), theta, y)
+		// A model is needed now to release by posterior mean, or to choose the next point.
+		needModel := s.count() >= 2 && (releaseByPosterior || (s.count() >= nInit && p.remaining() > 0))
+		if needModel {
+			if err := s.update(); err != nil {
+				return fmt.Errorf("baselines: %s: %w", p.method, err)
+			}
+		}
+		if releaseByPosterior && s.count() >= 2 {
+			released = s.thetas[s.argminPosteriorMean()]
+		} else {
+			released = s.thetas[s.argminScore()]
+		}
+		return p.report(cb, released)
+	}
+
+	for range nInit {
+		if err := observe(p.uniform(rng)); err != nil {
+			return nil, err
+		}
+	}
+	for p.remaining() > 0 {
+		u, err := s.nextPoint(rng)
+		if err != nil {
+			return nil, fmt.Errorf("baselines: %s: %w", p.method, err)
+		}
+		if err := observe(p.fromUnit(u)); err != nil {
+			return nil, err
+		}
+	}
+	return append([]float64(nil), released...), nil
+}
+
+// toUnit maps theta from the box to the unit cube.
+func (p *problem) toUnit(theta []float64) []float64 {
+	u := make([]float64, len(theta))
+	for j := range u {
+		u[j] = (theta[j] - p.lo[j]) / (p.hi[j] - p.lo[j])
+	}
+	return u
+}
+
+// fromUnit maps u from the unit cube to the box, clamped against rounding.
+func (p *problem) fromUnit(u []float64) []float64 {
+	theta := make([]float64, len(u))
+	for j := range u {
+		theta[j] = p.lo[j] + (p.hi[j]-p.lo[j])*u[j]
+	}
+	clampBox(theta, p.lo, p.hi)
+	return theta
+}
+
+// ucbState holds GP-UCB's observations and its fitted surrogate.
+type ucbState struct {
+	d          int
+	cfg        UCBConfig
+	noiseFloor float64 // release variance in original units (0 for ucb)
+
+	units  [][]float64 // observed points in the unit cube
+	thetas [][]float64 // the same points in the box
+	scores []float64   // observed scores (original units)
+
+	// The surrogate, valid after update().
+	X       *mat.Dense // m x d unit-cube inputs
+	ystd    []float64  // standardised scores
+	hyp     gpHyper    // current hyperparameters (standardised units)
+	fitted  bool       // hyp holds a previous maximum-likelihood fit
+	updates int        // model updates so far
+	kernel  algo.RBF
+	lik     *marginal // holds the Cholesky factor and alpha at hyp
+	beta    float64   // beta_t for the next point
+}
+
+func newUCBState(d int, cfg UCBConfig, noiseFloor float64) *ucbState {
+	return &ucbState{d: d, cfg: cfg, noiseFloor: noiseFloor}
+}
+
+func (s *ucbState) count() int { return len(s.scores) }
+
+func (s *ucbState) add(u, theta []float64, y float64) {
+	s.units = append(s.units, u)
+	s.thetas = append(s.thetas, theta)
+	s.scores = append(s.scores, y)
+}
+
+// argminScore is the index of the smallest observed score (earliest on ties).
+func (s *ucbState) argminScore() int {
+	best := 0
+	for i, v := range s.scores {
+		if v < s.scores[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// argminPosteriorMean is the index of the observed point with the smallest posterior mean
+// of the current model: mu(X) = k(X,X) alpha = y - NoiseVar*alpha (standardised units).
+func (s *ucbState) argminPosteriorMean() int {
+	a := s.lik.alpha.RawVector().Data
+	best, bestMean := 0, math.Inf(1)
+	for i, y := range s.ystd {
+		if m := y - s.hyp.NoiseVar*a[i]; m < bestMean {
+			best, bestMean = i, m
+		}
+	}
+	return best
+}
+
+// update rebuilds the surrogate on all observations: standardises the scores, refits the
+// hyperparameters when due (see UCBConfig.RefitEvery) and factorises the covariance.
+func (s *ucbState) update() error {
+	m := s.count()
+	s.X = mat.NewDense(m, s.d, nil)
+	for i, u := range s.units {
+		s.X.SetRow(i, u)
+	}
+	meanY := 0.0
+	for _, y := range s.scores {
+		meanY += y
+	}
+	meanY /= float64(m)
+	varY := 0.0
+	for _, y := range s.scores {
+		varY += (y - meanY) * (y - meanY)
+	}
+	sdY := math.Sqrt(varY / float64(m))
+	if !(sdY > 0) {
+		sdY = 1
+	}
+	s.ystd = make([]float64, m)
+	for i, y := range s.scores {
+		s.ystd[i] = (y - meanY) / sdY
+	}
+	box := ucbHyperBox(s.noiseFloor / (sdY * sdY))
+	s.lik = newMarginal(s.X, s.ystd)
+	if !s.fitted || s.updates%s.cfg.RefitEvery == 0 {
+		mid := [3]float64{}
+		for k := range mid {
+			mid[k] = 0.5 * (box.Lo[k] + box.Hi[k])
+		}
+		starts := [][3]float64{mid}
+		if s.fitted {
+			starts = append([][3]float64{s.hyp.logParams()}, mid)
+		}
+		h, err := fitHyper(s.lik, box, starts, s.cfg.FitEvals)
+		if err != nil {
+			return err
+		}
+		s.hyp, s.fitted = h, true
+	} else {
+		// Keep the previous fit but respect a possibly raised noise floor.
+		s.hyp.NoiseVar = math.Min(math.Exp(box.Hi[2]), math.Max(math.Exp(box.Lo[2]), s.hyp.NoiseVar))
+	}
+	s.updates++
+	if _, err := s.lik.logLik(s.hyp, nil); err != nil {
+		return fmt.Errorf("GP at fitted hyperparameters %+v: %w", s.hyp, err)
+	}
+	s.kernel = algo.RBF{Lengthscale: s.hyp.Lengthscale, Variance: s.hyp.SignalVar}
+	s.beta = s.cfg.BetaScale * Beta(s.d, m+1, s.cfg.Delta)
+	return nil
+}
+
+// acquisition evaluates the lower confidence bound a(u) = mu(u) - sqrt(beta) sigma(u) of
+// the standardised loss at u in the unit cube and, if grad is non-nil, its gradient with
+// respect to u. Buffers are reused.
+type acquisition struct {
+	s     *ucbState
+	u     *mat.Dense    // 1 x d
+	kvec  *mat.Dense    // 1 x m: k(u, X)
+	v     *mat.VecDense // K^{-1} k(u, X)
+	coef  []float64
+	sqrtB float64
+}
+
+func newAcquisition(s *ucbState) *acquisition {
+	m := s.count()
+	return &acquisition{
+		s: s, u: mat.NewDense(1, s.d, nil), kvec: mat.NewDense(1, m, nil), v: mat.NewVecDense(m, nil),
+		coef: make([]float64, m), sqrtB: math.Sqrt(s.beta),
+	}
+}
+
+// minVar floors the posterior variance (relative to the signal variance) so that sigma and
+// its gradient stay finite at observed points.
+const minVar = 1e-12
+
+func (a *acquisition) at(u, grad []float64) (float64, error) {
+	s := a.s
+	copy(a.u.RawRowView(0), u)
+	s.kernel.Cross(a.kvec, a.u, s.X)
+	k := a.kvec.RawRowView(0)
+	alpha := s.lik.alpha.RawVector().Data
+	mu := 0.0
+	for i, ki := range k {
+		mu += ki * alpha[i]
+	}
+	kv := mat.NewVecDense(len(k), k)
+	if err := s.lik.chol.SolveVecTo(a.v, kv); err != nil {
+		return math.NaN(), fmt.Errorf("GP predictive solve: %w", err)
+	}
+	variance := s.hyp.SignalVar - mat.Dot(kv, a.v)
+	floor := minVar * s.hyp.SignalVar
+	clamped := variance < floor
+	if clamped {
+		variance = floor
+	}
+	sigma := math.Sqrt(variance)
+	if grad == nil {
+		return mu - a.sqrtB*sigma, nil
+	}
+	// grad k(u, x_i) = (x_i - u)/l^2 k_i, so for coefficients c:
+	// sum_i c_i grad k_i = (X^T (c.*k) - u sum(c.*k))/l^2.
+	// d mu = alpha, d var = -2 K^{-1}k; d sigma = d var/(2 sigma).
+	vd := a.v.RawVector().Data
+	il2 := 1 / (s.hyp.Lengthscale * s.hyp.Lengthscale)
+	sumC := 0.0
+	for i, ki := range k {
+		c := alpha[i]
+		if !clamped {
+			c += a.sqrtB * vd[i] / sigma // -sqrt(beta) * (-2 v_i)/(2 sigma)
+		}
+		a.coef[i] = c * ki
+		sumC += a.coef[i]
+	}
+	for j := range grad {
+		grad[j] = -u[j] * sumC
+	}
+	m := len(k)
+	for i := 0; i < m; i++ {
+		row := s.X.RawRowView(i)
+		ci := a.coef[i]
+		for j := range grad {
+			grad[j] += ci * row[j]
+		}
+	}
+	for j := range grad {
+		grad[j] *= il2
+	}
+	return mu - a.sqrtB*sigma, nil
+}
+
+// nextPoint minimises the acquisition over the unit cube: it scores cfg.RawSamples uniform
+// points, then runs L-BFGS through u = sigmoid(z) from the best observed point and the
+// cfg.Starts-1 best raw points, and returns the best point found.
+func (s *ucbState) nextPoint(rng *rand.Rand) ([]float64, error) {
+	if s.lik == nil {
+		return nil, fmt.Errorf("GP-UCB: no surrogate")
+	}
+	acq := newAcquisition(s)
+	type cand struct {
+		u []float64
+		a float64
+	}
+	raw := make([]cand, 0, s.cfg.RawSamples)
+	for range s.cfg.RawSamples {
+		u := make([]float64, s.d)
+		for j := range u {
+			u[j] = rng.Float64()
+		}
+		v, err := acq.at(u, nil)
+		if err != nil {
+			return nil, err
+		}
+		raw = append(raw, cand{u, v})
+	}
+	sort.SliceStable(raw, func(i, j int) bool { return raw[i].a < raw[j].a })
+	starts := [][]float64{s.units[s.argminScore()]}
+	for i := 0; i < len(raw) && len(starts) < s.cfg.Starts; i++ {
+		starts = append(starts, raw[i].u)
+	}
+
+	best := cand{a: math.Inf(1)}
+	if len(raw) > 0 {
+		best = raw[0]
+	}
+	gradU := make([]float64, s.d)
+	u := make([]float64, s.d)
+	var evalErr error
+	toU := func(z []float64) {
+		for j := range u {
+			u[j] = sigmoid(z[j])
+		}
+	}
+	prob := optimize.Problem{
+		Func: func(z []float64) float64 {
+			toU(z)
+			v, err := acq.at(u, nil)
+			if err != nil {
+				evalErr = err
+			}
+			return v
+		},
+		Grad: func(grad, z []float64) {
+			toU(z)
+			if _, err := acq.at(u, gradU); err != nil {
+				evalErr = err
+			}
+			for j := range grad {
+				grad[j] = gradU[j] * u[j] * (1 - u[j])
+			}
+		},
+		Status: func() (optimize.Status, error) {
+			if evalErr != nil {
+				return optimize.Failure, evalErr
+			}
+			return optimize.NotTerminated, nil
+		},
+	}
+	for _, start := range starts {
+		z0 := make([]float64, s.d)
+		for j, v := range start {
+			z0[j] = logit(v)
+		}
+		settings := &optimize.Settings{FuncEvaluations: s.cfg.StartEvals, GradientThreshold: 1e-8, Converger: &optimize.FunctionConverge{Absolute: 1e-10, Relative: 1e-10, Iterations: 10}}
+		res, _ := optimize.Minimize(prob, z0, settings, &optimize.LBFGS{})
+		if evalErr != nil {
+			return nil, evalErr
+		}
+		// A run that stops on a line-search failure still returns the best point it reached.
+		if res != nil && res.F < best.a {
+			uu := make([]float64, s.d)
+			for j := range uu {
+				uu[j] = sigmoid(res.X[j])
+			}
+			best = cand{uu, res.F}
+		}
+	}
+	if best.u == nil {
+		// No raw samples and no finite L-BFGS result: fall back to the best observed point.
+		return append([]float64(nil), s.units[s.argminScore()]...), nil
+	}
+	return best.u, nil
+}
