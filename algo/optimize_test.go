@@ -354,3 +354,34 @@ func TestIncrementalStateMatchesFresh(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxKeptAndMidRunCancel(t *testing.T) {
+	obj := newQuadUsers(rand.New(rand.NewPCG(23, 24)), 12, 2, 0.3)
+	s := Settings{Mu: math.Inf(1), Iters: 10, MaxKept: 6, Step: 0.5, StepRule: GradientDescent, Clip: 100, NoiseStd: 1e-3}
+	r, err := newRun(obj, []float64{-2, 2}, s, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.run(context.Background(), func(it Iteration) error {
+		if r.st.m > 6+3 {
+			t.Fatalf("iteration %d keeps %d points with MaxKept 6 and batches of 3", it.Iter, r.st.m)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := dist(res.Theta, obj.minimizer()); e > 0.1 {
+		t.Fatalf("with MaxKept 6, GIBO ended %v from the minimiser", e)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	res, err = Minimize(ctx, obj, []float64{-2, 2}, s, rand.New(rand.NewPCG(1, 1)), func(it Iteration) error {
+		if it.Iter == 2 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) || res.Iters != 2 || res.Evals != 6 {
+		t.Fatalf("cancel after iteration 2: err %v, iters %d, evals %d", err, res.Iters, res.Evals)
+	}
+}
