@@ -209,7 +209,7 @@ func fitHyper(w *marginal, b hyperBox, starts [][3]float64, maxEvals int) (gpHyp
 				return optimize.NotTerminated, nil
 			},
 		}
-		settings := &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: 1e-6, Converger: &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-9, Iterations: 20}}
+		settings := &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: 1e-4, Converger: &optimize.FunctionConverge{Absolute: 1e-6, Relative: 1e-9, Iterations: 5}}
 		res, err := optimize.Minimize(prob, b.toZ(start), settings, &optimize.LBFGS{})
 		if res == nil || math.IsInf(res.F, 0) || math.IsNaN(res.F) {
 			if err == nil {

@@ -217,6 +217,7 @@ type ucbState struct {
 	// The surrogate, valid after update().
 	X       *mat.Dense // m x d unit-cube inputs
 	ystd    []float64  // standardised scores
+	sdY     float64    // standard deviation used to standardise (1 if the scores are constant)
 	hyp     gpHyper    // current hyperparameters (standardised units)
 	fitted  bool       // hyp holds a previous maximum-likelihood fit
 	updates int        // model updates so far
@@ -282,6 +283,7 @@ func (s *ucbState) update() error {
 	if !(sdY > 0) {
 		sdY = 1
 	}
+	s.sdY = sdY
 	s.ystd = make([]float64, m)
 	for i, y := range s.scores {
 		s.ystd[i] = (y - meanY) / sdY
@@ -466,7 +468,7 @@ func (s *ucbState) nextPoint(rng *rand.Rand) ([]float64, error) {
 		for j, v := range start {
 			z0[j] = logit(v)
 		}
-		settings := &optimize.Settings{FuncEvaluations: s.cfg.StartEvals, GradientThreshold: 1e-8, Converger: &optimize.FunctionConverge{Absolute: 1e-10, Relative: 1e-10, Iterations: 10}}
+		settings := &optimize.Settings{FuncEvaluations: s.cfg.StartEvals, GradientThreshold: 1e-6, Converger: &optimize.FunctionConverge{Absolute: 1e-8, Relative: 1e-10, Iterations: 5}}
 		res, _ := optimize.Minimize(prob, z0, settings, &optimize.LBFGS{})
 		if evalErr != nil {
 			return nil, evalErr

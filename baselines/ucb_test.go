@@ -1,0 +1,198 @@
+package baselines
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestLogLikGradient checks the analytic gradient of the log marginal likelihood against
+// central finite differences in the log-hyperparameters, at random data and hyperparameters.
+func TestLogLikGradient(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for trial := 0; trial < 5; trial++ {
+		m, d := 6+trial*3, 1+trial%3
+		X := mat.NewDense(m, d, nil)
+		for i := 0; i < m; i++ {
+			for j := 0; j < d; j++ {
+				X.Set(i, j, rng.Float64())
+			}
+		}
+		y := make([]float64, m)
+		for i := range y {
+			y[i] = rng.NormFloat64()
+		}
+		h := gpHyper{Lengthscale: 0.1 + rng.Float64(), SignalVar: 0.3 + 2*rng.Float64(), NoiseVar: 1e-3 + 0.2*rng.Float64()}
+		w := newMarginal(X, y)
+		grad := make([]float64, 3)
+		if _, err := w.logLik(h, grad); err != nil {
+			t.Fatal(err)
+		}
+		p := h.logParams()
+		const step = 1e-5
+		for k := 0; k < 3; k++ {
+			plus, minus := p, p
+			plus[k] += step
+			minus[k] -= step
+			fp, err1 := w.logLik(hyperFromLog(plus), nil)
+			fm, err2 := w.logLik(hyperFromLog(minus), nil)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			fd := (fp - fm) / (2 * step)
+			if diff := math.Abs(fd - grad[k]); diff > 1e-5*(1+math.Abs(fd)) {
+				t.Errorf("trial %d (m=%d, d=%d, %+v): d/dlog-param %d analytic %.10g, finite difference %.10g", trial, m, d, h, k, grad[k], fd)
+			}
+		}
+	}
+}
+
+// ucbStateFor builds a fitted GP-UCB state on m uniform points of the d-dimensional unit cube
+// with scores from a smooth function.
+func ucbStateFor(t testing.TB, d, m int, noiseFloor float64, seed uint64) *ucbState {
+	rng := rand.New(rand.NewPCG(seed, 9))
+	cfg, _ := UCBConfig{}.resolved()
+	s := newUCBState(d, cfg, noiseFloor)
+	for i := 0; i < m; i++ {
+		u := make([]float64, d)
+		score := 0.0
+		for j := range u {
+			u[j] = rng.Float64()
+			score += math.Sin(3*u[j]) + (u[j]-0.3)*(u[j]-0.3)
+		}
+		s.add(u, u, score)
+	}
+	if err := s.update(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestAcquisitionGradient checks the gradient of the lower confidence bound against central
+// finite differences.
+func TestAcquisitionGradient(t *testing.T) {
+	for _, d := range []int{1, 3} {
+		s := ucbStateFor(t, d, 12, 0, uint64(d))
+		acq := newAcquisition(s)
+		rng := rand.New(rand.NewPCG(8, 8))
+		for trial := 0; trial < 5; trial++ {
+			u := make([]float64, d)
+			for j := range u {
+				u[j] = 0.05 + 0.9*rng.Float64()
+			}
+			grad := make([]float64, d)
+			if _, err := acq.at(u, grad); err != nil {
+				t.Fatal(err)
+			}
+			const step = 1e-6
+			for j := range u {
+				up, um := append([]float64(nil), u...), append([]float64(nil), u...)
+				up[j] += step
+				um[j] -= step
+				fp, _ := acq.at(up, nil)
+				fm, _ := acq.at(um, nil)
+				fd := (fp - fm) / (2 * step)
+				if diff := math.Abs(fd - grad[j]); diff > 1e-5*(1+math.Abs(fd)) {
+					t.Errorf("d=%d u=%v coordinate %d: analytic %.10g, finite difference %.10g", d, u, j, grad[j], fd)
+				}
+			}
+		}
+	}
+}
+
+func TestHyperReparameterisationStaysInBounds(t *testing.T) {
+	b := ucbHyperBox(0.5)
+	for _, z := range []float64{-800, -40, -1, 0, 1, 40, 800} {
+		p := b.fromZ([]float64{z, z, z}, nil)
+		for k := range p {
+			if p[k] < b.Lo[k] || p[k] > b.Hi[k] || math.IsNaN(p[k]) {
+				t.Errorf("z=%v: log-param %d = %v outside [%v, %v]", z, k, p[k], b.Lo[k], b.Hi[k])
+			}
+		}
+	}
+	if math.Abs(math.Exp(b.Lo[2])-0.5) > 1e-12 {
+		t.Errorf("noise floor 0.5 gave lower noise bound %v", math.Exp(b.Lo[2]))
+	}
+	// A floor above UCBMaxNoiseVar fixes the noise variance at the floor.
+	b = ucbHyperBox(3)
+	if b.Lo[2] != b.Hi[2] || math.Abs(math.Exp(b.Lo[2])-3) > 1e-12 {
+		t.Errorf("noise floor 3 gave noise bounds [%v, %v], want [3, 3]", math.Exp(b.Lo[2]), math.Exp(b.Hi[2]))
+	}
+	// toZ inverts fromZ inside the box.
+	b = ucbHyperBox(0)
+	p := [3]float64{math.Log(0.3), math.Log(2), math.Log(1e-3)}
+	q := b.fromZ(b.toZ(p), nil)
+	for k := range p {
+		if math.Abs(p[k]-q[k]) > 1e-9 {
+			t.Errorf("fromZ(toZ(p)) = %v, want %v", q, p)
+		}
+	}
+}
+
+// TestUCBBeatsRandomOnQuadratic: on f(theta) = |theta - c|^2 over [-2, 2]^2 (range [0, 11.6])
+// with c = (0.5, -0.3), GP-UCB with 30 evaluations must release a point within 0.01 of the
+// minimum f* = 0 for each of 10 seeds, and its mean final loss over those seeds must be
+// below random search's with the same budget and seeds.
+func TestUCBBeatsRandomOnQuadratic(t *testing.T) {
+	const budget, seeds, tol = 30, 10, 0.01
+	final := map[string][]float64{}
+	for _, name := range []string{"ucb", "random"} {
+		for seed := uint64(1); seed <= seeds; seed++ {
+			q := newQuadratic([]float64{0.5, -0.3}, -2, 2, 5)
+			m, err := New(name, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := m.Run(context.Background(), q, budget, rand.New(rand.NewPCG(seed, 100)), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			final[name] = append(final[name], q.f(res.Theta))
+		}
+	}
+	meanOf := func(v []float64) float64 {
+		s := 0.0
+		for _, x := range v {
+			s += x
+		}
+		return s / float64(len(v))
+	}
+	t.Logf("final f over %d seeds: ucb %v (mean %.3g), random %v (mean %.3g)", seeds, final["ucb"], meanOf(final["ucb"]), final["random"], meanOf(final["random"]))
+	for i, v := range final["ucb"] {
+		if v > tol {
+			t.Errorf("seed %d: ucb released f = %.4g, want <= %v", i+1, v, tol)
+		}
+	}
+	if meanOf(final["ucb"]) >= meanOf(final["random"]) {
+		t.Errorf("ucb mean final loss %.4g not below random search's %.4g", meanOf(final["ucb"]), meanOf(final["random"]))
+	}
+}
+
+func TestBetaSchedule(t *testing.T) {
+	// beta_t = 2 log(d t^2 pi^2 / (6 delta)), increasing in t and d.
+	if got, want := Beta(2, 3, 0.1), 2*math.Log(2*9*math.Pi*math.Pi/0.6); math.Abs(got-want) > 1e-12 {
+		t.Errorf("Beta(2, 3, 0.1) = %v, want %v", got, want)
+	}
+	if !(Beta(2, 4, 0.1) > Beta(2, 3, 0.1) && Beta(3, 3, 0.1) > Beta(2, 3, 0.1)) {
+		t.Error("Beta is not increasing in t and d")
+	}
+}
+
+// BenchmarkUCBStep is one GP-UCB iteration at d = 10 with 100 observations: the
+// hyperparameter refit, the factorisation and the multi-start acquisition optimisation.
+func BenchmarkUCBStep(b *testing.B) {
+	s := ucbStateFor(b, 10, 100, 0, 1)
+	rng := rand.New(rand.NewPCG(2, 2))
+	b.ResetTimer()
+	for b.Loop() {
+		if err := s.update(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.nextPoint(rng); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
