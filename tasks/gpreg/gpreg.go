@@ -25,9 +25,10 @@
 //
 // All draws come, in this order, from one PCG source seeded with Seed: the D scale factors
 // s_j, the inputs row by row, then the NTrain + NVal standard normals z with y = C z, C the
-// lower Cholesky factor of K* + NoiseStd^2 I. The generation always uses gonum's pure-Go
-// BLAS and LAPACK, whichever implementation blas64 and lapack64 are switched to, so one seed
-// gives the same data bit for bit on a given platform in every build.
+// lower Cholesky factor of K* + NoiseStd^2 I. One seed gives the same data bit for bit on a
+// given platform and BLAS: the Cholesky factorisation runs on whatever implementation blas64
+// is switched to, so the pure-Go and the OpenBLAS builds (tag openblas) may differ in the
+// last bits of y.
 //
 // # Hyperparameters and loss
 //
@@ -48,9 +49,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	blasgonum "gonum.org/v1/gonum/blas/gonum"
 	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
 	"dpgibo/tasks"
@@ -217,8 +216,7 @@ func New(cfg Config) (*Task, error) {
 }
 
 // drawTargets returns y = C z with C C^T = K* + NoiseStd^2 I, K* the ARD RBF kernel with log
-// length-scales trueTheta on the rows of X, computed entry by entry and factorised with
-// gonum's pure-Go LAPACK so that the draw does not depend on the BLAS in use.
+// length-scales trueTheta on the rows of X, computed entry by entry.
 func drawTargets(cfg Config, X *mat.Dense, trueTheta, z []float64) ([]float64, error) {
 	n, d := X.Dims()
 	inv2 := make([]float64, d)
@@ -245,7 +243,8 @@ func drawTargets(cfg Config, X *mat.Dense, trueTheta, z []float64) ([]float64, e
 	}
 	// cov now holds U with U^T U = K; y = U^T z.
 	y := append([]float64(nil), z...)
-	blasgonum.Implementation{}.Dtrmv(blas.Upper, blas.Trans, blas.NonUnit, n, cov, n, y, 1)
+	blas64.Trmv(blas.Trans, blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: cov},
+		blas64.Vector{N: n, Inc: 1, Data: y})
 	return y, nil
 }
 
@@ -329,12 +328,19 @@ func (t *Task) predict(theta []float64) error {
 
 	noiseVar := t.cfg.NoiseStd * t.cfg.NoiseStd
 	gramUpper(t.gram.RawSymmetric(), t.scaledTrain.RawMatrix(), t.cfg.SignalVariance, noiseVar, t.norms)
-	chol, ok := lapack64.Potrf(t.gram.RawSymmetric())
-	if !ok {
+	// K = U^T U. gonum's blocked Cholesky runs its level-3 updates on the BLAS blas64 is
+	// switched to; with OpenBLAS it is faster than LAPACKE's row-major Dpotrf, which
+	// transposes the matrix twice. alpha = U^{-1} U^{-T} y by two triangular solves.
+	nTrain := len(t.alpha)
+	g := t.gram.RawSymmetric()
+	if !(lapackgonum.Implementation{}).Dpotrf(blas.Upper, nTrain, g.Data, g.Stride) {
 		return fmt.Errorf("gpreg: Cholesky of the training kernel matrix failed at theta=%s", tasks.FormatTheta(theta))
 	}
+	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: nTrain, Stride: g.Stride, Data: g.Data}
 	copy(t.alpha, t.train.Y)
-	lapack64.Potrs(chol, blas64.General{Rows: len(t.alpha), Cols: 1, Stride: 1, Data: t.alpha})
+	alpha := blas64.Vector{N: nTrain, Inc: 1, Data: t.alpha}
+	blas64.Trsv(blas.Trans, u, alpha)
+	blas64.Trsv(blas.NoTrans, u, alpha)
 
 	crossKernel(t.cross.RawMatrix(), t.scaledVal.RawMatrix(), t.scaledTrain.RawMatrix(), t.cfg.SignalVariance, t.norms)
 	blas64.Gemv(blas.NoTrans, 1, t.cross.RawMatrix(),
