@@ -25,9 +25,10 @@
 // and the target y is likewise centred with the training mean of y and divided by the
 // training standard deviation of y. Validation rows are transformed with the same training
 // statistics. With a standardised target the strength lambda_k has the same meaning for
-// every seed: a group is switched off once lambda_k exceeds the norm of the group's
-// correlation with the training target, which is below sqrt(GroupSize). Data returns the
-// standardised arrays, exactly what the solver and the losses use.
+// every seed: w = 0 is the solution exactly when every lambda_k is at least the norm of
+// X_{G_k}^T y / NTrain, the vector of group k's correlations with the training target,
+// which is at most sqrt(GroupSize). Data returns the standardised arrays, exactly what the
+// solver and the losses use.
 //
 // # Hyperparameters and loss
 //
