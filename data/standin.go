@@ -32,6 +32,14 @@ var KeyFeatures = func() []int {
 	return k
 }()
 
+// Noise of the stand-in: key features carry N(0, standinKeyNoise^2) noise, and each
+// patient's anatomy is shifted along the axis by N(0, standinShiftSD^2) relative to the
+// target's scale.
+const (
+	standinKeyNoise = 0.05
+	standinShiftSD  = 0.015
+)
+
 // standinRings is the number of radial rings of the stand-in's histogram layout: feature j
 // lies in ring (j mod 48) / 6.
 const standinRings = 8
@@ -130,6 +138,7 @@ func StandinRows(rows int, seed uint64) *CTSlice {
 		size := uniform(0.85, 1.15)
 		contrast := uniform(0.9, 1.1)
 		descending := rng.IntN(2) == 1
+		shift := standinShiftSD * rng.NormFloat64()
 		for k := 0; k < m; k++ {
 			step := float64(k)
 			if descending {
@@ -137,19 +146,21 @@ func StandinRows(rows int, seed uint64) *CTSlice {
 			}
 			z := start + length*(step+uniform(-0.3, 0.3))/float64(m-1)
 			z = math.Min(1, math.Max(0, z))
-			radius := size * (0.85 + 0.2*math.Sin(4*math.Pi*z+1))
+			za := z + shift // the position the anatomy shows
+			radius := size * (0.85 + 0.2*math.Sin(4*math.Pi*za+1))
 			x := out.X.RawRowView(row)
 			for j := range x {
 				pj := &prof[j]
 				if pj.key {
-					x[j] = 0.5 + 0.5*math.Sin(2*math.Pi*pj.freq*z+pj.phase)
+					v := 0.5 + 0.5*math.Sin(2*math.Pi*pj.freq*za+pj.phase) + standinKeyNoise*rng.NormFloat64()
+					x[j] = math.Min(1, math.Max(0, v))
 					continue
 				}
 				if (float64(pj.ring)+0.5)/standinRings > radius {
 					x[j] = OutsideImage
 					continue
 				}
-				t := (z - pj.centre) / pj.width
+				t := (za - pj.centre) / pj.width
 				v := pj.amp*contrast*math.Exp(-t*t/2) + pj.noiseSD*rng.NormFloat64()
 				if v < 0.1 {
 					v = 0

@@ -1,0 +1,161 @@
+package svr
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// The ARD-RBF kernel of this package is
+//
+//	k(x, x') = exp(-gamma * sum_j (x_j - x'_j)^2 / l_j^2)
+//
+// with per-feature length-scales l_j and a global bandwidth gamma. Every kernel matrix is
+// built on features pre-scaled by 1/l_j, so that the squared distance is |u|^2 + |v|^2 -
+// 2 u.v with all cross products u.v from one BLAS call (Syrk for train x train, Gemm for
+// validation x support vectors).
+
+// scaleRows writes x_ij / l_j into dst (rows x p, row-major) and the squared row norms of
+// the result into norms.
+func scaleRows(dst, norms []float64, x blas64.General, invLengthscale []float64) {
+	p := x.Cols
+	for i := 0; i < x.Rows; i++ {
+		src := x.Data[i*x.Stride : i*x.Stride+p]
+		out := dst[i*p : (i+1)*p]
+		s := 0.0
+		for j, v := range src {
+			u := v * invLengthscale[j]
+			out[j] = u
+			s += u * u
+		}
+		norms[i] = s
+	}
+}
+
+// gramRBF writes the full n x n kernel matrix of the pre-scaled rows u (n x p, row-major,
+// squared norms in norms) into dst (n*n, row-major). One Syrk computes the upper triangle
+// of the cross products; the exponentials are taken there and mirrored below.
+func gramRBF(dst, u, norms []float64, n, p int, gamma float64) {
+	if n == 0 {
+		return
+	}
+	a := blas64.General{Rows: n, Cols: p, Stride: p, Data: u}
+	c := blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: dst}
+	blas64.Syrk(blas.NoTrans, 1, a, 0, c)
+	for i := 0; i < n; i++ {
+		row := dst[i*n : (i+1)*n]
+		ni := norms[i]
+		row[i] = 1
+		for j := i + 1; j < n; j++ {
+			row[j] = rbf(gamma, ni+norms[j]-2*row[j])
+		}
+	}
+	for i := 1; i < n; i++ {
+		row := dst[i*n : i*n+i]
+		for j := range row {
+			row[j] = dst[j*n+i]
+		}
+	}
+}
+
+// rbf returns exp(-gamma * sq) for a squared distance sq computed by the norm expansion,
+// clamping the small negative values that rounding can produce.
+func rbf(gamma, sq float64) float64 {
+	if sq < 0 {
+		sq = 0
+	}
+	return expNonPositive(-gamma * sq)
+}
+
+// Table-driven exponential for the kernel's arguments x <= 0, the hot spot of every
+// kernel matrix: exp(x) = 2^m * 2^(i/expTableSize) * exp(r) with x = (m expTableSize + i)
+// ln2/expTableSize + r, |r| <= ln2/(2 expTableSize), and exp(r) from its Taylor polynomial
+// of degree 5 (truncation below 1e-17). The relative error against math.Exp is below 1e-15
+// on [-708, 0] (TestExpNonPositive); below -708 it returns 0 (the true value is under
+// 1e-307).
+const (
+	expTableBits = 8
+	expTableSize = 1 << expTableBits
+	expInvStep   = expTableSize / math.Ln2
+	expStepHi    = 6.93147180369123816490e-01 / expTableSize // ln2 split so that k*hi is exact
+	expStepLo    = 1.90821492927058770002e-10 / expTableSize
+	expShifter   = 0x1.8p52 // adding it rounds to an integer held in the low mantissa bits
+)
+
+var expTable = func() (t [expTableSize]uint64) {
+	for i := range t {
+		t[i] = math.Float64bits(math.Exp2(float64(i) / expTableSize))
+	}
+	return t
+}()
+
+func expNonPositive(x float64) float64 {
+	if x < -708 {
+		return 0
+	}
+	kd := x*expInvStep + expShifter
+	k := int64(math.Float64bits(kd)) - int64(math.Float64bits(expShifter)) // round(x/step)
+	kd -= expShifter
+	r := (x - kd*expStepHi) - kd*expStepLo
+	poly := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120)))))
+	scale := expTable[k&(expTableSize-1)] + uint64(k>>expTableBits)<<52
+	return poly * math.Float64frombits(scale)
+}
+
+// rowCache serves kernel rows computed on demand when the full matrix does not fit in the
+// cache budget: each row is one Gemv on the pre-scaled training rows, and the most recently
+// used rows are kept (at least two, as the solver needs).
+type rowCache struct {
+	u, norms []float64
+	n, p     int
+	gamma    float64
+	slots    [][]float64
+	owner    []int   // owner[s] = row held by slot s, -1 if none
+	slotOf   []int32 // slotOf[i] = slot holding row i, -1 if none
+	lastUse  []int64
+	clock    int64
+}
+
+func newRowCache(u, norms []float64, n, p int, gamma float64, capacity int) *rowCache {
+	capacity = max(2, min(capacity, n))
+	c := &rowCache{u: u, norms: norms, n: n, p: p, gamma: gamma,
+		slots: make([][]float64, capacity), owner: make([]int, capacity),
+		slotOf: make([]int32, n), lastUse: make([]int64, capacity)}
+	for s := range c.slots {
+		c.slots[s] = make([]float64, n)
+		c.owner[s] = -1
+	}
+	for i := range c.slotOf {
+		c.slotOf[i] = -1
+	}
+	return c
+}
+
+func (c *rowCache) row(i int) []float64 {
+	c.clock++
+	if s := c.slotOf[i]; s >= 0 {
+		c.lastUse[s] = c.clock
+		return c.slots[s]
+	}
+	victim := 0
+	for s := range c.slots {
+		if c.lastUse[s] < c.lastUse[victim] {
+			victim = s
+		}
+	}
+	if old := c.owner[victim]; old >= 0 {
+		c.slotOf[old] = -1
+	}
+	c.owner[victim], c.slotOf[i], c.lastUse[victim] = i, int32(victim), c.clock
+	out := c.slots[victim]
+	a := blas64.General{Rows: c.n, Cols: c.p, Stride: c.p, Data: c.u}
+	x := blas64.Vector{N: c.p, Inc: 1, Data: c.u[i*c.p : (i+1)*c.p]}
+	blas64.Gemv(blas.NoTrans, 1, a, x, 0, blas64.Vector{N: c.n, Inc: 1, Data: out})
+	ni := c.norms[i]
+	for j := range out {
+		out[j] = rbf(c.gamma, ni+c.norms[j]-2*out[j])
+	}
+	out[i] = 1
+	return out
+}

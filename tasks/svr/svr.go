@@ -1,0 +1,225 @@
+package svr
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// DefaultCacheBytes is the default kernel-cache budget of an SVR: the full n x n training
+// kernel matrix is cached when 8 n^2 bytes fit (n <= 5792); otherwise rows are computed on
+// demand and the most recently used ones kept within the budget.
+const DefaultCacheBytes = 256 << 20
+
+// DefaultPredictBlock is the default number of rows Predict handles per BLAS product.
+const DefaultPredictBlock = 512
+
+// Hyper are the hyperparameters of one epsilon-SVR fit with the ARD-RBF kernel
+// k(x, x') = exp(-Gamma sum_j (x_j - x'_j)^2 / Lengthscales[j]^2), in natural units.
+type Hyper struct {
+	// Lengthscales are l_j > 0, one per feature.
+	Lengthscales []float64
+	// Gamma is the global bandwidth (> 0).
+	Gamma float64
+	// Epsilon is the half-width of the insensitive tube (>= 0).
+	Epsilon float64
+	// C is the box constraint (> 0).
+	C float64
+}
+
+func (h Hyper) check(p int) error {
+	if len(h.Lengthscales) != p {
+		return fmt.Errorf("svr: %d length-scales for %d features", len(h.Lengthscales), p)
+	}
+	for j, l := range h.Lengthscales {
+		if !(l > 0) || math.IsInf(l, 0) {
+			return fmt.Errorf("svr: length-scale %d must be finite and > 0, got %v", j, l)
+		}
+	}
+	if !(h.Gamma > 0) || math.IsInf(h.Gamma, 0) {
+		return fmt.Errorf("svr: gamma must be finite and > 0, got %v", h.Gamma)
+	}
+	return nil
+}
+
+// SVR is an epsilon-support-vector regressor with the ARD-RBF kernel, fitted by SMO with
+// second-order working-set selection (see Dual and the solver's documentation). It keeps
+// its buffers between fits, so refitting with new hyperparameters allocates nothing once
+// the sizes are known. The zero value is ready to use. An SVR is not safe for concurrent
+// use.
+//
+// Only the support vectors (Beta != 0) are kept for prediction, pre-scaled by 1/l_j.
+type SVR struct {
+	// Tol is the SMO stopping tolerance on the KKT gap; 0 means DefaultTol.
+	Tol float64
+	// MaxIter is the SMO iteration guard; 0 means DefaultMaxIter(n).
+	MaxIter int
+	// CacheBytes is the kernel-cache budget; 0 means DefaultCacheBytes.
+	CacheBytes int
+	// PredictBlock is the number of rows per BLAS product in Predict; 0 means
+	// DefaultPredictBlock.
+	PredictBlock int
+
+	solver smo
+
+	// Training buffers.
+	invLengthscale []float64
+	scaled, norms  []float64
+	gram           []float64
+	diag           []float64
+
+	// The fitted model.
+	fitted  bool
+	p, nSV  int
+	sv      []float64 // nSV x p, pre-scaled support vectors
+	svNorms []float64
+	coef    []float64
+	bias    float64
+	gamma   float64
+	iter    int
+	gap     float64
+
+	// Prediction buffers.
+	blockScaled, blockNorms, blockCross []float64
+}
+
+// grow returns buf resized to n, reallocating only when its capacity is short.
+func grow(buf []float64, n int) []float64 {
+	if cap(buf) < n {
+		return make([]float64, n)
+	}
+	return buf[:n]
+}
+
+// Fit trains the SVR on the rows of X with targets y.
+func (s *SVR) Fit(X *mat.Dense, y []float64, h Hyper) error {
+	n, p := X.Dims()
+	if n != len(y) {
+		return fmt.Errorf("svr: %d training rows but %d targets", n, len(y))
+	}
+	if err := h.check(p); err != nil {
+		return err
+	}
+	s.fitted = false
+	x := X.RawMatrix()
+	s.invLengthscale = grow(s.invLengthscale, p)
+	for j, l := range h.Lengthscales {
+		s.invLengthscale[j] = 1 / l
+	}
+	s.scaled = grow(s.scaled, n*p)
+	s.norms = grow(s.norms, n)
+	scaleRows(s.scaled, s.norms, x, s.invLengthscale)
+	s.diag = grow(s.diag, n)
+	for i := range s.diag {
+		s.diag[i] = 1
+	}
+
+	budget := s.CacheBytes
+	if budget == 0 {
+		budget = DefaultCacheBytes
+	}
+	var rows kernelRows
+	if 8*n*n <= budget {
+		s.gram = grow(s.gram, n*n)
+		gramRBF(s.gram, s.scaled, s.norms, n, p, h.Gamma)
+		rows = denseRows{data: s.gram, n: n}
+	} else {
+		rows = newRowCache(s.scaled, s.norms, n, p, h.Gamma, budget/(8*n))
+	}
+	dual, err := s.solver.solve(rows, s.diag, y, Params{C: h.C, Epsilon: h.Epsilon, Tol: s.Tol, MaxIter: s.MaxIter})
+	if err != nil {
+		return err
+	}
+
+	// Keep the support vectors only.
+	nSV := 0
+	for _, b := range dual.Beta {
+		if b != 0 {
+			nSV++
+		}
+	}
+	s.sv = grow(s.sv, nSV*p)
+	s.svNorms = grow(s.svNorms, nSV)
+	s.coef = grow(s.coef, nSV)
+	k := 0
+	for i, b := range dual.Beta {
+		if b == 0 {
+			continue
+		}
+		copy(s.sv[k*p:(k+1)*p], s.scaled[i*p:(i+1)*p])
+		s.svNorms[k] = s.norms[i]
+		s.coef[k] = b
+		k++
+	}
+	s.p, s.nSV = p, nSV
+	s.bias, s.gamma = dual.Bias, h.Gamma
+	s.iter, s.gap = dual.Iter, dual.Gap
+	s.fitted = true
+	return nil
+}
+
+// Predict writes the fitted function at the rows of X into dst (len(dst) = rows of X). The
+// rows are handled in blocks: each block is pre-scaled, multiplied with the support vectors
+// in one Gemm, and the kernel values are summed with the dual coefficients as they are
+// formed.
+func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
+	if !s.fitted {
+		return fmt.Errorf("svr: Predict before a successful Fit")
+	}
+	m, p := X.Dims()
+	if p != s.p {
+		return fmt.Errorf("svr: %d features to predict, fitted on %d", p, s.p)
+	}
+	if len(dst) != m {
+		return fmt.Errorf("svr: %d predictions requested into a slice of %d", m, len(dst))
+	}
+	if s.nSV == 0 {
+		for i := range dst {
+			dst[i] = s.bias
+		}
+		return nil
+	}
+	block := s.PredictBlock
+	if block <= 0 {
+		block = DefaultPredictBlock
+	}
+	block = min(block, m)
+	s.blockScaled = grow(s.blockScaled, block*p)
+	s.blockNorms = grow(s.blockNorms, block)
+	s.blockCross = grow(s.blockCross, block*s.nSV)
+	x := X.RawMatrix()
+	svs := blas64.General{Rows: s.nSV, Cols: p, Stride: p, Data: s.sv}
+	for start := 0; start < m; start += block {
+		rows := min(block, m-start)
+		sub := blas64.General{Rows: rows, Cols: p, Stride: x.Stride, Data: x.Data[start*x.Stride:]}
+		scaleRows(s.blockScaled, s.blockNorms, sub, s.invLengthscale)
+		a := blas64.General{Rows: rows, Cols: p, Stride: p, Data: s.blockScaled}
+		c := blas64.General{Rows: rows, Cols: s.nSV, Stride: s.nSV, Data: s.blockCross}
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, a, svs, 0, c)
+		for r := 0; r < rows; r++ {
+			cross := s.blockCross[r*s.nSV : (r+1)*s.nSV]
+			nr := s.blockNorms[r]
+			f := s.bias
+			for k, g := range cross {
+				f += s.coef[k] * rbf(s.gamma, nr+s.svNorms[k]-2*g)
+			}
+			dst[start+r] = f
+		}
+	}
+	return nil
+}
+
+// SupportVectors returns the number of support vectors of the last fit.
+func (s *SVR) SupportVectors() int { return s.nSV }
+
+// Bias returns b of the last fit.
+func (s *SVR) Bias() float64 { return s.bias }
+
+// Iterations returns the number of SMO steps of the last fit.
+func (s *SVR) Iterations() int { return s.iter }
+
+// Gap returns the final KKT gap of the last fit (below the tolerance).
+func (s *SVR) Gap() float64 { return s.gap }
