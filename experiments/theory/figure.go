@@ -1,0 +1,161 @@
+package theory
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// Figure draws theory.png: left, the mean final gap against n (log-log) for each mu with the
+// fitted plane's lines dashed; right, the mean total evaluations against d with the fitted
+// power law dashed and the (d+1)T evaluations of a full design every iteration dotted. fits are the Fit values returned by Fits, in its order.
+func Figure(rows []SweepRow, fits []Fit) ([]byte, error) {
+	if len(fits) < 3 {
+		return nil, fmt.Errorf("theory: Figure needs the fits of Fits, got %d", len(fits))
+	}
+	gapFit, evFit := fits[0], fits[2]
+	means := Means(rows)
+
+	left := plot.New()
+	left.Title.Text = "final gap vs n"
+	left.X.Label.Text = "n (validation users)"
+	left.Y.Label.Text = "mean f(theta_T) - f(theta*)"
+	left.X.Scale, left.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	left.X.Tick.Marker, left.Y.Tick.Marker = plot.LogTicks{Prec: 1}, plot.LogTicks{Prec: 1}
+	left.Legend.Top = true
+	left.Legend.YOffs = -vg.Points(18)
+
+	var mus []float64
+	seen := map[float64]bool{}
+	for _, m := range means {
+		if m.Sweep == RateSweep && !seen[m.Mu] {
+			seen[m.Mu] = true
+			mus = append(mus, m.Mu)
+		}
+	}
+	sort.Float64s(mus)
+	var nTicks []plot.Tick
+	for _, m := range means {
+		if m.Sweep == RateSweep && m.Mu == mus[0] {
+			nTicks = append(nTicks, plot.Tick{Value: float64(m.Users), Label: fmt.Sprint(m.Users)})
+		}
+	}
+	left.X.Tick.Marker = plot.ConstantTicks(nTicks)
+	for i, mu := range mus {
+		var pts, line plotter.XYs
+		for _, m := range means {
+			if m.Sweep != RateSweep || m.Mu != mu {
+				continue
+			}
+			n := float64(m.Users)
+			pts = append(pts, plotter.XY{X: n, Y: m.Gap})
+			if !math.IsInf(mu, 1) {
+				line = append(line, plotter.XY{X: n, Y: math.Exp(gapFit.Intercept + gapFit.Coeffs[0]*math.Log(n) + gapFit.Coeffs[1]*math.Log(mu))})
+			}
+		}
+		col := plotutil.Color(i)
+		lp, sc, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, fmt.Errorf("theory: figure: %w", err)
+		}
+		lp.Color, sc.Color = col, col
+		sc.Shape = plotutil.Shape(i)
+		label := fmt.Sprintf("mu = %g", mu)
+		if math.IsInf(mu, 1) {
+			label = "mu = +Inf (floor)"
+			lp.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+		}
+		left.Add(lp, sc)
+		left.Legend.Add(label, lp, sc)
+		if len(line) > 0 {
+			fl, err := plotter.NewLine(line)
+			if err != nil {
+				return nil, fmt.Errorf("theory: figure: %w", err)
+			}
+			fl.Color = col
+			fl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			left.Add(fl)
+		}
+	}
+	left.Legend.Add(fmt.Sprintf("fit: n^%.2f mu^%.2f", gapFit.Coeffs[0], gapFit.Coeffs[1]))
+
+	right := plot.New()
+	right.Title.Text = "evaluations vs d"
+	right.X.Label.Text = "d (hyperparameters)"
+	right.Y.Label.Text = "mean total evaluations"
+	right.Y.Min = 0
+	right.Legend.Top = true
+	right.Legend.Left = true
+	right.Legend.YOffs = -vg.Points(4)
+	var evPts, evLine, bound plotter.XYs
+	for _, m := range means {
+		if m.Sweep != EvalSweep {
+			continue
+		}
+		d := float64(m.Dim)
+		evPts = append(evPts, plotter.XY{X: d, Y: m.Evals})
+		bound = append(bound, plotter.XY{X: d, Y: (d + 1) * float64(iterationsOf(rows, m))})
+	}
+	if len(evPts) > 0 {
+		lo, hi := evPts[0].X, evPts[len(evPts)-1].X
+		for k := 0; k <= 40; k++ {
+			d := lo + (hi-lo)*float64(k)/40
+			evLine = append(evLine, plotter.XY{X: d, Y: math.Exp(evFit.Intercept + evFit.Coeffs[0]*math.Log(d))})
+		}
+	}
+	lp, sc, err := plotter.NewLinePoints(evPts)
+	if err != nil {
+		return nil, fmt.Errorf("theory: figure: %w", err)
+	}
+	lp.Color, sc.Color = plotutil.Color(0), plotutil.Color(0)
+	fl, err := plotter.NewLine(evLine)
+	if err != nil {
+		return nil, fmt.Errorf("theory: figure: %w", err)
+	}
+	fl.Color = plotutil.Color(0)
+	fl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	bl, err := plotter.NewLine(bound)
+	if err != nil {
+		return nil, fmt.Errorf("theory: figure: %w", err)
+	}
+	bl.Color = color.Gray{Y: 120}
+	bl.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+	right.Add(lp, sc, fl, bl)
+	right.Legend.Add("measured", lp, sc)
+	right.Legend.Add(fmt.Sprintf("fit: d^%.2f", evFit.Coeffs[0]), fl)
+	right.Legend.Add("(d+1) T", bl)
+
+	img := vgimg.New(vg.Points(860), vg.Points(360))
+	dc := draw.New(img)
+	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(16), PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6), PadRight: vg.Points(10)}
+	plots := [][]*plot.Plot{{left, right}}
+	canvases := plot.Align(plots, tiles, dc)
+	left.Draw(canvases[0][0])
+	right.Draw(canvases[0][1])
+	var buf bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("theory: figure: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// iterationsOf is the number of iterations completed by the runs of m's setting (the
+// largest over its seeds).
+func iterationsOf(rows []SweepRow, m SettingMean) int {
+	t := 0
+	for _, r := range rows {
+		if r.Sweep == m.Sweep && r.Dim == m.Dim && r.Users == m.Users && r.Mu == m.Mu {
+			t = max(t, r.Iters)
+		}
+	}
+	return t
+}
