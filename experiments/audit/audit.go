@@ -25,6 +25,8 @@ import (
 	"sync"
 
 	"github.com/schollz/progressbar/v3"
+
+	"dpgibo/baselines"
 )
 
 // Mechanism names audited by default, in table order. Names starting with ControlPrefix are
@@ -86,10 +88,20 @@ type Config struct {
 	// results do not depend on Workers.
 	Seed uint64
 	// Mechanisms lists the mechanisms to audit by name (default: dp-gibo, dp-gibo-adagrad,
-	// control:noise-halved, control:no-clip).
+	// control:noise-halved, control:no-clip, dp-random, dp-ucb,
+	// control:dp-random-noise-halved; KnownMechanisms lists them all).
 	Mechanisms []string
 	// Confidence is the confidence level of mu_lb (default 0.95).
 	Confidence float64
+	// BaselineBudget is K (dp-random) and N (dp-ucb), the number of released scores of
+	// the private baselines (default 10).
+	BaselineBudget int
+	// LossBound is Lmax of the private baselines' neighbours (default 1).
+	LossBound float64
+	// UCB configures dp-ucb's GP-UCB loop; the zero value uses the baselines' defaults.
+	// These settings act on released scores only (post-processing), so lighter ones
+	// change the run time, not the privacy audited.
+	UCB baselines.UCBConfig
 	// Workers is the number of concurrent runs (default min(2, GOMAXPROCS)).
 	Workers int
 	// Progress, when non-nil, receives a progress bar.
@@ -99,29 +111,32 @@ type Config struct {
 // DefaultConfig is the audit of the -suite=audit: R = 5000 runs per dataset and mechanism.
 func DefaultConfig() Config {
 	return Config{
-		Runs:         5000,
-		Iters:        10,
-		Mu:           1,
-		Users:        10,
-		Dim:          1,
-		Clip:         1,
-		Slope:        4,
-		Step:         1,
-		HalfWidth:    100,
-		NoClipFactor: 100,
-		Seed:         1,
-		Mechanisms:   []string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip},
-		Confidence:   0.95,
+		Runs:           5000,
+		Iters:          10,
+		Mu:             1,
+		Users:          10,
+		Dim:            1,
+		Clip:           1,
+		Slope:          4,
+		Step:           1,
+		HalfWidth:      100,
+		NoClipFactor:   100,
+		Seed:           1,
+		Mechanisms:     []string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip},
+		Confidence:     0.95,
+		BaselineBudget: 10,
+		LossBound:      1,
 	}
 }
 
 // QuickConfig is the small audit of -suite=quick and of the tests: a few hundred runs per
-// dataset, the gradient-descent mechanism and both controls, a few seconds.
+// dataset, the gradient-descent mechanism, dp-random and the three controls (dp-ucb, about
+// 20 ms a run, is left to the full audit), a few seconds.
 func QuickConfig() Config {
 	c := DefaultConfig()
 	c.Runs = 400
 	c.Iters = 5
-	c.Mechanisms = []string{DPGIBO, ControlNoiseHalved, ControlNoClip}
+	c.Mechanisms = []string{DPGIBO, ControlNoiseHalved, ControlNoClip, DPRandom, ControlDPRandomNoiseHalved}
 	return c
 }
 
@@ -164,6 +179,12 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Confidence == 0 {
 		c.Confidence = d.Confidence
 	}
+	if c.BaselineBudget == 0 {
+		c.BaselineBudget = d.BaselineBudget
+	}
+	if c.LossBound == 0 {
+		c.LossBound = d.LossBound
+	}
 	if c.Workers == 0 {
 		c.Workers = min(2, runtime.GOMAXPROCS(0))
 	}
@@ -184,6 +205,8 @@ func (c Config) withDefaults() (Config, error) {
 	check(c.HalfWidth > 0 && !math.IsInf(c.HalfWidth, 0), "HalfWidth must be positive and finite, got %v", c.HalfWidth)
 	check(c.NoClipFactor > 1 && !math.IsInf(c.NoClipFactor, 0), "NoClipFactor must exceed 1, got %v", c.NoClipFactor)
 	check(c.Confidence > 0 && c.Confidence < 1, "Confidence must lie in (0, 1), got %v", c.Confidence)
+	check(c.BaselineBudget > 0, "BaselineBudget must be positive, got %d", c.BaselineBudget)
+	check(c.LossBound > 0 && !math.IsInf(c.LossBound, 0), "LossBound must be positive and finite, got %v", c.LossBound)
 	check(c.Workers > 0, "Workers must be positive, got %d", c.Workers)
 	if len(errs) > 0 {
 		return c, fmt.Errorf("audit: invalid Config: %w", errors.Join(errs...))

@@ -68,13 +68,18 @@ func Markdown(cfg Config, rows []Row) string {
 		"mechanisms and must read `%s`:\n\n", ControlPrefix, Violation)
 	fmt.Fprintf(&b, "- `%s`: algo.Minimize with Mu = 2*mu_claimed, i.e. noise std %.4g instead of %.4g per coordinate and step.\n",
 		ControlNoiseHalved, algo.PrivacyNoiseStd(cfg.Clip, cfg.Iters, cfg.Users, 2*cfg.Mu), algo.PrivacyNoiseStd(cfg.Clip, cfg.Iters, cfg.Users, cfg.Mu))
-	fmt.Fprintf(&b, "- `%s`: algo.Minimize with Clip = %g (never binds) and Mu scaled by the same factor, so the noise is the one claimed for Clip = %g.\n\n",
+	fmt.Fprintf(&b, "- `%s`: algo.Minimize with Clip = %g (never binds) and Mu scaled by the same factor, so the noise is the one claimed for Clip = %g.\n",
 		ControlNoClip, cfg.NoClipFactor*cfg.Slope, cfg.Clip)
+	fmt.Fprintf(&b, "- `%s`: the real dp-random with Mu = 2*mu_claimed.\n\n", ControlDPRandomNoiseHalved)
 	fmt.Fprintf(&b, "Neighbours X, X' differ in user 0 only, whose loss is +-%g*theta_1 (all other users' losses are 0); "+
 		"noiseless runs confirm that every step moves theta_1 by exactly Step*Clip/n, so the pre-noise aggregates differ by 2*Clip/n. "+
 		"With the gradient-descent step and a box that never binds, the released theta_1 is Gaussian with means -+T*Step*Clip/n "+
 		"and std Step*sqrt(T)*noise std, a separation of exactly mu: mu_hat/mu near 1 means the accounting is tight. "+
-		"AdaGrad is post-processing but makes theta a nonlinear function of the noise, so its row can only be looser.\n", cfg.Slope)
+		"AdaGrad is post-processing but makes theta a nonlinear function of the noise, so its row can only be looser.\n\n", cfg.Slope)
+	fmt.Fprintf(&b, "dp-random and dp-ucb (budget %d releases, Lmax = %g) are audited on the scores they publish: every user's loss is 0 "+
+		"except user 0's, which is 0 in X and Lmax in X' everywhere, so each clipped-mean score moves by exactly Lmax/n; "+
+		"the statistic is the mean of the released noisy scores, which separates X from X' by exactly mu when the noise "+
+		"matches (Lmax/n)*sqrt(K)/mu.\n", cfg.BaselineBudget, cfg.LossBound)
 	return b.String()
 }
 
