@@ -1,0 +1,259 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"dpgibo/data"
+)
+
+// CellSpec is everything that determines the output of one run: one task at one d, one
+// method, one configuration and one replication seed. Two figures that need the same run
+// share its cell (fig3f reuses fig2b's first DP-GIBO and GIBO runs). The cell's file name
+// ends with a hash of this struct, so -resume never reuses a cell computed with other
+// settings.
+type CellSpec struct {
+	Suite    string `json:"suite"`
+	Task     string `json:"task"`
+	D        int    `json:"d"`
+	NTrain   int    `json:"n_train"`
+	NVal     int    `json:"n_val"`
+	DataSeed uint64 `json:"data_seed"`
+	// DataSource says where the SVR task's data comes from (the -ctslice path, the
+	// environment variable or the stand-in), so that results on the stand-in are never
+	// resumed as results on the real file.
+	DataSource string `json:"data_source,omitempty"`
+	Method     string `json:"method"`
+	Seed       int    `json:"seed"`
+	Budget     int    `json:"budget"`
+	EvalNoise  num    `json:"eval_noise"`
+	// Mu is the mu of dpgibo and of the private baselines (+Inf for the others).
+	Mu num `json:"mu"`
+	// Settings of dpgibo and gibo; zero for methods that do not read them.
+	Iters       int   `json:"iters,omitempty"`
+	Batch       int   `json:"batch,omitempty"`
+	BiasTol     num   `json:"bias_tol,omitempty"`
+	MaxBatch    int   `json:"max_batch,omitempty"`
+	Clip        num   `json:"clip,omitempty"`
+	NoiseStd    num   `json:"noise_std,omitempty"`
+	Step        num   `json:"step,omitempty"`
+	Lengthscale num   `json:"lengthscale,omitempty"`
+	ThetaCoords []int `json:"theta_coords,omitempty"`
+}
+
+// local reports whether the cell's method is DP-GIBO or GIBO (started from theta0).
+func (c CellSpec) local() bool { return slices.Contains(localMethods, c.Method) }
+
+// hash is the hex SHA-256 of the spec's JSON encoding.
+func (c CellSpec) hash() string {
+	b, err := json.Marshal(c)
+	if err != nil {
+		// Every field is a plain value or num; Marshal cannot fail.
+		panic(fmt.Sprintf("experiments: encoding cell spec: %v", err))
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// stem is the cell's file name stem: readable fields, then 12 hex digits of the hash.
+func (c CellSpec) stem() string {
+	return fmt.Sprintf("%s-d%d-%s-s%d-%s", c.Task, c.D, c.Method, c.Seed, c.hash()[:12])
+}
+
+// cellRef is one use of a cell by a figure: the cell and its configuration label there.
+type cellRef struct {
+	cell  int    // index into the run's cell list
+	label string // records.Row.Config
+}
+
+// plan is the deduplicated cell list of a run and the cells each figure uses, in order.
+type plan struct {
+	figures []Figure
+	cells   []CellSpec
+	stems   []string
+	uses    [][]cellRef // per figure
+	users   [][]string  // per cell: figure names using it
+}
+
+// makePlan enumerates the cells of figs: for each figure, block, d, sweep value, method and
+// seed in that order, skipping cells already listed. The order is the cell order of every
+// output file and of shard assignment.
+func makePlan(suite string, figs []Figure, source string) (*plan, error) {
+	p := &plan{figures: figs, uses: make([][]cellRef, len(figs))}
+	index := map[string]int{}
+	for fi, fig := range figs {
+		seen := map[int]bool{}
+		for bi, b := range fig.Blocks {
+			if err := checkBlock(b); err != nil {
+				return nil, fmt.Errorf("figure %s, block %d (%s): %w", fig.Name, bi+1, b.Task, err)
+			}
+			values := b.Values
+			if b.Sweep == "" {
+				values = []num{0}
+			}
+			for _, d := range b.Dims {
+				for _, v := range values {
+					for _, m := range b.Methods {
+						if b.Sweep != "" && !methodReads(m, b.Sweep) && v != values[0] {
+							continue
+						}
+						for seed := 1; seed <= b.Seeds; seed++ {
+							spec, label := cellFor(suite, b, d, v, m, seed, source)
+							key := spec.stem()
+							i, ok := index[key]
+							if !ok {
+								i = len(p.cells)
+								index[key] = i
+								p.cells = append(p.cells, spec)
+								p.stems = append(p.stems, key)
+								p.users = append(p.users, nil)
+							}
+							if !seen[i] {
+								seen[i] = true
+								p.uses[fi] = append(p.uses[fi], cellRef{cell: i, label: label})
+								p.users[i] = append(p.users[i], fig.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+// checkBlock rejects blocks that cannot run.
+func checkBlock(b Block) error {
+	switch {
+	case len(b.Dims) == 0:
+		return fmt.Errorf("no dimensions")
+	case len(b.Methods) == 0:
+		return fmt.Errorf("no methods")
+	case b.Seeds < 1:
+		return fmt.Errorf("seeds must be >= 1, got %d", b.Seeds)
+	case b.Algo.Iters < 1:
+		return fmt.Errorf("iterations must be >= 1, got %d", b.Algo.Iters)
+	case b.Sweep != "" && len(b.Values) == 0:
+		return fmt.Errorf("sweep %q has no values", b.Sweep)
+	}
+	switch b.Sweep {
+	case "", "mu", "bias_tol", "clip", "noise_std", "noise":
+	default:
+		return fmt.Errorf("unknown sweep parameter %q", b.Sweep)
+	}
+	for _, d := range b.Dims {
+		if d < 1 {
+			return fmt.Errorf("dimension must be >= 1, got %d", d)
+		}
+	}
+	return nil
+}
+
+// cellFor builds the spec of one run and its label within the figure.
+func cellFor(suite string, b Block, d int, value num, method string, seed int, source string) (CellSpec, string) {
+	a := b.Algo
+	evalNoise := b.EvalNoise
+	label := ""
+	if b.Sweep != "" && methodReads(method, b.Sweep) {
+		label = b.Sweep + "=" + strconv.FormatFloat(float64(value), 'g', -1, 64)
+		switch b.Sweep {
+		case "mu":
+			a.Mu = value
+		case "bias_tol":
+			a.BiasTol = value
+		case "clip":
+			a.Clip = value
+		case "noise_std":
+			a.NoiseStd = value
+		case "noise":
+			a.NoiseStd = value
+			evalNoise = value
+		}
+	}
+	dataSeed := b.DataSeed
+	if b.DataPerSeed {
+		dataSeed += uint64(seed)
+	}
+	c := CellSpec{
+		Suite: suite, Task: b.Task, D: d, NTrain: b.NTrain, NVal: b.NVal, DataSeed: dataSeed,
+		Method: method, Seed: seed, EvalNoise: evalNoise, Mu: inf,
+	}
+	if b.Task == "svr" {
+		c.DataSource = source
+	}
+	switch {
+	case c.local():
+		c.Iters, c.Batch, c.BiasTol, c.MaxBatch = a.Iters, a.Batch, a.BiasTol, a.MaxBatch
+		c.Clip, c.NoiseStd, c.Step, c.Lengthscale = a.Clip, a.NoiseStd, a.Step, a.Lengthscale
+		if c.Batch == 0 && c.BiasTol == 0 {
+			c.Batch = d + 1
+		}
+		if c.BiasTol > 0 && c.MaxBatch == 0 {
+			c.MaxBatch = 4 * (d + 1)
+		}
+		if method == "dpgibo" {
+			c.Mu = a.Mu
+		}
+		per := c.Batch
+		if c.BiasTol > 0 && c.Batch == 0 {
+			per = c.MaxBatch
+		}
+		c.Budget = a.Iters * per
+		for _, j := range b.ThetaCoords {
+			if j < 0 {
+				j += d
+			}
+			if j >= 0 && j < d {
+				c.ThetaCoords = append(c.ThetaCoords, j)
+			}
+		}
+	default:
+		if methodReads(method, "mu") {
+			c.Mu = a.Mu
+		}
+		c.Budget = b.BaselineBudget
+		if c.Budget == 0 {
+			c.Budget = a.Iters * (d + 1)
+		}
+	}
+	return c, label
+}
+
+// ctsliceSource names where the SVR task will find the CT-slice data (data.Find's lookup
+// order: the -ctslice flag, $DPGIBO_CTSLICE, data/ctslice/), or "stand-in", so that results
+// on the stand-in are never resumed as results on the real file. A path that was given but
+// does not hold the data is an error.
+func ctsliceSource(flag string) (string, error) {
+	found, err := data.Find(flag)
+	if err != nil {
+		return "", err
+	}
+	if found.Path == "" {
+		return "stand-in", nil
+	}
+	if abs, err := filepath.Abs(found.Path); err == nil {
+		return "file:" + abs, nil
+	}
+	return "file:" + found.Path, nil
+}
+
+// stream derives a 64-bit stream id for math/rand/v2's PCG from strings, so that every
+// random source of a cell is fixed by the cell alone.
+func stream(parts ...string) uint64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+// isInf reports whether x is +Inf.
+func isInf(x num) bool { return math.IsInf(float64(x), 1) }

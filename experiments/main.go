@@ -1,0 +1,292 @@
+// Command experiments regenerates every figure of the DP-GIBO paper as tidy CSVs (and
+// renders them), runs the private comparison, the privacy audit and the fitted rates, and
+// inspects a task's data from the command line.
+//
+//	go run ./experiments -suite=paper                # every figure of the paper
+//	go run ./experiments -suite=quick                # every code path at tiny sizes, < 1 minute
+//	go run ./experiments -suite=private              # fig-private: every method private
+//	go run ./experiments -suite=audit                # empirical mu-GDP audit
+//	go run ./experiments -suite=theory               # fitted convergence rates
+//	go run ./experiments -suite=paper -only=fig1     # one figure
+//	go run ./experiments -suite=paper -shard=0/4     # one of four shards (then -merge)
+//	go run ./experiments -task=grouplasso -d=10 -seed=3 -dump-data=DIR
+//	go run ./experiments -task=grouplasso -d=10 -seed=3 -eval-theta=a,b,...
+//
+// A suite is a list of figures; a figure crosses tasks, dimensions, swept values, methods
+// and seeds into cells, one run each. Cells run on a pool of -workers goroutines and each
+// finished cell is written atomically under OUT/cells/, so an interrupted run continues with
+// -resume and loses nothing. When every cell is present the figure CSVs, timings.csv and
+// manifest.json are written in cell order (byte-identical for any -workers or -shard) and
+// the figures are rendered to OUT/figures/.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"dpgibo/experiments/audit"
+	"dpgibo/figures/plotting"
+)
+
+// Options are the command-line settings of a suite run.
+type Options struct {
+	Suite   string
+	Only    string
+	Out     string
+	Seeds   int
+	Workers int
+	Resume  bool
+	Merge   bool
+	Shard   Shard
+	CTSlice string
+	Quiet   bool
+	Render  bool
+	// ProgressEvery is the period of the plain progress line when stderr is not a terminal.
+	ProgressEvery time.Duration
+	// Stderr receives progress, warnings and notes (nil: os.Stderr).
+	Stderr io.Writer
+	// NewTask and NewMethod build tasks and methods (nil: catalog.New and baselines.New).
+	NewTask   TaskFactory
+	NewMethod MethodFactory
+
+	// afterCell is passed to the Runner (tests).
+	afterCell func()
+	// skipAuditTheory leaves the quick audit and theory sweep out of -suite=quick (tests of
+	// the figure runner).
+	skipAuditTheory bool
+}
+
+// usageError marks errors in the command line (exit status 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "experiments:", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// run parses the command line and dispatches to task inspection, a merge or a suite.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("experiments", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o Options
+	var shard string
+	fs.StringVar(&o.Suite, "suite", "", "suite to run: "+strings.Join(suiteNames, ", "))
+	fs.StringVar(&o.Only, "only", "", "run only this figure of the suite (e.g. fig1)")
+	fs.StringVar(&o.Out, "out", "", "output directory (default results for -suite=paper, results-SUITE otherwise)")
+	fs.IntVar(&o.Seeds, "seeds", 0, "replications per configuration (0: the suite's; fig3f always uses one run)")
+	fs.IntVar(&o.Workers, "workers", runtime.NumCPU(), "cells run in parallel")
+	fs.BoolVar(&o.Resume, "resume", false, "skip cells already finished in the output directory")
+	fs.BoolVar(&o.Merge, "merge", false, "run nothing: write the figure CSVs from the cells in the output directory (after sharded runs)")
+	fs.StringVar(&shard, "shard", "", "run shard K/N (0 <= K < N): cells i with i mod N = K")
+	fs.StringVar(&o.CTSlice, "ctslice", "", "CT-slice data file or directory (default $DPGIBO_CTSLICE, then data/ctslice/, else the stand-in)")
+	fs.BoolVar(&o.Quiet, "quiet", false, "no progress output")
+	fs.BoolVar(&o.Render, "render", true, "render the figures (PNG, SVG, PDF) into OUT/figures when the CSVs are complete")
+	fs.DurationVar(&o.ProgressEvery, "progress-every", 30*time.Second, "period of the progress line when stderr is not a terminal")
+	var task, dump, evalTheta string
+	var d int
+	var seed uint64
+	fs.StringVar(&task, "task", "", "inspect a task: grouplasso, gpreg or svr (with -dump-data or -eval-theta)")
+	fs.IntVar(&d, "d", 0, "task inspection: number of hyperparameters (0: the task's default)")
+	fs.Uint64Var(&seed, "seed", 1, "task inspection: data seed")
+	fs.StringVar(&dump, "dump-data", "", "task inspection: write DIR/train.csv and DIR/val.csv")
+	fs.StringVar(&evalTheta, "eval-theta", "", "task inspection: print user,loss rows at theta v1,v2,...")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q (flags only; see -h)", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	if task != "" {
+		for _, name := range []string{"suite", "only", "merge", "shard", "resume", "seeds"} {
+			if set[name] {
+				return usagef("-%s cannot be combined with -task", name)
+			}
+		}
+		if dump == "" && evalTheta == "" {
+			return usagef("-task needs -dump-data=DIR or -eval-theta=v1,v2,...")
+		}
+		return inspectTask(stdout, task, d, seed, o.CTSlice, dump, evalTheta)
+	}
+	for _, name := range []string{"d", "seed", "dump-data", "eval-theta"} {
+		if set[name] {
+			return usagef("-%s is only used with -task", name)
+		}
+	}
+	if o.Suite == "" {
+		return usagef("give -suite=%s, or -task=NAME to inspect a task (see -h)", strings.Join(suiteNames, "|"))
+	}
+	var err error
+	if o.Shard, err = parseShard(shard); err != nil {
+		return usageError{err}
+	}
+	if o.Workers < 1 {
+		return usagef("-workers must be >= 1, got %d", o.Workers)
+	}
+	if o.Seeds < 0 {
+		return usagef("-seeds must be >= 0, got %d", o.Seeds)
+	}
+	if o.Merge && (o.Shard.N > 1 || o.Resume) {
+		return usagef("-merge runs nothing: it cannot be combined with -shard or -resume")
+	}
+	if o.ProgressEvery <= 0 {
+		return usagef("-progress-every must be positive, got %v", o.ProgressEvery)
+	}
+	o.Stderr = stderr
+	return runSuite(ctx, o, args)
+}
+
+// defaultOut is the output directory of a suite when -out is not given.
+func defaultOut(suite string) string {
+	if suite == SuitePaper {
+		return "results"
+	}
+	return "results-" + suite
+}
+
+// prepareOut creates dir and checks that files can be written in it.
+func prepareOut(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	probe, err := os.CreateTemp(dir, ".write-test-*")
+	if err != nil {
+		return fmt.Errorf("output directory %s is not writable: %w", dir, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// runSuite runs one suite (or merges one) with the given options; args are recorded in the
+// manifest.
+func runSuite(ctx context.Context, o Options, args []string) error {
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.Out == "" {
+		o.Out = defaultOut(o.Suite)
+	}
+	if o.Workers < 1 {
+		o.Workers = 1
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = 30 * time.Second
+	}
+	if o.NewTask == nil {
+		o.NewTask = defaultTaskFactory
+	}
+	if o.NewMethod == nil {
+		o.NewMethod = defaultMethodFactory
+	}
+	figs, err := suiteFigures(o.Suite, o.Only)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := prepareOut(o.Out); err != nil {
+		return err
+	}
+	switch o.Suite {
+	case SuiteAudit:
+		return audit.Run(ctx, audit.DefaultConfig(), o.Out)
+	case SuiteTheory:
+		return runTheory(ctx, false, o.Out)
+	}
+	if o.Seeds > 0 {
+		overrideSeeds(figs, o.Seeds)
+	}
+	source := ""
+	for _, f := range figs {
+		for _, b := range f.Blocks {
+			if b.Task == "svr" {
+				if source, err = ctsliceSource(o.CTSlice); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	p, err := makePlan(o.Suite, figs, source)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	man := newManifest(o, p, args, start)
+	r := &Runner{
+		Out: o.Out, Workers: o.Workers, Resume: o.Resume, Shard: o.Shard, CTSlice: o.CTSlice,
+		NewTask: o.NewTask, NewMethod: o.NewMethod, Warnings: o.Stderr, afterCell: o.afterCell,
+	}
+	if !o.Merge {
+		r.Progress = newProgress(o.Stderr, o.Quiet, o.ProgressEvery)
+		todo := 0
+		for i, stem := range p.stems {
+			if r.Shard.owns(i) && !(r.Resume && r.done(stem)) {
+				todo++
+			}
+		}
+		man.Ran = todo
+		if err := r.Execute(ctx, p); err != nil {
+			return err
+		}
+	}
+	if miss := r.missing(p); len(miss) > 0 {
+		if o.Merge {
+			return r.Merge(p) // reports the missing cells
+		}
+		// A shard whose siblings have not finished: the last one to finish merges.
+		if !o.Quiet {
+			fmt.Fprintf(o.Stderr, "shard %s done; %d of %d cells belong to shards still running or not yet run; the last shard to finish (or -merge) writes the CSVs\n",
+				o.Shard, len(miss), len(p.stems))
+		}
+		return man.write(o.Out, time.Now())
+	}
+	if err := r.Merge(p); err != nil {
+		return err
+	}
+	if o.Suite == SuiteQuick && o.Only == "" && !o.skipAuditTheory {
+		if err := audit.Run(ctx, audit.QuickConfig(), filepath.Join(o.Out, "audit")); err != nil {
+			return fmt.Errorf("quick audit: %w", err)
+		}
+		if err := runTheory(ctx, true, filepath.Join(o.Out, "theory")); err != nil {
+			return fmt.Errorf("quick theory: %w", err)
+		}
+	}
+	if o.Render {
+		if _, err := plotting.RenderDir(o.Out, filepath.Join(o.Out, "figures"), figureNames(figs)); err != nil {
+			return fmt.Errorf("rendering figures: %w", err)
+		}
+	}
+	man.Shard = "" // the merged outputs belong to the whole run
+	return man.write(o.Out, time.Now())
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"dpgibo/experiments/records"
+)
+
+// Manifest records what a run did, so that every CSV can be traced to its configuration
+// and code: manifest.json in the output directory (manifest-shard-K-of-N.json for a shard).
+type Manifest struct {
+	// Suite and Only are the -suite and -only flags.
+	Suite string `json:"suite"`
+	Only  string `json:"only,omitempty"`
+	// Args is the command line.
+	Args []string `json:"args"`
+	// ConfigHash is the SHA-256 of the figures' configuration and the cell list: two runs
+	// with the same hash produce the same result CSVs.
+	ConfigHash string `json:"config_hash"`
+	// Commit is the git commit of the code (from `git rev-parse HEAD` or the build
+	// information); Dirty is true when the work tree had uncommitted changes.
+	Commit string `json:"commit,omitempty"`
+	Dirty  bool   `json:"dirty,omitempty"`
+	// GoVersion is runtime.Version(); OS and Arch the platform.
+	GoVersion string `json:"go_version"`
+	OS        string `json:"os"`
+	Arch      string `json:"arch"`
+	CPUs      int    `json:"cpus"`
+	Workers   int    `json:"workers"`
+	Shard     string `json:"shard,omitempty"`
+	Resume    bool   `json:"resume"`
+	// DataSource says where the SVR data came from (a file or the stand-in).
+	DataSource string `json:"data_source,omitempty"`
+	// Start and End are wall-clock times (RFC 3339).
+	Start string `json:"start"`
+	End   string `json:"end"`
+	// Cells is the number of cells of the full run; Ran those this invocation ran.
+	Cells int `json:"cells"`
+	Ran   int `json:"ran"`
+	// Figures is the full configuration of every figure; CellList the stem of every cell
+	// in plan order.
+	Figures  []Figure `json:"figures"`
+	CellList []string `json:"cell_list"`
+}
+
+// configHash is the hex SHA-256 of the figures and the plan's cells.
+func configHash(suite string, p *plan) string {
+	b, err := json.Marshal(struct {
+		Suite   string
+		Figures []Figure
+		Cells   []string
+	}{suite, p.figures, p.stems})
+	if err != nil {
+		panic(fmt.Sprintf("experiments: encoding configuration: %v", err))
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// gitCommit returns the commit of the working directory's repository and whether the work
+// tree is dirty, falling back to the build information; "" when unknown.
+func gitCommit() (string, bool) {
+	if out, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
+		commit := strings.TrimSpace(string(out))
+		dirty := false
+		if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
+			dirty = len(strings.TrimSpace(string(st))) > 0
+		}
+		return commit, dirty
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		var commit string
+		var dirty bool
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				commit = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		return commit, dirty
+	}
+	return "", false
+}
+
+func newManifest(o Options, p *plan, args []string, start time.Time) *Manifest {
+	commit, dirty := gitCommit()
+	m := &Manifest{
+		Suite: o.Suite, Only: o.Only, Args: args, Commit: commit, Dirty: dirty,
+		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(),
+		Workers: o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
+		Start: start.Format(time.RFC3339),
+	}
+	if p != nil {
+		m.ConfigHash = configHash(o.Suite, p)
+		m.Cells = len(p.cells)
+		m.Figures = p.figures
+		m.CellList = p.stems
+		for _, c := range p.cells {
+			if c.DataSource != "" {
+				m.DataSource = c.DataSource
+				break
+			}
+		}
+	}
+	return m
+}
+
+// write stores the manifest atomically in dir under its name.
+func (m *Manifest) write(dir string, end time.Time) error {
+	m.End = end.Format(time.RFC3339)
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("manifest: %w", err)
+	}
+	name := "manifest.json"
+	if m.Shard != "" {
+		name = "manifest-shard-" + strings.Replace(m.Shard, "/", "-of-", 1) + ".json"
+	}
+	return records.WriteFileAtomic(filepath.Join(dir, name), append(b, '\n'))
+}

@@ -1,0 +1,202 @@
+// Package records defines the tidy CSV files that the experiment runner writes and the
+// figures read: one Row per reported iteration of one run (one file per figure), one
+// ThetaRow per recorded coordinate of a released theta (the theta paths of fig3f) and one
+// Timing per run (timings.csv). Every file is read and written through gocsv, so a column
+// is renamed in exactly one place: the struct tags below.
+//
+// Floating-point values are written with the shortest decimal that reads back to the same
+// float64, and +Inf (the mu of a non-private method) as "+Inf", so a CSV read and written
+// again is byte-identical.
+package records
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gocarina/gocsv"
+)
+
+// Row is one reported iteration of one run of one method: the tidy long format shared by
+// every figure CSV. The configuration columns repeat on every row so that any subset of
+// rows is self-describing.
+type Row struct {
+	// Suite is the suite that produced the row: "paper", "quick" or "private".
+	Suite string `csv:"suite"`
+	// Figure is the figure the row belongs to, e.g. "fig1".
+	Figure string `csv:"figure"`
+	// Config labels the swept configuration within the figure, e.g. "mu=0.1"; empty when
+	// the figure sweeps nothing for this method.
+	Config string `csv:"config"`
+	// Task is the task's registry name: grouplasso, gpreg or svr.
+	Task string `csv:"task"`
+	// Data names the data the task ran on: synthetic, ctslice or ctslice-synthetic.
+	Data string `csv:"data"`
+	// Method is the method's registry name, e.g. dpgibo, gibo, random, ucb, dp-random.
+	Method string `csv:"method"`
+	// Private is true when the released theta is differentially private (from the ledger).
+	Private bool `csv:"private"`
+	// D is the number of hyperparameters.
+	D int `csv:"d"`
+	// NUsers is n, the number of validation users.
+	NUsers int `csv:"n_users"`
+	// NTrain is the number of training rows of the task.
+	NTrain int `csv:"n_train"`
+	// Mu is the total mu of mu-GDP from the method's ledger (+Inf when not private).
+	Mu float64 `csv:"mu"`
+	// NoiseStd is sigma, the evaluation noise standard deviation the surrogate was told
+	// (DP-GIBO and GIBO; 0 for other methods).
+	NoiseStd float64 `csv:"noise_std"`
+	// EvalNoise is the standard deviation of the noise actually added to every per-user
+	// loss the method observed (0: noiseless evaluations).
+	EvalNoise float64 `csv:"eval_noise"`
+	// BiasTol is the gradient bias tolerance of Algorithm 1, line 4 (0: fixed batch).
+	BiasTol float64 `csv:"bias_tol"`
+	// Clip is B, the per-user gradient clipping norm (0 for methods without clipping).
+	Clip float64 `csv:"clip"`
+	// Step is eta, the base step size (0 for methods without steps).
+	Step float64 `csv:"step"`
+	// Iters is T, the configured number of iterations of DP-GIBO and GIBO (0 otherwise).
+	Iters int `csv:"iters"`
+	// Batch is the number of points evaluated in this iteration.
+	Batch int `csv:"batch"`
+	// Budget is the evaluation budget the method was given.
+	Budget int `csv:"budget"`
+	// Seed is the replication seed (1, 2, ...).
+	Seed int `csv:"seed"`
+	// Iter is the iteration index (0: the start theta0 before any evaluation).
+	Iter int `csv:"iter"`
+	// Evals is the number of evaluations of the per-user losses charged so far.
+	Evals int `csv:"evals"`
+	// Loss is f(theta) = mean_i L(theta, x_i) of the released theta on the noiseless task,
+	// computed by the runner and never charged to the method.
+	Loss float64 `csv:"loss"`
+	// DPEpsilon is epsilon at delta = 1e-5 of the method's ledger (+Inf when not private).
+	DPEpsilon float64 `csv:"dp_epsilon"`
+}
+
+// ThetaRow is one coordinate of one released theta: the optimisation paths of fig3f.
+type ThetaRow struct {
+	Suite   string  `csv:"suite"`
+	Figure  string  `csv:"figure"`
+	Task    string  `csv:"task"`
+	Data    string  `csv:"data"`
+	Method  string  `csv:"method"`
+	Private bool    `csv:"private"`
+	Mu      float64 `csv:"mu"`
+	D       int     `csv:"d"`
+	Seed    int     `csv:"seed"`
+	Iter    int     `csv:"iter"`
+	Evals   int     `csv:"evals"`
+	// Coord is the 0-based index of the coordinate in theta.
+	Coord int `csv:"coord"`
+	// Name says what the coordinate is, e.g. "log C".
+	Name string `csv:"name"`
+	// Value is theta[Coord].
+	Value float64 `csv:"value"`
+}
+
+// Timing is the wall time of one run (one cell of the runner). DesignSeconds is everything
+// the method did besides evaluating losses: TotalSeconds - SetupSeconds - EvalSeconds -
+// ReportSeconds.
+type Timing struct {
+	// Figures lists the figures that use the cell, separated by ';'.
+	Figures string `csv:"figures"`
+	// Cell is the cell's file name stem in the cells directory.
+	Cell   string `csv:"cell"`
+	Task   string `csv:"task"`
+	Data   string `csv:"data"`
+	Method string `csv:"method"`
+	D      int    `csv:"d"`
+	Config string `csv:"config"`
+	Seed   int    `csv:"seed"`
+	// Evals is the number of evaluations the method used.
+	Evals int `csv:"evals"`
+	// SetupSeconds is the time to build the task (data generation or loading).
+	SetupSeconds float64 `csv:"setup_seconds"`
+	// DesignSeconds is the method's own computation (surrogates, acquisition, steps).
+	DesignSeconds float64 `csv:"design_seconds"`
+	// EvalSeconds is the time spent in the method's calls of Losses.
+	EvalSeconds float64 `csv:"eval_seconds"`
+	// ReportSeconds is the time the runner spent computing the reported losses.
+	ReportSeconds float64 `csv:"report_seconds"`
+	// TotalSeconds is the wall time of the whole cell.
+	TotalSeconds float64 `csv:"total_seconds"`
+}
+
+// Marshal writes rows (a slice of Row, ThetaRow or Timing) as CSV with a header line.
+func Marshal[T any](rows []T) ([]byte, error) {
+	var buf bytes.Buffer
+	if len(rows) == 0 {
+		// gocsv writes a header even for an empty slice; keep that behaviour explicit.
+		rows = []T{}
+	}
+	if err := gocsv.Marshal(&rows, &buf); err != nil {
+		return nil, fmt.Errorf("records: writing CSV: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Unmarshal reads CSV with a header line into a slice of Row, ThetaRow or Timing.
+func Unmarshal[T any](r io.Reader) ([]T, error) {
+	var rows []T
+	if err := gocsv.Unmarshal(r, &rows); err != nil {
+		return nil, fmt.Errorf("records: reading CSV: %w", err)
+	}
+	return rows, nil
+}
+
+// ReadFile reads the CSV file at path into a slice of Row, ThetaRow or Timing; errors name
+// the file.
+func ReadFile[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := Unmarshal[T](f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rows, nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same directory and
+// a rename, so that a reader (or a run resumed after a kill) sees either the old file or the
+// complete new one, never a partial write. The data is synced before the rename.
+func WriteFileAtomic(path string, data []byte) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	name := tmp.Name()
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"dpgibo/algo"
+	"dpgibo/baselines"
+	"dpgibo/experiments/records"
+	"dpgibo/tasks"
+)
+
+// TaskSpec is what the runner asks the task factory for.
+type TaskSpec struct {
+	Name         string
+	D            int
+	Seed         uint64
+	NTrain, NVal int
+	CTSlice      string
+}
+
+// TaskFactory builds a task; the default is catalog.New.
+type TaskFactory func(TaskSpec) (tasks.Task, error)
+
+// MethodFactory builds a method by registry name; the default is baselines.New.
+type MethodFactory func(name string, opts baselines.Options) (baselines.Method, error)
+
+// cellOutput is what one run produces.
+type cellOutput struct {
+	rows   []records.Row
+	theta  []records.ThetaRow
+	timing records.Timing
+}
+
+// timedObjective wraps the objective a method sees: it counts evaluations, times them, and
+// (for noiseless objectives) remembers the mean loss at every evaluated theta, so that the
+// runner's reported loss at a theta the method has already evaluated (random search's best
+// point) is not computed twice. The remembered value is bit-identical to a recomputation
+// on a deterministic task.
+type timedObjective struct {
+	algo.Objective
+	evals   int
+	elapsed time.Duration
+	memo    map[string]float64 // nil when the objective is noisy
+	buf     []float64
+}
+
+func (t *timedObjective) Losses(theta, dst []float64) error {
+	start := time.Now()
+	err := t.Objective.Losses(theta, dst)
+	t.elapsed += time.Since(start)
+	t.evals++
+	if err == nil && t.memo != nil && len(dst) > 0 {
+		t.memo[thetaKey(theta)] = mean(dst)
+	}
+	return err
+}
+
+// thetaKey is the exact bit pattern of theta as a map key.
+func thetaKey(theta []float64) string {
+	b := make([]byte, 8*len(theta))
+	for i, v := range theta {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+	}
+	return string(b)
+}
+
+func mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// coordName says what coordinate j of a task's theta is.
+func coordName(task string, d, j int) string {
+	if task == "svr" {
+		switch j {
+		case d - 3:
+			return "log epsilon"
+		case d - 2:
+			return "log C"
+		case d - 1:
+			return "log gamma"
+		default:
+			return fmt.Sprintf("log l%d", j+1)
+		}
+	}
+	switch task {
+	case "grouplasso":
+		return fmt.Sprintf("log lambda%d", j+1)
+	case "gpreg":
+		return fmt.Sprintf("log l%d", j+1)
+	}
+	return fmt.Sprintf("theta%d", j+1)
+}
+
+// runCell performs one run: builds the task, wraps it (noise, timing), runs the method and
+// records the loss of every released theta on the noiseless task.
+func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod MethodFactory, ctslice string, warn func(tasks.Task)) (*cellOutput, error) {
+	start := time.Now()
+	task, err := newTask(TaskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice})
+	if err != nil {
+		return nil, fmt.Errorf("building task: %w", err)
+	}
+	if task.Dim() != spec.D {
+		return nil, fmt.Errorf("task %s has d = %d, want %d", spec.Task, task.Dim(), spec.D)
+	}
+	if warn != nil {
+		warn(task)
+	}
+	setup := time.Since(start)
+	lo, hi := task.Bounds()
+	n := task.Users()
+
+	var seen algo.Objective = task
+	if spec.EvalNoise > 0 {
+		noisy, err := tasks.NewNoisy(task, spec.Task, float64(spec.EvalNoise), spec.DataSeed^stream("eval-noise", spec.Method, fmt.Sprint(spec.Seed)))
+		if err != nil {
+			return nil, err
+		}
+		seen = noisy
+	}
+	timed := &timedObjective{Objective: seen}
+	if spec.EvalNoise == 0 {
+		timed.memo = map[string]float64{}
+	}
+
+	// theta0 depends on the seed and the task only, so DP-GIBO and GIBO start together.
+	startRNG := rand.New(rand.NewPCG(uint64(spec.Seed), stream("theta0", spec.Task, fmt.Sprint(spec.D))))
+	theta0 := make([]float64, spec.D)
+	for j := range theta0 {
+		theta0[j] = lo[j] + (hi[j]-lo[j])*startRNG.Float64()
+	}
+	rng := rand.New(rand.NewPCG(uint64(spec.Seed), stream("method", spec.Method)))
+
+	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
+	if spec.local() {
+		opts.Theta0 = theta0
+		opts.Settings = algo.Settings{
+			Iters: spec.Iters, Batch: spec.Batch, BiasTol: float64(spec.BiasTol), MaxBatch: spec.MaxBatch,
+			Clip: float64(spec.Clip), Mu: float64(spec.Mu), NoiseStd: float64(spec.NoiseStd),
+			Step: float64(spec.Step), StepRule: algo.AdaGrad,
+			Kernel: algo.RBF{Lengthscale: float64(spec.Lengthscale), Variance: 1},
+		}
+	}
+	method, err := newMethod(spec.Method, opts)
+	if err != nil {
+		return nil, fmt.Errorf("building method: %w", err)
+	}
+
+	out := &cellOutput{}
+	var reportTime time.Duration
+	losses := make([]float64, n)
+	report := func(theta []float64) (float64, error) {
+		if err := tasks.CheckTheta(spec.Task, theta, lo, hi); err != nil {
+			return 0, fmt.Errorf("method %s released a theta outside the task's box: %w", spec.Method, err)
+		}
+		if v, ok := timed.memo[thetaKey(theta)]; ok {
+			return v, nil
+		}
+		t0 := time.Now()
+		defer func() { reportTime += time.Since(t0) }()
+		if err := task.Losses(theta, losses); err != nil {
+			return 0, fmt.Errorf("reporting loss: %w", err)
+		}
+		if err := tasks.CheckLosses(spec.Task, theta, losses); err != nil {
+			return 0, err
+		}
+		return mean(losses), nil
+	}
+	var last []float64
+	record := func(iter, evals, batch int, theta []float64) error {
+		loss, err := report(theta)
+		if err != nil {
+			return err
+		}
+		out.rows = append(out.rows, records.Row{
+			Suite: spec.Suite, Task: spec.Task, Method: spec.Method, D: spec.D, NUsers: n, NTrain: spec.NTrain,
+			NoiseStd: float64(spec.NoiseStd), EvalNoise: float64(spec.EvalNoise), BiasTol: float64(spec.BiasTol),
+			Clip: float64(spec.Clip), Step: float64(spec.Step), Iters: spec.Iters, Batch: batch,
+			Budget: spec.Budget, Seed: spec.Seed, Iter: iter, Evals: evals, Loss: loss,
+		})
+		for _, j := range spec.ThetaCoords {
+			out.theta = append(out.theta, records.ThetaRow{
+				Suite: spec.Suite, Task: spec.Task, Method: spec.Method, D: spec.D, Seed: spec.Seed,
+				Iter: iter, Evals: evals, Coord: j, Name: coordName(spec.Task, spec.D, j), Value: theta[j],
+			})
+		}
+		last = append(last[:0], theta...)
+		return nil
+	}
+	if spec.local() {
+		if err := record(0, 0, 0, theta0); err != nil {
+			return nil, err
+		}
+	}
+	lastIter := 0
+	cb := func(it algo.Iteration) error {
+		if it.Evals > spec.Budget {
+			return fmt.Errorf("method %s reported %d evaluations, over its budget %d", spec.Method, it.Evals, spec.Budget)
+		}
+		lastIter = it.Iter
+		return record(it.Iter, it.Evals, it.Batch, it.Theta)
+	}
+	evalBefore := timed.elapsed
+	res, err := method.Run(ctx, timed, spec.Budget, rng, cb)
+	if err != nil {
+		return nil, fmt.Errorf("running %s: %w", spec.Method, err)
+	}
+	if timed.evals > spec.Budget {
+		return nil, fmt.Errorf("method %s used %d evaluations, over its budget %d", spec.Method, timed.evals, spec.Budget)
+	}
+	// The released theta closes the trace when the last callback did not report it.
+	if res.Theta != nil && (last == nil || thetaKey(last) != thetaKey(res.Theta)) {
+		if err := record(lastIter+1, res.Evals, 0, res.Theta); err != nil {
+			return nil, err
+		}
+	}
+	if len(out.rows) == 0 {
+		return nil, fmt.Errorf("method %s released nothing", spec.Method)
+	}
+	led := res.Ledger
+	if led.Delta == 0 {
+		return nil, fmt.Errorf("method %s returned no privacy ledger (algo.Ledger is zero)", spec.Method)
+	}
+	for i := range out.rows {
+		r := &out.rows[i]
+		r.Data, r.Private, r.Mu, r.DPEpsilon = task.DataLabel(), led.Private, led.Mu, led.Epsilon
+	}
+	for i := range out.theta {
+		r := &out.theta[i]
+		r.Data, r.Private, r.Mu = task.DataLabel(), led.Private, led.Mu
+	}
+	total := time.Since(start)
+	eval := timed.elapsed - evalBefore
+	design := total - setup - eval - reportTime
+	out.timing = records.Timing{
+		Task: spec.Task, Data: task.DataLabel(), Method: spec.Method, D: spec.D, Seed: spec.Seed, Evals: timed.evals,
+		SetupSeconds: setup.Seconds(), DesignSeconds: design.Seconds(), EvalSeconds: eval.Seconds(),
+		ReportSeconds: reportTime.Seconds(), TotalSeconds: total.Seconds(),
+	}
+	return out, nil
+}

@@ -1,0 +1,336 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"dpgibo/experiments/records"
+	"dpgibo/tasks"
+)
+
+// Shard selects a deterministic subset of a run's cells: cell i (in plan order) belongs to
+// shard i mod N. K counts from 0 (SLURM_ARRAY_TASK_ID with --array=0-(N-1), or a Kubernetes
+// indexed Job's JOB_COMPLETION_INDEX). The zero Shard is the whole run.
+type Shard struct{ K, N int }
+
+func (s Shard) owns(i int) bool { return s.N <= 1 || i%s.N == s.K }
+
+func (s Shard) String() string {
+	if s.N <= 1 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.K, s.N)
+}
+
+// parseShard reads "K/N" with 0 <= K < N.
+func parseShard(s string) (Shard, error) {
+	if s == "" {
+		return Shard{}, nil
+	}
+	bad := fmt.Errorf("-shard must be K/N with 0 <= K < N (e.g. 0/4), got %q", s)
+	ks, ns, ok := strings.Cut(s, "/")
+	if !ok {
+		return Shard{}, bad
+	}
+	k, err1 := strconv.Atoi(ks)
+	n, err2 := strconv.Atoi(ns)
+	if err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n {
+		return Shard{}, bad
+	}
+	return Shard{K: k, N: n}, nil
+}
+
+// Runner executes the cells of a plan with a pool of workers. Each finished cell is written
+// to OUT/cells/ atomically (rows, then theta paths, then the timing file that marks the cell
+// done), so a run killed at any moment loses only the cells in flight, and -resume skips
+// every cell whose done file exists.
+type Runner struct {
+	Out       string
+	Workers   int
+	Resume    bool
+	Shard     Shard
+	CTSlice   string
+	NewTask   TaskFactory
+	NewMethod MethodFactory
+	// Progress reports finished cells (nil: none).
+	Progress Progress
+	// Warnings receives one line per run when a task runs on stand-in data (nil: none).
+	Warnings io.Writer
+
+	warnOnce sync.Once
+	// afterCell, when set, is called after each cell is written (tests cancel midway with it).
+	afterCell func()
+}
+
+func (r *Runner) cellsDir() string { return filepath.Join(r.Out, "cells") }
+
+func (r *Runner) cellPath(stem, kind string) string {
+	return filepath.Join(r.cellsDir(), stem+"."+kind+".csv")
+}
+
+// done reports whether the cell's done file exists.
+func (r *Runner) done(stem string) bool {
+	_, err := os.Stat(r.cellPath(stem, "done"))
+	return err == nil
+}
+
+// warn prints the stand-in warning once per run.
+func (r *Runner) warn(t tasks.Task) {
+	if t.DataLabel() != "ctslice-synthetic" || r.Warnings == nil {
+		return
+	}
+	r.warnOnce.Do(func() {
+		line := standInWarning()
+		if w, ok := t.(interface{ Warning() string }); ok && w.Warning() != "" {
+			line = w.Warning()
+		}
+		fmt.Fprintln(r.Warnings, line)
+	})
+}
+
+// Execute runs the cells of p that belong to the runner's shard (skipping finished ones
+// with Resume). It returns the first error; cells finished before it are kept.
+func (r *Runner) Execute(ctx context.Context, p *plan) error {
+	if err := os.MkdirAll(r.cellsDir(), 0o755); err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	var todo []int
+	for i, stem := range p.stems {
+		if !r.Shard.owns(i) || (r.Resume && r.done(stem)) {
+			continue
+		}
+		todo = append(todo, i)
+	}
+	// Longest cells first keeps the pool busy to the end; the order does not change any
+	// output file.
+	sort.SliceStable(todo, func(a, b int) bool {
+		return estimatedCost(p.cells[todo[a]]) > estimatedCost(p.cells[todo[b]])
+	})
+	workers := r.Workers
+	if workers < 1 {
+		workers = 1
+	}
+	if r.Progress != nil {
+		r.Progress.Start(len(todo))
+		defer r.Progress.Finish()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				if ctx.Err() != nil {
+					continue
+				}
+				spec, stem := p.cells[i], p.stems[i]
+				out, err := runCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
+				if err == nil {
+					err = r.writeCell(stem, spec, out)
+				}
+				if err != nil {
+					if ctx.Err() == nil {
+						fail(fmt.Errorf("cell %s (%s): %w", stem, strings.Join(p.users[i], ", "), err))
+					}
+					continue
+				}
+				if r.Progress != nil {
+					r.Progress.Step(stem)
+				}
+				if r.afterCell != nil {
+					r.afterCell()
+				}
+			}
+		}()
+	}
+feed:
+	for _, i := range todo {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("interrupted (finished cells are kept; rerun with -resume): %w", err)
+	}
+	return nil
+}
+
+// writeCell writes the cell's files, the done file last.
+func (r *Runner) writeCell(stem string, spec CellSpec, out *cellOutput) error {
+	rows, err := records.Marshal(out.rows)
+	if err != nil {
+		return err
+	}
+	if err := records.WriteFileAtomic(r.cellPath(stem, "rows"), rows); err != nil {
+		return err
+	}
+	if len(spec.ThetaCoords) > 0 {
+		theta, err := records.Marshal(out.theta)
+		if err != nil {
+			return err
+		}
+		if err := records.WriteFileAtomic(r.cellPath(stem, "theta"), theta); err != nil {
+			return err
+		}
+	}
+	out.timing.Cell = stem
+	timing, err := records.Marshal([]records.Timing{out.timing})
+	if err != nil {
+		return err
+	}
+	return records.WriteFileAtomic(r.cellPath(stem, "done"), timing)
+}
+
+// missing returns the stems of the plan's cells without a done file.
+func (r *Runner) missing(p *plan) []string {
+	var out []string
+	for _, stem := range p.stems {
+		if !r.done(stem) {
+			out = append(out, stem)
+		}
+	}
+	return out
+}
+
+// errIncomplete is returned by Merge when cells are missing.
+var errIncomplete = errors.New("cells are missing")
+
+// Merge writes every figure's CSV and timings.csv from the cell files, in plan order. The
+// files depend only on the cells' contents, never on how many workers or shards made them.
+func (r *Runner) Merge(p *plan) error {
+	if miss := r.missing(p); len(miss) > 0 {
+		return fmt.Errorf("%w: %d of %d cells in %s have no done file (first: %s); run the remaining shards or rerun with -resume",
+			errIncomplete, len(miss), len(p.stems), r.cellsDir(), miss[0])
+	}
+	for fi, fig := range p.figures {
+		var data []byte
+		var err error
+		if fig.Theta {
+			var all []records.ThetaRow
+			for _, ref := range p.uses[fi] {
+				rows, err := records.ReadFile[records.ThetaRow](r.cellPath(p.stems[ref.cell], "theta"))
+				if err != nil {
+					return fmt.Errorf("figure %s: %w", fig.Name, err)
+				}
+				for i := range rows {
+					rows[i].Figure = fig.Name
+				}
+				all = append(all, rows...)
+			}
+			data, err = records.Marshal(all)
+		} else {
+			var all []records.Row
+			for _, ref := range p.uses[fi] {
+				rows, err := records.ReadFile[records.Row](r.cellPath(p.stems[ref.cell], "rows"))
+				if err != nil {
+					return fmt.Errorf("figure %s: %w", fig.Name, err)
+				}
+				for i := range rows {
+					rows[i].Figure, rows[i].Config = fig.Name, ref.label
+				}
+				all = append(all, rows...)
+			}
+			data, err = records.Marshal(all)
+		}
+		if err != nil {
+			return fmt.Errorf("figure %s: %w", fig.Name, err)
+		}
+		if err := records.WriteFileAtomic(filepath.Join(r.Out, fig.Name+".csv"), data); err != nil {
+			return err
+		}
+	}
+	labels := make([]string, len(p.stems))
+	for fi := range p.figures {
+		for _, ref := range p.uses[fi] {
+			if labels[ref.cell] == "" {
+				labels[ref.cell] = ref.label
+			}
+		}
+	}
+	var timings []records.Timing
+	for i, stem := range p.stems {
+		rows, err := records.ReadFile[records.Timing](r.cellPath(stem, "done"))
+		if err != nil {
+			return err
+		}
+		if len(rows) != 1 {
+			return fmt.Errorf("%s: want one timing row, found %d", r.cellPath(stem, "done"), len(rows))
+		}
+		rows[0].Figures = strings.Join(p.users[i], ";")
+		rows[0].Config = labels[i]
+		timings = append(timings, rows[0])
+	}
+	data, err := records.Marshal(timings)
+	if err != nil {
+		return err
+	}
+	return records.WriteFileAtomic(filepath.Join(r.Out, "timings.csv"), data)
+}
+
+// estimatedCost is a rough relative cost of a cell, used only to start long cells first.
+func estimatedCost(c CellSpec) float64 {
+	d := float64(c.D)
+	nTrain, nVal := float64(c.NTrain), float64(c.NVal)
+	var perEval float64
+	switch c.Task {
+	case "grouplasso":
+		if nTrain == 0 {
+			nTrain = 50
+		}
+		perEval = 200 * nTrain * 5 * d
+	case "gpreg":
+		if nTrain == 0 {
+			nTrain = 1000
+		}
+		if nVal == 0 {
+			nVal = 1000
+		}
+		perEval = nTrain*nTrain*nTrain/3 + (nTrain+nVal)*nTrain*d
+	case "svr":
+		if nTrain == 0 {
+			nTrain = 1000
+		}
+		if nVal == 0 {
+			nVal = 9000
+		}
+		perEval = 30*nTrain*nTrain*d + nVal*nTrain*d
+	default:
+		perEval = 1e6
+	}
+	cost := float64(c.Budget) * perEval
+	if c.Method == "ucb" || c.Method == "dp-ucb" {
+		b := float64(c.Budget)
+		cost += b * b * b * b / 10
+	}
+	return cost
+}

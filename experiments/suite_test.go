@@ -1,0 +1,436 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"dpgibo/algo"
+	"dpgibo/baselines"
+	"dpgibo/experiments/records"
+	"dpgibo/figures/plotting"
+	"dpgibo/tasks"
+	"dpgibo/tasks/catalog"
+)
+
+// quickOptions runs the figures of the quick suite (no audit or theory sweep) into out.
+func quickOptions(out string, workers int) Options {
+	return Options{Suite: SuiteQuick, Out: out, Workers: workers, Quiet: true, Stderr: io.Discard, skipAuditTheory: true}
+}
+
+var (
+	refOnce sync.Once
+	refDir  string
+	refErr  error
+)
+
+// reference is one uninterrupted, unsharded quick-suite run with one worker, rendered,
+// shared by the tests that compare against it.
+func reference(t *testing.T) string {
+	t.Helper()
+	if !slices.Contains(catalog.Names(), "svr") {
+		t.Skip("the quick suite needs the svr task, not yet in tasks/catalog")
+	}
+	refOnce.Do(func() {
+		refDir, refErr = os.MkdirTemp("", "dpgibo-quick-ref-")
+		if refErr != nil {
+			return
+		}
+		o := quickOptions(refDir, 1)
+		o.Render = true
+		refErr = runSuite(context.Background(), o, nil)
+	})
+	if refErr != nil {
+		t.Fatalf("reference quick run: %v", refErr)
+	}
+	return refDir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if refDir != "" {
+		os.RemoveAll(refDir)
+	}
+	os.Exit(code)
+}
+
+// resultFiles reads every result CSV of a run (timings.csv holds wall times and is left
+// out).
+func resultFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, p := range paths {
+		if filepath.Base(p) == "timings.csv" {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(p)] = b
+	}
+	return out
+}
+
+// sameResults fails unless dir holds exactly the reference's result files, byte for byte.
+func sameResults(t *testing.T, dir string) {
+	t.Helper()
+	want, got := resultFiles(t, reference(t)), resultFiles(t, dir)
+	figs, _ := suiteFigures(SuiteQuick, "")
+	if len(want) != len(figs) {
+		t.Fatalf("reference holds %d result CSVs, want one per figure (%d)", len(want), len(figs))
+	}
+	for name, w := range want {
+		g, ok := got[name]
+		switch {
+		case !ok:
+			t.Errorf("%s is missing", name)
+		case !bytes.Equal(g, w):
+			t.Errorf("%s differs from the reference run (%d vs %d bytes)", name, len(g), len(w))
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("unexpected result file %s", name)
+		}
+	}
+}
+
+func TestQuickSuiteWritesEveryFigure(t *testing.T) {
+	dir := reference(t)
+	figs, _ := suiteFigures(SuiteQuick, "")
+	for _, f := range figs {
+		if f.Theta {
+			rows, err := records.ReadFile[records.ThetaRow](filepath.Join(dir, f.Name+".csv"))
+			if err != nil || len(rows) == 0 {
+				t.Errorf("%s: %d theta rows, %v", f.Name, len(rows), err)
+			}
+			continue
+		}
+		rows, err := records.ReadFile[records.Row](filepath.Join(dir, f.Name+".csv"))
+		if err != nil || len(rows) == 0 {
+			t.Errorf("%s: %d rows, %v", f.Name, len(rows), err)
+			continue
+		}
+		methods := map[string]bool{}
+		for _, r := range rows {
+			methods[r.Method] = true
+			if r.Figure != f.Name || r.Suite != SuiteQuick {
+				t.Fatalf("%s: row labelled figure %q suite %q", f.Name, r.Figure, r.Suite)
+			}
+			if r.Evals > r.Budget {
+				t.Errorf("%s: %s used %d evaluations over its budget %d", f.Name, r.Method, r.Evals, r.Budget)
+			}
+			if r.Private != (r.Method == "dpgibo" && !isInf(num(r.Mu)) || strings.HasPrefix(r.Method, "dp-")) {
+				t.Errorf("%s: method %s mu %v has private = %v", f.Name, r.Method, r.Mu, r.Private)
+			}
+		}
+		for _, b := range f.Blocks {
+			for _, m := range b.Methods {
+				if !methods[m] {
+					t.Errorf("%s: no rows of method %s", f.Name, m)
+				}
+			}
+		}
+		for _, format := range plotting.Formats {
+			if st, err := os.Stat(filepath.Join(dir, "figures", f.Name+"."+format)); err != nil || st.Size() == 0 {
+				t.Errorf("%s.%s not rendered: %v", f.Name, format, err)
+			}
+		}
+	}
+	timings, err := records.ReadFile[records.Timing](filepath.Join(dir, "timings.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := makePlan(SuiteQuick, figs, "stand-in")
+	if len(timings) != len(p.cells) {
+		t.Errorf("timings.csv has %d rows, want one per cell (%d)", len(timings), len(p.cells))
+	}
+	for _, tm := range timings {
+		if tm.TotalSeconds < tm.EvalSeconds || tm.DesignSeconds < 0 {
+			t.Errorf("cell %s: total %v s, evaluation %v s, design %v s", tm.Cell, tm.TotalSeconds, tm.EvalSeconds, tm.DesignSeconds)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestWorkersGiveIdenticalBytes(t *testing.T) {
+	dir := t.TempDir()
+	if err := runSuite(context.Background(), quickOptions(dir, 2), nil); err != nil {
+		t.Fatal(err)
+	}
+	sameResults(t, dir)
+}
+
+func TestShardsMergedEqualUnsharded(t *testing.T) {
+	dir := t.TempDir()
+	const n = 3
+	for k := 0; k < n; k++ {
+		o := quickOptions(dir, 1)
+		o.Shard = Shard{K: k, N: n}
+		if err := runSuite(context.Background(), o, nil); err != nil {
+			t.Fatalf("shard %d/%d: %v", k, n, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "fig1.csv")); (err == nil) != (k == n-1) {
+			t.Fatalf("after shard %d/%d: fig1.csv exists = %v; the merge must run exactly when every shard is done", k, n, err == nil)
+		}
+	}
+	sameResults(t, dir)
+	// An explicit merge over the same cells rewrites the same bytes.
+	for name := range resultFiles(t, dir) {
+		os.Remove(filepath.Join(dir, name))
+	}
+	o := quickOptions(dir, 1)
+	o.Merge = true
+	if err := runSuite(context.Background(), o, nil); err != nil {
+		t.Fatal(err)
+	}
+	sameResults(t, dir)
+}
+
+func TestMergeWithMissingCellsFails(t *testing.T) {
+	dir := t.TempDir()
+	o := quickOptions(dir, 1)
+	o.Only = "fig1"
+	o.Shard = Shard{K: 0, N: 2}
+	if err := runSuite(context.Background(), o, nil); err != nil {
+		t.Fatal(err)
+	}
+	o.Shard, o.Merge = Shard{}, true
+	err := runSuite(context.Background(), o, nil)
+	if !errors.Is(err, errIncomplete) || !strings.Contains(err.Error(), "have no done file") {
+		t.Fatalf("merge of half the cells: got %v", err)
+	}
+}
+
+func TestResumeAfterCancelEqualsUninterrupted(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var finished atomic.Int32
+	o := quickOptions(dir, 2)
+	o.afterCell = func() {
+		if finished.Add(1) == 5 {
+			cancel()
+		}
+	}
+	err := runSuite(ctx, o, nil)
+	if err == nil || !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: got %v, want a cancellation error", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "fig1.csv")); err == nil {
+		t.Fatal("a cancelled run wrote the merged CSVs")
+	}
+	done, _ := filepath.Glob(filepath.Join(dir, "cells", "*.done.csv"))
+	if len(done) < 5 {
+		t.Fatalf("%d cells kept after the cancel, want at least 5", len(done))
+	}
+	var rerun atomic.Int32
+	o = quickOptions(dir, 2)
+	o.Resume = true
+	o.afterCell = func() { rerun.Add(1) }
+	if err := runSuite(context.Background(), o, nil); err != nil {
+		t.Fatal(err)
+	}
+	figs, _ := suiteFigures(SuiteQuick, "")
+	p, _ := makePlan(SuiteQuick, figs, "stand-in")
+	if int(rerun.Load())+len(done) != len(p.cells) {
+		t.Errorf("resume ran %d cells with %d kept, want %d in all", rerun.Load(), len(done), len(p.cells))
+	}
+	sameResults(t, dir)
+}
+
+func TestCommandLineErrors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	for _, tc := range []struct {
+		args  []string
+		want  string
+		usage bool
+	}{
+		{[]string{"-bogus"}, "flag provided but not defined: -bogus", true},
+		{[]string{}, "give -suite=", true},
+		{[]string{"-suite=nope"}, `unknown suite "nope"`, true},
+		{[]string{"-suite=paper", "-only=fig9"}, `unknown figure "fig9" for -suite=paper (known: fig1,`, true},
+		{[]string{"-suite=paper", "-shard=3/3"}, "-shard must be K/N", true},
+		{[]string{"-suite=paper", "-shard=a/b"}, "-shard must be K/N", true},
+		{[]string{"-suite=paper", "-workers=0"}, "-workers must be >= 1", true},
+		{[]string{"-suite=paper", "-seeds=-1"}, "-seeds must be >= 0", true},
+		{[]string{"-suite=paper", "-merge", "-resume"}, "-merge runs nothing", true},
+		{[]string{"-suite=paper", "extra"}, `unexpected argument "extra"`, true},
+		{[]string{"-suite=audit", "-only=fig1"}, "-only is not used by -suite=audit", true},
+		{[]string{"-task=grouplasso"}, "-task needs -dump-data", true},
+		{[]string{"-task=grouplasso", "-suite=paper", "-eval-theta=1"}, "-suite cannot be combined with -task", true},
+		{[]string{"-suite=quick", "-seed=3"}, "-seed is only used with -task", true},
+		{[]string{"-suite=quick", "-only=fig1", "-out=" + filepath.Join(file, "sub")}, "output directory", false},
+		{[]string{"-suite=quick", "-only=fig2b", "-out=" + t.TempDir(), "-ctslice=" + filepath.Join(file, "absent.csv")}, "CT-slice", false},
+	} {
+		var stderr bytes.Buffer
+		err := run(context.Background(), tc.args, io.Discard, &stderr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: got error %v, want one containing %q", tc.args, err, tc.want)
+			continue
+		}
+		var ue usageError
+		if errors.As(err, &ue) != tc.usage {
+			t.Errorf("%v: usage error = %v, want %v", tc.args, !tc.usage, tc.usage)
+		}
+	}
+}
+
+// fakeTask is a 2-d quadratic with 4 users.
+type fakeTask struct{}
+
+func (fakeTask) Dim() int                   { return 2 }
+func (fakeTask) Bounds() (lo, hi []float64) { return []float64{-1, -1}, []float64{1, 1} }
+func (fakeTask) Users() int                 { return 4 }
+func (fakeTask) Losses(theta, dst []float64) error {
+	for i := range dst {
+		dst[i] = theta[0]*theta[0] + theta[1]*theta[1] + float64(i)
+	}
+	return nil
+}
+func (fakeTask) Name() string                     { return "fake" }
+func (fakeTask) DataLabel() string                { return "ctslice-synthetic" }
+func (fakeTask) LossBound() float64               { return 10 }
+func (fakeTask) Data() (train, val tasks.Dataset) { return }
+func newFakeTask(TaskSpec) (tasks.Task, error)    { return fakeTask{}, nil }
+
+// fakeMethod evaluates a fixed list of points and reports each.
+type fakeMethod struct{ points [][]float64 }
+
+func (f fakeMethod) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
+	dst := make([]float64, obj.Users())
+	for i, p := range f.points {
+		if err := obj.Losses(p, dst); err != nil {
+			return algo.Result{}, err
+		}
+		if err := cb(algo.Iteration{Iter: i + 1, Evals: i + 1, Batch: 1, Theta: p}); err != nil {
+			return algo.Result{}, err
+		}
+	}
+	return algo.Result{Theta: f.points[len(f.points)-1], Evals: len(f.points), Ledger: algo.NonPrivateLedger()}, nil
+}
+
+func TestCellGuardsTheMethodContract(t *testing.T) {
+	spec := CellSpec{Suite: "test", Task: "fake", D: 2, Method: "random", Seed: 1, Budget: 2, Mu: inf}
+	for _, tc := range []struct {
+		points [][]float64
+		want   string
+	}{
+		{[][]float64{{0, 0}, {0.5, 0}, {0, 0.5}}, "over its budget 2"},
+		{[][]float64{{0, 0}, {2, 0}}, "outside the task's box"},
+	} {
+		m := fakeMethod{tc.points}
+		_, err := runCell(context.Background(), spec, newFakeTask,
+			func(string, baselines.Options) (baselines.Method, error) { return m, nil }, "", nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("points %v: got %v, want an error containing %q", tc.points, err, tc.want)
+		}
+	}
+	// Within the contract: the reported loss is the noiseless mean, and the stand-in
+	// warning is printed once however many cells use it.
+	var warnings bytes.Buffer
+	r := &Runner{Warnings: &warnings}
+	for i := 0; i < 3; i++ {
+		out, err := runCell(context.Background(), spec, newFakeTask,
+			func(string, baselines.Options) (baselines.Method, error) {
+				return fakeMethod{[][]float64{{0.5, 0}, {0, 0}}}, nil
+			}, "", r.warn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var losses []float64
+		for _, row := range out.rows {
+			losses = append(losses, row.Loss)
+		}
+		if len(losses) != 2 || losses[0] != 0.25+1.5 || losses[1] != 1.5 {
+			t.Fatalf("reported losses %v, want [1.75 1.5]", losses)
+		}
+	}
+	if got := strings.Count(warnings.String(), "\n"); got != 1 || !strings.Contains(warnings.String(), "bash data/fetch.sh") {
+		t.Errorf("stand-in warning printed %d times: %q", got, warnings.String())
+	}
+}
+
+func TestPlanIsDeterministicAndDeduplicated(t *testing.T) {
+	figs, err := suiteFigures(SuitePaper, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, err := makePlan(SuitePaper, figs, "stand-in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, _ := makePlan(SuitePaper, figs, "stand-in")
+	if strings.Join(p1.stems, ",") != strings.Join(p2.stems, ",") {
+		t.Fatal("two plans of the same suite differ")
+	}
+	stems := append([]string(nil), p1.stems...)
+	sort.Strings(stems)
+	for i := 1; i < len(stems); i++ {
+		if stems[i] == stems[i-1] {
+			t.Fatalf("cell %s listed twice", stems[i])
+		}
+	}
+	// fig3f reuses the first seed's DP-GIBO and GIBO runs of fig2b.
+	var fig2b, fig3f int
+	for i, f := range p1.figures {
+		switch f.Name {
+		case "fig2b":
+			fig2b = i
+		case "fig3f":
+			fig3f = i
+		}
+	}
+	shared := 0
+	for _, ref := range p1.uses[fig3f] {
+		for _, r2 := range p1.uses[fig2b] {
+			if ref.cell == r2.cell {
+				shared++
+			}
+		}
+	}
+	if len(p1.uses[fig3f]) != 2 || shared != 2 {
+		t.Errorf("fig3f uses %d cells, %d shared with fig2b; want 2 and 2", len(p1.uses[fig3f]), shared)
+	}
+	// A different data source changes the SVR cells' names (no resume across data).
+	p3, _ := makePlan(SuitePaper, figs, "file:/data/ct.csv")
+	for i, c := range p1.cells {
+		if (p1.stems[i] == p3.stems[i]) == (c.Task == "svr") {
+			t.Fatalf("cell %s: stem changed = %v with the data source", p1.stems[i], p1.stems[i] != p3.stems[i])
+		}
+	}
+	// Every shard assignment covers each cell exactly once.
+	for _, n := range []int{1, 2, 5} {
+		count := make([]int, len(p1.cells))
+		for k := 0; k < n; k++ {
+			for i := range p1.cells {
+				if (Shard{K: k, N: n}).owns(i) {
+					count[i]++
+				}
+			}
+		}
+		for i, c := range count {
+			if c != 1 {
+				t.Fatalf("N=%d: cell %d owned by %d shards", n, i, c)
+			}
+		}
+	}
+}

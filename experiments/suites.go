@@ -1,0 +1,298 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// num is a float64 that JSON-encodes +Inf, -Inf and NaN as the strings "+Inf", "-Inf" and
+// "NaN", so that a configuration with mu = +Inf (GIBO) can be hashed and written to the
+// manifest.
+type num float64
+
+// MarshalJSON writes finite values as JSON numbers and the rest as strings.
+func (x num) MarshalJSON() ([]byte, error) {
+	f := float64(x)
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return []byte(strconv.Quote(strconv.FormatFloat(f, 'g', -1, 64))), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (x *num) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if uq, err := strconv.Unquote(s); err == nil {
+		s = uq
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("not a number: %s", b)
+	}
+	*x = num(f)
+	return nil
+}
+
+var inf = num(math.Inf(1))
+
+// AlgoConfig holds the DP-GIBO settings of a block (passed to dpgibo and gibo through
+// algo.Settings). Zero fields take algo's defaults, as documented on algo.Settings.
+type AlgoConfig struct {
+	Iters       int // T
+	Batch       int // fixed b; 0 with BiasTol 0 means d+1
+	BiasTol     num // adaptive batch tolerance (0: fixed batch)
+	MaxBatch    int // cap of the adaptive batch; 0 means 4(d+1)
+	Clip        num // B
+	Mu          num // mu of DP-GIBO and of the private baselines
+	NoiseStd    num // sigma told to the surrogate
+	Step        num // eta (AdaGrad)
+	Lengthscale num // RBF length-scale of the surrogate (variance 1)
+}
+
+// Block is one task of a figure crossed with its dimensions, sweep values, methods and
+// seeds. Every number of the paper's settings is a field here, so that the manifest
+// records it and a fork can change it in one place.
+type Block struct {
+	// Task is the catalog name: grouplasso, gpreg or svr.
+	Task string
+	// Dims are the values of d.
+	Dims []int
+	// NTrain and NVal are the task's training rows and validation users (0: task default).
+	NTrain, NVal int
+	// DataSeed seeds the task's data; with DataPerSeed the replication seed is added, so
+	// every replication draws fresh data.
+	DataSeed    uint64
+	DataPerSeed bool
+	// Methods are registry names of baselines.New.
+	Methods []string
+	// Seeds is the number of replications (seeds 1..Seeds).
+	Seeds int
+	// Algo are the DP-GIBO settings.
+	Algo AlgoConfig
+	// EvalNoise is the standard deviation of noise injected into every per-user loss the
+	// methods observe (0: none).
+	EvalNoise num
+	// Sweep names the swept parameter ("" for none): mu, bias_tol, clip, noise_std
+	// (sigma told to the surrogate) or noise (injected noise, with the surrogate told the
+	// same sigma). Values are its values; methods that do not read the parameter run once.
+	Sweep  string
+	Values []num
+	// BaselineBudget is the evaluation budget of methods other than dpgibo and gibo
+	// (0: Iters*(d+1), the paper's matched budget).
+	BaselineBudget int
+	// ThetaCoords are the coordinates of theta recorded at every iteration of dpgibo and
+	// gibo (negative values count from the end: -1 is the last coordinate).
+	ThetaCoords []int
+}
+
+// Figure is one named figure of a suite.
+type Figure struct {
+	// Name is the figure's name (-only=NAME, the CSV file NAME.csv).
+	Name string
+	// Theta marks a figure whose CSV holds theta paths (records.ThetaRow) rather than
+	// loss traces (records.Row).
+	Theta  bool
+	Blocks []Block
+}
+
+// Suite names accepted by -suite.
+const (
+	SuitePaper   = "paper"
+	SuiteQuick   = "quick"
+	SuitePrivate = "private"
+	SuiteAudit   = "audit"
+	SuiteTheory  = "theory"
+)
+
+var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuiteAudit, SuiteTheory}
+
+// paperFigureNames lists the figures of the paper suite, in run order.
+var paperFigureNames = []string{"fig1", "fig2a", "fig2b", "fig3f", "fig3ab", "fig3c", "fig3d", "noise-misspec", "clip-sweep"}
+
+// Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
+// leaves open are marked "choice" and listed in README's reproduction table.
+var (
+	// Group LASSO, appendix: T = 20, b = d+1, B = 0.1, AdaGrad eta = 1, l = 1, mu = 1.
+	groupLassoAlgo = AlgoConfig{Iters: 20, Clip: 0.1, Mu: 1, Step: 1, Lengthscale: 1}
+	// GP regression across d (fig2a). Choice: T = 25, b = d+1, B = 3, sigma = 0.05, mu = 1
+	// as in the appendix's GP examples; eta = 0.3 (paper).
+	gpAcrossDAlgo = AlgoConfig{Iters: 25, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
+	// SVR, appendix: T = 10, b = d+1 = 104, eta = 0.8, B = 1, l = 1, mu = 0.2.
+	svrAlgo = AlgoConfig{Iters: 10, Clip: 1, Mu: 0.2, Step: 0.8, Lengthscale: 1}
+	// GP regression d = 15 appendix examples: B = 3, sigma = 0.05, mu = 1, T = 25, eta = 0.3,
+	// adaptive batch with bias tolerance 0.5 where the paper sweeps something else.
+	gp15Algo = AlgoConfig{Iters: 25, BiasTol: 0.5, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
+)
+
+// paperFigures returns the paper suite.
+func paperFigures() []Figure {
+	fig2b := Block{Task: "svr", Dims: []int{103}, NTrain: 1000, NVal: 9000, DataSeed: 1,
+		Methods: []string{"dpgibo", "gibo", "random"}, Seeds: 5, Algo: svrAlgo, ThetaCoords: []int{-2, -1}}
+	fig3f := fig2b
+	fig3f.Methods = []string{"dpgibo", "gibo"}
+	fig3f.Seeds = 1
+
+	fig3ab := gp15Algo
+	fig3ab.BiasTol = 0
+	fig3c := gp15Algo
+	fig3d := AlgoConfig{Iters: 45, Clip: 1, Mu: 0.1, Step: 0.3, Lengthscale: 1}
+	misspec := gp15Algo
+	misspec.NoiseStd = 0
+	clip := gp15Algo
+	clip.Clip = 0
+	gp15 := func(nTrain, nVal int, methods []string, a AlgoConfig, sweep string, values ...num) Block {
+		return Block{Task: "gpreg", Dims: []int{15}, NTrain: nTrain, NVal: nVal, DataSeed: 1,
+			Methods: methods, Seeds: 10, Algo: a, Sweep: sweep, Values: values}
+	}
+	dp := []string{"dpgibo"}
+	misspecBlock := gp15(1000, 1000, []string{"dpgibo", "random"}, misspec, "noise_std", 0.01, 1, 1e-4)
+	misspecBlock.EvalNoise = 0.01
+
+	return []Figure{
+		{Name: "fig1", Blocks: []Block{{Task: "grouplasso", Dims: []int{2, 10, 20}, DataSeed: 1, DataPerSeed: true,
+			Methods: []string{"dpgibo", "gibo", "random"}, Seeds: 5, Algo: groupLassoAlgo}}},
+		{Name: "fig2a", Blocks: []Block{{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
+			Methods: []string{"dpgibo", "gibo", "random", "ucb"}, Seeds: 10, Algo: gpAcrossDAlgo}}},
+		{Name: "fig2b", Blocks: []Block{fig2b}},
+		{Name: "fig3f", Theta: true, Blocks: []Block{fig3f}},
+		{Name: "fig3ab", Blocks: []Block{gp15(1000, 1000, dp, fig3ab, "bias_tol", 0.1, 0.3, 0.5, 1, 2)}},
+		{Name: "fig3c", Blocks: []Block{gp15(350, 350, dp, fig3c, "mu", 0.1, 0.5, 1, inf)}},
+		{Name: "fig3d", Blocks: []Block{gp15(1000, 1000, dp, fig3d, "noise", 0, 0.001, 0.01, 0.1, 1)}},
+		{Name: "noise-misspec", Blocks: []Block{misspecBlock}},
+		{Name: "clip-sweep", Blocks: []Block{gp15(500, 500, dp, clip, "clip", 0.1, 1, 10, 100)}},
+	}
+}
+
+// privateFigures returns the private suite: fig-private, every method private at equal mu
+// and equal evaluation budget T(d+1).
+func privateFigures() []Figure {
+	methods := []string{"dpgibo", "dp-random", "dp-ucb"}
+	return []Figure{{Name: "fig-private", Blocks: []Block{
+		{Task: "grouplasso", Dims: []int{2, 10, 20}, DataSeed: 1, DataPerSeed: true, Methods: methods,
+			Seeds: 5, Algo: groupLassoAlgo, Sweep: "mu", Values: []num{1, 0.2}},
+		{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1, Methods: methods,
+			Seeds: 5, Algo: gpAcrossDAlgo, Sweep: "mu", Values: []num{1, 0.2}},
+		{Task: "svr", Dims: []int{103}, NTrain: 1000, NVal: 9000, DataSeed: 1, Methods: []string{"dpgibo", "dp-random"},
+			Seeds: 5, Algo: svrAlgo, Sweep: "mu", Values: []num{1, 0.2}},
+	}}}
+}
+
+// quickFigures returns every figure of the paper and private suites at tiny sizes: the same
+// code paths (every task, method, sweep and output) in seconds.
+func quickFigures() []Figure {
+	figs := append(paperFigures(), privateFigures()...)
+	for fi := range figs {
+		for bi := range figs[fi].Blocks {
+			b := &figs[fi].Blocks[bi]
+			if b.Seeds > 2 {
+				b.Seeds = 2
+			}
+			b.Algo.Iters = 3
+			switch b.Task {
+			case "grouplasso":
+				b.Dims = []int{2, 3}
+				b.NTrain, b.NVal = 30, 40
+			case "gpreg":
+				b.Dims = []int{2, 3}
+				if len(figs[fi].Blocks) == 1 && len(b.Values) > 0 {
+					b.Dims = []int{3}
+				}
+				b.NTrain, b.NVal = 30, 30
+			case "svr":
+				b.Dims = []int{5}
+				b.NTrain, b.NVal = 40, 40
+			}
+			if b.Algo.BiasTol > 0 || b.Sweep == "bias_tol" {
+				b.Algo.MaxBatch = 6
+			}
+			if len(b.Values) > 3 {
+				// Keep the ends of every sweep and one interior value.
+				b.Values = []num{b.Values[0], b.Values[len(b.Values)/2], b.Values[len(b.Values)-1]}
+			}
+		}
+	}
+	return figs
+}
+
+// suiteFigures returns the figures of suite, restricted to only when it is not empty.
+func suiteFigures(suite, only string) ([]Figure, error) {
+	var figs []Figure
+	switch suite {
+	case SuitePaper:
+		figs = paperFigures()
+	case SuitePrivate:
+		figs = privateFigures()
+	case SuiteQuick:
+		figs = quickFigures()
+	case SuiteAudit, SuiteTheory:
+		if only != "" {
+			return nil, fmt.Errorf("-only is not used by -suite=%s", suite)
+		}
+		return nil, nil
+	default:
+		return nil, fmt.Errorf("unknown suite %q (known: %s)", suite, strings.Join(suiteNames, ", "))
+	}
+	if only == "" {
+		return figs, nil
+	}
+	var names []string
+	for _, f := range figs {
+		if f.Name == only {
+			return []Figure{f}, nil
+		}
+		names = append(names, f.Name)
+	}
+	return nil, fmt.Errorf("unknown figure %q for -suite=%s (known: %s)", only, suite, strings.Join(names, ", "))
+}
+
+// overrideSeeds sets the number of replications of every block to seeds (figures of one
+// run, such as fig3f, keep theirs).
+func overrideSeeds(figs []Figure, seeds int) {
+	for fi := range figs {
+		for bi := range figs[fi].Blocks {
+			if figs[fi].Blocks[bi].Seeds > 1 {
+				figs[fi].Blocks[bi].Seeds = seeds
+			}
+		}
+	}
+}
+
+// figureNames returns the names of figs.
+func figureNames(figs []Figure) []string {
+	names := make([]string, len(figs))
+	for i, f := range figs {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// localMethods start from theta0 and follow Algorithm 1's settings.
+var localMethods = []string{"dpgibo", "gibo"}
+
+// methodReads reports whether method reads the named parameter; methods that do not are
+// run once per sweep and their cells do not record it. Unknown (user-added) methods are
+// assumed to read everything.
+func methodReads(method, param string) bool {
+	switch method {
+	case "dpgibo":
+		return true
+	case "gibo":
+		return param != "mu"
+	case "dp-random", "dp-ucb":
+		return param == "mu" || param == "noise"
+	case "random", "ucb", "tpe":
+		return param == "noise"
+	}
+	return true
+}
+
+// sortedCopy returns a sorted copy of values (used for stable labels).
+func sortedCopy(values []int) []int {
+	out := slices.Clone(values)
+	sort.Ints(out)
+	return out
+}

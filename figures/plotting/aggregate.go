@@ -1,0 +1,147 @@
+package plotting
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"dpgibo/experiments/records"
+)
+
+// Band is a curve summarised over seeds: at every X, the median and the interquartile
+// range (25% and 75% quantiles, linear interpolation) of the seeds' values.
+type Band struct {
+	X, Median, Q1, Q3 []float64
+	// Seeds is the number of replications summarised.
+	Seeds int
+}
+
+// point is one (x, y) of one seed's series.
+type point struct{ x, y float64 }
+
+// quartiles returns the 25%, 50% and 75% quantiles of values (sorted in place), with
+// linear interpolation between order statistics (Hyndman and Fan's type 7, the default of R
+// and numpy), so the middle quantile is the usual median. gonum's stat.Quantile offers
+// types 1 and 4 only, whose "medians" of an even or odd sample differ from it.
+func quartiles(values []float64) (q1, med, q3 float64) {
+	sort.Float64s(values)
+	q := func(p float64) float64 {
+		h := p * float64(len(values)-1)
+		lo := int(math.Floor(h))
+		if lo+1 >= len(values) {
+			return values[len(values)-1]
+		}
+		return values[lo] + (h-float64(lo))*(values[lo+1]-values[lo])
+	}
+	return q(0.25), q(0.5), q(0.75)
+}
+
+// summarise turns one series per seed into a Band. Each series is a step function: at x its
+// value is that of its last point with abscissa <= x (the released theta does not change
+// between reports). The grid is the union of the series' abscissae from the first x at
+// which every seed has reported.
+func summarise(series map[int][]point) Band {
+	if len(series) == 0 {
+		return Band{}
+	}
+	seeds := make([]int, 0, len(series))
+	start := math.Inf(-1)
+	var grid []float64
+	for s, pts := range series {
+		seeds = append(seeds, s)
+		sort.SliceStable(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
+		if len(pts) > 0 && pts[0].x > start {
+			start = pts[0].x
+		}
+		for _, p := range pts {
+			grid = append(grid, p.x)
+		}
+	}
+	sort.Ints(seeds)
+	sort.Float64s(grid)
+	grid = slices.Compact(grid)
+	b := Band{Seeds: len(seeds)}
+	vals := make([]float64, len(seeds))
+	pos := make([]int, len(seeds))
+	for _, x := range grid {
+		if x < start {
+			continue
+		}
+		for k, s := range seeds {
+			pts := series[s]
+			for pos[k]+1 < len(pts) && pts[pos[k]+1].x <= x {
+				pos[k]++
+			}
+			vals[k] = pts[pos[k]].y
+		}
+		q1, med, q3 := quartiles(slices.Clone(vals))
+		b.X = append(b.X, x)
+		b.Median = append(b.Median, med)
+		b.Q1 = append(b.Q1, q1)
+		b.Q3 = append(b.Q3, q3)
+	}
+	return b
+}
+
+// seriesBy collects one series per seed from rows, with x and y read from each row.
+func seriesBy(rows []records.Row, x, y func(records.Row) float64) map[int][]point {
+	out := map[int][]point{}
+	for _, r := range rows {
+		out[r.Seed] = append(out[r.Seed], point{x(r), y(r)})
+	}
+	return out
+}
+
+// finals returns the last row of every seed (the released theta of each run), in seed
+// order.
+func finals(rows []records.Row) []records.Row {
+	last := map[int]records.Row{}
+	var seeds []int
+	for _, r := range rows {
+		if _, ok := last[r.Seed]; !ok {
+			seeds = append(seeds, r.Seed)
+		}
+		last[r.Seed] = r
+	}
+	sort.Ints(seeds)
+	out := make([]records.Row, len(seeds))
+	for i, s := range seeds {
+		out[i] = last[s]
+	}
+	return out
+}
+
+// groupKey identifies one curve of a figure.
+type groupKey struct {
+	Task, Method, Config string
+	D                    int
+}
+
+// groups splits rows into curves, keeping the order in which each first appears (the
+// runner's cell order, which is the order of the paper's settings).
+func groups(rows []records.Row) ([]groupKey, map[groupKey][]records.Row) {
+	var keys []groupKey
+	m := map[groupKey][]records.Row{}
+	for _, r := range rows {
+		k := groupKey{r.Task, r.Method, r.Config, r.D}
+		if _, ok := m[k]; !ok {
+			keys = append(keys, k)
+		}
+		m[k] = append(m[k], r)
+	}
+	return keys, m
+}
+
+// distinct returns the distinct values of f over rows in order of first appearance.
+func distinct[T comparable](rows []records.Row, f func(records.Row) T) []T {
+	var out []T
+	seen := map[T]bool{}
+	for _, r := range rows {
+		v := f(r)
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,396 @@
+package plotting
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"dpgibo/experiments/records"
+)
+
+const (
+	xEvals = "function evaluations"
+	xIter  = "iteration"
+)
+
+// lossLabel is the y-axis label of a task's reported loss f(theta).
+func lossLabel(task string) string {
+	switch task {
+	case "grouplasso":
+		return "validation loss"
+	case "gpreg", "svr":
+		return "validation MSE"
+	}
+	return "validation loss"
+}
+
+// paramSymbol is how a swept parameter is written in legends (the paper's symbols).
+func paramSymbol(name string) string {
+	switch name {
+	case "mu":
+		return "μ"
+	case "bias_tol":
+		return "ε"
+	case "clip":
+		return "B"
+	case "noise_std":
+		return "σ"
+	case "noise":
+		return "noise std"
+	}
+	return name
+}
+
+// configLegend writes a config label "mu=0.1" as "μ = 0.1"; the non-private mu = +Inf is
+// marked as GIBO.
+func configLegend(label string) string {
+	name, v, ok := configValue(label)
+	if !ok {
+		return label
+	}
+	s := paramSymbol(name) + " = " + formatValue(v)
+	if name == "mu" && math.IsInf(v, 1) {
+		s += " (GIBO)"
+	}
+	return s
+}
+
+// curveName is the legend entry of one curve.
+func curveName(k groupKey, withMethod, withConfig bool) string {
+	switch {
+	case withMethod && withConfig && k.Config != "":
+		return MethodName(k.Method) + ", " + configLegend(k.Config)
+	case withConfig && k.Config != "":
+		return configLegend(k.Config)
+	}
+	return MethodName(k.Method)
+}
+
+// sortByMethod orders keys by the legend's method order, keeping the CSV order otherwise.
+func sortByMethod(keys []groupKey) {
+	sort.SliceStable(keys, func(i, j int) bool { return methodRank(keys[i].Method) < methodRank(keys[j].Method) })
+}
+
+func evalsOf(r records.Row) float64 { return float64(r.Evals) }
+func iterOf(r records.Row) float64  { return float64(r.Iter) }
+func lossOf(r records.Row) float64  { return r.Loss }
+
+// drawAcrossD draws fig1, fig2a and fig2b: one panel per (task, d), the loss of every
+// method against function evaluations.
+func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+	type panelKey struct {
+		task, data string
+		d          int
+	}
+	panels := distinct(rows, func(r records.Row) panelKey { return panelKey{r.Task, r.Data, r.D} })
+	var out []*plot.Plot
+	for _, pk := range panels {
+		var sub []records.Row
+		for _, r := range rows {
+			if r.Task == pk.task && r.Data == pk.data && r.D == pk.d {
+				sub = append(sub, r)
+			}
+		}
+		keys, by := groups(sub)
+		sortByMethod(keys)
+		p := newPlot(fmt.Sprintf("%s, d = %d", taskTitle(pk.task, pk.data), pk.d), xEvals, lossLabel(pk.task))
+		var all []float64
+		for _, k := range keys {
+			b := summarise(seriesBy(by[k], evalsOf, lossOf))
+			if err := addBand(p, b, curveName(k, true, true), methodColor(k.Method), false); err != nil {
+				return nil, err
+			}
+			all = append(all, b.Q1...)
+			all = append(all, b.Q3...)
+		}
+		logYIfWide(p, all)
+		out = append(out, p)
+	}
+	return [][]*plot.Plot{out}, nil
+}
+
+// drawThetaPaths draws fig3f: one panel per recorded coordinate, its value against the
+// iteration for each method's run.
+func drawThetaPaths(_ string, _ []records.Row, rows []records.ThetaRow) ([][]*plot.Plot, error) {
+	type coordKey struct {
+		coord int
+		name  string
+	}
+	var coords []coordKey
+	seen := map[coordKey]bool{}
+	var methods []string
+	seenM := map[string]bool{}
+	for _, r := range rows {
+		k := coordKey{r.Coord, r.Name}
+		if !seen[k] {
+			seen[k] = true
+			coords = append(coords, k)
+		}
+		if !seenM[r.Method] {
+			seenM[r.Method] = true
+			methods = append(methods, r.Method)
+		}
+	}
+	sort.SliceStable(methods, func(i, j int) bool { return methodRank(methods[i]) < methodRank(methods[j]) })
+	var out []*plot.Plot
+	for _, ck := range coords {
+		title := fmt.Sprintf("%s, d = %d: path of %s", taskTitle(rows[0].Task, rows[0].Data), rows[0].D, ck.name)
+		p := newPlot(title, xIter, ck.name)
+		for _, m := range methods {
+			series := map[int][]point{}
+			for _, r := range rows {
+				if r.Coord == ck.coord && r.Method == m {
+					series[r.Seed] = append(series[r.Seed], point{float64(r.Iter), r.Value})
+				}
+			}
+			name := MethodName(m)
+			if len(series) > 1 {
+				name += fmt.Sprintf(" (median of %d runs)", len(series))
+			}
+			if err := addBand(p, summarise(series), name, methodColor(m), false); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, p)
+	}
+	return [][]*plot.Plot{out}, nil
+}
+
+// sweepPanel draws one curve per config of rows (x against y), coloured by sweep order.
+func sweepPanel(p *plot.Plot, rows []records.Row, x, y func(records.Row) float64, logY bool) error {
+	keys, by := groups(rows)
+	var all []float64
+	for i, k := range keys {
+		b := summarise(seriesBy(by[k], x, y))
+		if err := addBand(p, b, curveName(k, len(distinct(rows, func(r records.Row) string { return r.Method })) > 1, true), sweepColor(i), false); err != nil {
+			return err
+		}
+		all = append(all, b.Q1...)
+		all = append(all, b.Q3...)
+	}
+	if logY {
+		logYIfWide(p, all)
+	}
+	return nil
+}
+
+// drawBiasTol draws fig3ab: (a) the loss per iteration and (b) the evaluations used per
+// iteration, one curve per bias tolerance.
+func drawBiasTol(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+	r0 := rows[0]
+	a := newPlot(fmt.Sprintf("(a) %s, d = %d: loss", taskTitle(r0.Task, r0.Data), r0.D), xIter, lossLabel(r0.Task))
+	if err := sweepPanel(a, rows, iterOf, lossOf, true); err != nil {
+		return nil, err
+	}
+	b := newPlot(fmt.Sprintf("(b) %s, d = %d: evaluations used", taskTitle(r0.Task, r0.Data), r0.D), xIter, xEvals)
+	if err := sweepPanel(b, rows, iterOf, evalsOf, false); err != nil {
+		return nil, err
+	}
+	return [][]*plot.Plot{{a, b}}, nil
+}
+
+// drawSweepByIter draws fig3c and clip-sweep: the loss per iteration, one curve per value
+// of the swept parameter.
+func drawSweepByIter(name string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+	r0 := rows[0]
+	title := fmt.Sprintf("%s, d = %d, n = %d", taskTitle(r0.Task, r0.Data), r0.D, r0.NUsers)
+	switch name {
+	case "fig3c":
+		title = "Privacy levels: " + title
+	case "clip-sweep":
+		title = "Clipping B: " + title
+	}
+	p := newPlot(title, xIter, lossLabel(r0.Task))
+	if err := sweepPanel(p, rows, iterOf, lossOf, true); err != nil {
+		return nil, err
+	}
+	return [][]*plot.Plot{{p}}, nil
+}
+
+// errPoints are medians with interquartile error bars.
+type errPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// addPointsIQR draws, at each x, the median of values[i] with its interquartile range as
+// error bars, joined by a line, under name.
+func addPointsIQR(p *plot.Plot, x []float64, values [][]float64, name string, c color.Color, dashed bool) ([]float64, error) {
+	pts := errPoints{}
+	var span []float64
+	for i := range x {
+		if len(values[i]) == 0 {
+			continue
+		}
+		q1, med, q3 := quartiles(append([]float64(nil), values[i]...))
+		pts.XYs = append(pts.XYs, plotter.XY{X: x[i], Y: med})
+		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{med - q1, q3 - med})
+		span = append(span, q1, q3)
+	}
+	if len(pts.XYs) == 0 {
+		return nil, nil
+	}
+	bars, err := plotter.NewYErrorBars(pts)
+	if err != nil {
+		return nil, err
+	}
+	bars.LineStyle.Color = c
+	bars.LineStyle.Width = vg.Points(1.2)
+	bars.CapWidth = vg.Points(6)
+	line, marks, err := plotter.NewLinePoints(pts.XYs)
+	if err != nil {
+		return nil, err
+	}
+	line.Color = c
+	line.Width = vg.Points(1.5)
+	if dashed {
+		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	}
+	marks.Color = c
+	marks.Shape = draw.CircleGlyph{}
+	marks.Radius = vg.Points(3)
+	p.Add(bars, line, marks)
+	p.Legend.Add(name, line, marks)
+	return span, nil
+}
+
+// drawFinalByNoise draws fig3d: the final loss (median and interquartile range over
+// seeds) for each evaluation-noise level, "none" included.
+func drawFinalByNoise(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+	keys, by := groups(rows)
+	r0 := rows[0]
+	p := newPlot(fmt.Sprintf("%s, d = %d, T = %d, b = d+1: final loss", taskTitle(r0.Task, r0.Data), r0.D, r0.Iters),
+		"evaluation noise std σ", "final "+lossLabel(r0.Task))
+	var ticks []plot.Tick
+	x := make([]float64, len(keys))
+	values := make([][]float64, len(keys))
+	for i, k := range keys {
+		x[i] = float64(i)
+		for _, r := range finals(by[k]) {
+			values[i] = append(values[i], r.Loss)
+		}
+		label := k.Config
+		if _, v, ok := configValue(k.Config); ok {
+			label = formatValue(v)
+			if v == 0 {
+				label = "none"
+			}
+		}
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
+	}
+	span, err := addPointsIQR(p, x, values, MethodName(r0.Method), methodColor(r0.Method), false)
+	if err != nil {
+		return nil, err
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Min, p.X.Max = -0.5, float64(len(keys))-0.5
+	logYIfWide(p, span)
+	return [][]*plot.Plot{{p}}, nil
+}
+
+// drawMisspec draws noise-misspec: one panel per sigma told to DP-GIBO (true, over- and
+// underestimated), DP-GIBO against random search on the same noisy evaluations.
+func drawMisspec(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+	keys, by := groups(rows)
+	var swept, others []groupKey
+	for _, k := range keys {
+		if k.Config != "" {
+			swept = append(swept, k)
+		} else {
+			others = append(others, k)
+		}
+	}
+	sortByMethod(others)
+	var out []*plot.Plot
+	for _, k := range swept {
+		r0 := by[k][0]
+		_, told, _ := configValue(k.Config)
+		kind := "correct"
+		switch {
+		case told > r0.EvalNoise:
+			kind = "overestimated"
+		case told < r0.EvalNoise:
+			kind = "underestimated"
+		}
+		p := newPlot(fmt.Sprintf("σ = %s told, true noise %s (%s)", formatValue(told), formatValue(r0.EvalNoise), kind), xEvals, lossLabel(r0.Task))
+		var all []float64
+		for _, kk := range append([]groupKey{k}, others...) {
+			b := summarise(seriesBy(by[kk], evalsOf, lossOf))
+			if err := addBand(p, b, MethodName(kk.Method), methodColor(kk.Method), false); err != nil {
+				return nil, err
+			}
+			all = append(all, b.Q1...)
+			all = append(all, b.Q3...)
+		}
+		logYIfWide(p, all)
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no DP-GIBO rows with a told sigma (config noise_std=...)")
+	}
+	return [][]*plot.Plot{out}, nil
+}
+
+// drawPrivate draws fig-private: final loss against d, one panel per task and mu (rows:
+// mu, columns: task), every method private at that mu.
+func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+	type taskKey struct{ task, data string }
+	taskList := distinct(rows, func(r records.Row) taskKey { return taskKey{r.Task, r.Data} })
+	mus := distinct(rows, func(r records.Row) string { return r.Config })
+	var grid [][]*plot.Plot
+	for _, mu := range mus {
+		var row []*plot.Plot
+		for _, tk := range taskList {
+			var sub []records.Row
+			for _, r := range rows {
+				if r.Task == tk.task && r.Data == tk.data && r.Config == mu {
+					sub = append(sub, r)
+				}
+			}
+			if len(sub) == 0 {
+				row = append(row, nil)
+				continue
+			}
+			p := newPlot(fmt.Sprintf("%s, %s", taskTitle(tk.task, tk.data), configLegend(mu)), "d (hyperparameters)", "final "+lossLabel(tk.task))
+			methods := distinct(sub, func(r records.Row) string { return r.Method })
+			sort.SliceStable(methods, func(i, j int) bool { return methodRank(methods[i]) < methodRank(methods[j]) })
+			dims := distinct(sub, func(r records.Row) int { return r.D })
+			sort.Ints(dims)
+			var span []float64
+			for _, m := range methods {
+				x := make([]float64, len(dims))
+				values := make([][]float64, len(dims))
+				for i, d := range dims {
+					x[i] = float64(d)
+					var cell []records.Row
+					for _, r := range sub {
+						if r.Method == m && r.D == d {
+							cell = append(cell, r)
+						}
+					}
+					for _, r := range finals(cell) {
+						values[i] = append(values[i], r.Loss)
+					}
+				}
+				s, err := addPointsIQR(p, x, values, MethodName(m), methodColor(m), false)
+				if err != nil {
+					return nil, err
+				}
+				span = append(span, s...)
+			}
+			if len(dims) == 1 {
+				p.X.Min, p.X.Max = float64(dims[0])-1, float64(dims[0])+1
+			}
+			logYIfWide(p, span)
+			row = append(row, p)
+		}
+		grid = append(grid, row)
+	}
+	return grid, nil
+}

@@ -1,0 +1,357 @@
+// Package plotting draws the figures of the DP-GIBO paper from the runner's CSV files
+// alone (see package dpgibo/experiments/records for the columns), with gonum/plot: the
+// median over seeds with an interquartile band, the paper's axes and legend names
+// (DP-GIBO, GIBO, Random Search, UCB-BO; DP-Random and DP-UCB for the private comparison),
+// each figure as PNG, SVG and PDF.
+//
+// Figures on the SVR task carry the data label in their titles, so results on the
+// stand-in data ("ctslice-synthetic") are never mistaken for CT-slice results.
+package plotting
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"dpgibo/experiments/records"
+)
+
+// Formats are the file formats every figure is written in.
+var Formats = []string{"png", "svg", "pdf"}
+
+// PanelWidth and PanelHeight are the size of one panel of a figure.
+var (
+	PanelWidth  = 4.2 * vg.Inch
+	PanelHeight = 3.2 * vg.Inch
+)
+
+// figure is a renderer: it reads NAME.csv from the input directory and returns the panels
+// (rows of plots) to draw.
+type figure struct {
+	theta bool // the CSV holds records.ThetaRow
+	draw  func(name string, rows []records.Row, theta []records.ThetaRow) ([][]*plot.Plot, error)
+}
+
+// renderers maps every figure name to its drawing.
+var renderers = map[string]figure{
+	"fig1":          {draw: drawAcrossD},
+	"fig2a":         {draw: drawAcrossD},
+	"fig2b":         {draw: drawAcrossD},
+	"fig3f":         {theta: true, draw: drawThetaPaths},
+	"fig3ab":        {draw: drawBiasTol},
+	"fig3c":         {draw: drawSweepByIter},
+	"fig3d":         {draw: drawFinalByNoise},
+	"noise-misspec": {draw: drawMisspec},
+	"clip-sweep":    {draw: drawSweepByIter},
+	"fig-private":   {draw: drawPrivate},
+}
+
+// Names returns the figure names this package can draw, sorted.
+func Names() []string {
+	names := make([]string, 0, len(renderers))
+	for n := range renderers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// RenderDir draws every figure whose CSV (NAME.csv) is in inDir, or only those in names
+// when names is not empty, into outDir as NAME.png, NAME.svg and NAME.pdf. It returns the
+// files written. A figure named in names whose CSV is absent, an unknown name, or an
+// inDir holding no figure CSV at all is an error.
+func RenderDir(inDir, outDir string, names []string) ([]string, error) {
+	if st, err := os.Stat(inDir); err != nil {
+		return nil, fmt.Errorf("input directory: %w", err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("input %s is not a directory", inDir)
+	}
+	explicit := len(names) > 0
+	if !explicit {
+		for _, n := range Names() {
+			if _, err := os.Stat(filepath.Join(inDir, n+".csv")); err == nil {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 0 {
+			return nil, fmt.Errorf("no figure CSV in %s (looked for %s.csv)", inDir, strings.Join(Names(), ".csv, "))
+		}
+	}
+	for _, n := range names {
+		if _, ok := renderers[n]; !ok {
+			return nil, fmt.Errorf("unknown figure %q (known: %s)", n, strings.Join(Names(), ", "))
+		}
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	var written []string
+	for _, n := range names {
+		files, err := RenderFile(filepath.Join(inDir, n+".csv"), n, outDir)
+		if err != nil {
+			return written, err
+		}
+		written = append(written, files...)
+	}
+	return written, nil
+}
+
+// RenderFile draws figure name from the CSV at path into outDir in every format.
+func RenderFile(path, name, outDir string) ([]string, error) {
+	fig, ok := renderers[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown figure %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	var rows []records.Row
+	var theta []records.ThetaRow
+	var err error
+	if fig.theta {
+		theta, err = records.ReadFile[records.ThetaRow](path)
+	} else {
+		rows, err = records.ReadFile[records.Row](path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("figure %s: %w", name, err)
+	}
+	if len(rows) == 0 && len(theta) == 0 {
+		return nil, fmt.Errorf("figure %s: %s has no rows", name, path)
+	}
+	panels, err := fig.draw(name, rows, theta)
+	if err != nil {
+		return nil, fmt.Errorf("figure %s: %w", name, err)
+	}
+	var written []string
+	for _, format := range Formats {
+		out := filepath.Join(outDir, name+"."+format)
+		if err := writePanels(panels, format, out); err != nil {
+			return written, fmt.Errorf("figure %s: %w", name, err)
+		}
+		written = append(written, out)
+	}
+	return written, nil
+}
+
+// writePanels draws a grid of plots on one canvas of the given format and writes it
+// atomically to path.
+func writePanels(panels [][]*plot.Plot, format, path string) error {
+	rows := len(panels)
+	cols := 0
+	for _, r := range panels {
+		cols = max(cols, len(r))
+	}
+	if rows == 0 || cols == 0 {
+		return errors.New("nothing to draw")
+	}
+	w, h := PanelWidth*vg.Length(cols), PanelHeight*vg.Length(rows)
+	c, err := draw.NewFormattedCanvas(w, h, format)
+	if err != nil {
+		return err
+	}
+	dc := draw.New(c)
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 2, PadY: vg.Millimeter * 2,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	grid := make([][]*plot.Plot, rows)
+	for i := range grid {
+		grid[i] = make([]*plot.Plot, cols)
+		copy(grid[i], panels[i])
+	}
+	canvases := plot.Align(grid, tiles, dc)
+	for i := range grid {
+		for j, p := range grid[i] {
+			if p != nil {
+				p.Draw(canvases[i][j])
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return err
+	}
+	return records.WriteFileAtomic(path, buf.Bytes())
+}
+
+// MethodName is the legend name of a method registry name (the paper's names).
+func MethodName(method string) string {
+	switch method {
+	case "dpgibo":
+		return "DP-GIBO"
+	case "gibo":
+		return "GIBO"
+	case "random":
+		return "Random Search"
+	case "ucb":
+		return "UCB-BO"
+	case "tpe":
+		return "TPE"
+	case "dp-random":
+		return "DP-Random"
+	case "dp-ucb":
+		return "DP-UCB"
+	}
+	return method
+}
+
+// methodOrder ranks methods for legends.
+var methodOrder = []string{"dpgibo", "gibo", "random", "ucb", "tpe", "dp-random", "dp-ucb"}
+
+func methodRank(m string) int {
+	for i, n := range methodOrder {
+		if n == m {
+			return i
+		}
+	}
+	return len(methodOrder)
+}
+
+// methodColor gives every method a fixed colour across figures.
+func methodColor(m string) color.Color {
+	switch m {
+	case "dpgibo":
+		return color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
+	case "gibo":
+		return color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}
+	case "random":
+		return color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}
+	case "ucb":
+		return color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
+	case "dp-random":
+		return color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff}
+	case "dp-ucb":
+		return color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff}
+	}
+	return color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff}
+}
+
+// sweepColors colour the values of a swept parameter, from first to last.
+var sweepColors = []color.Color{
+	color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
+	color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
+	color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
+	color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
+	color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff},
+	color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff},
+	color.RGBA{R: 0xe3, G: 0x77, B: 0xc2, A: 0xff},
+	color.RGBA{R: 0x17, G: 0xbe, B: 0xcf, A: 0xff},
+}
+
+func sweepColor(i int) color.Color { return sweepColors[i%len(sweepColors)] }
+
+// taskTitle names a task for panel titles; SVR titles carry the data label.
+func taskTitle(task, data string) string {
+	switch task {
+	case "grouplasso":
+		return "Group LASSO"
+	case "gpreg":
+		return "GP regression"
+	case "svr":
+		return "Kernel SVR on " + data
+	}
+	return task
+}
+
+// newPlot returns a plot with the project's style.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Legend.Top = true
+	p.Legend.ThumbnailWidth = vg.Points(14)
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// addBand draws a band's interquartile range as a translucent polygon and its median as a
+// line, and adds the line to the legend under name.
+func addBand(p *plot.Plot, b Band, name string, c color.Color, dashed bool) error {
+	if len(b.X) == 0 {
+		return nil
+	}
+	if b.Seeds > 1 {
+		poly := make(plotter.XYs, 0, 2*len(b.X))
+		for i := range b.X {
+			poly = append(poly, plotter.XY{X: b.X[i], Y: b.Q3[i]})
+		}
+		for i := len(b.X) - 1; i >= 0; i-- {
+			poly = append(poly, plotter.XY{X: b.X[i], Y: b.Q1[i]})
+		}
+		if len(b.X) == 1 {
+			// A single abscissa: draw the range as a thin vertical bar.
+			poly = plotter.XYs{{X: b.X[0], Y: b.Q1[0]}, {X: b.X[0], Y: b.Q3[0]}}
+		}
+		pg, err := plotter.NewPolygon(poly)
+		if err != nil {
+			return err
+		}
+		r, g, bl, _ := c.RGBA()
+		pg.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(bl >> 8), A: 0x40}
+		pg.LineStyle.Width = 0
+		p.Add(pg)
+	}
+	line, err := plotter.NewLine(xys(b.X, b.Median))
+	if err != nil {
+		return err
+	}
+	line.Color = c
+	line.Width = vg.Points(1.5)
+	if dashed {
+		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	}
+	p.Add(line)
+	p.Legend.Add(name, line)
+	return nil
+}
+
+func xys(x, y []float64) plotter.XYs {
+	out := make(plotter.XYs, len(x))
+	for i := range x {
+		out[i] = plotter.XY{X: x[i], Y: y[i]}
+	}
+	return out
+}
+
+// logYIfWide switches p's y axis to a log scale when every plotted value is positive and
+// they span more than a factor of 20, so that curves far apart stay readable.
+func logYIfWide(p *plot.Plot, values []float64) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range values {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if lo > 0 && hi/lo > 20 {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+}
+
+// formatValue prints a swept value for legends ("inf" for +Inf).
+func formatValue(v float64) string {
+	if math.IsInf(v, 1) {
+		return "∞"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// configValue parses the value of a runner config label "name=value".
+func configValue(label string) (string, float64, bool) {
+	name, val, ok := strings.Cut(label, "=")
+	if !ok {
+		return "", 0, false
+	}
+	v, err := strconv.ParseFloat(val, 64)
+	if err != nil {
+		return "", 0, false
+	}
+	return name, v, true
+}

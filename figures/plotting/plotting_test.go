@@ -1,0 +1,187 @@
+package plotting
+
+import (
+	"bytes"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"dpgibo/experiments/records"
+)
+
+// traceRows makes a small figure CSV: for every d, config and method, seeds runs of iters
+// iterations whose loss decreases from 1 towards a floor that depends on the method.
+func traceRows(fig, task, data string, dims []int, configs, methods []string, seeds, iters int) []records.Row {
+	var rows []records.Row
+	for _, d := range dims {
+		for ci, cfg := range configs {
+			for mi, m := range methods {
+				for s := 1; s <= seeds; s++ {
+					for it := 0; it <= iters; it++ {
+						floor := 0.1 * float64(mi+ci+1)
+						loss := floor + (1-floor)*math.Exp(-float64(it)/3) + 0.01*float64(s)
+						rows = append(rows, records.Row{
+							Suite: "test", Figure: fig, Config: cfg, Task: task, Data: data, Method: m, D: d,
+							NUsers: 10, Mu: math.Inf(1), EvalNoise: 0.01, Iters: iters, Seed: s, Iter: it,
+							Evals: it * (d + 1) * (1 + ci), Batch: d + 1, Loss: loss, DPEpsilon: math.Inf(1),
+						})
+					}
+				}
+			}
+		}
+	}
+	return rows
+}
+
+func writeCSV[T any](t *testing.T, dir, name string, rows []T) {
+	t.Helper()
+	b, err := records.Marshal(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".csv"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// smallInputs writes one small CSV per figure into dir.
+func smallInputs(t *testing.T, dir string) {
+	gibo := []string{"dpgibo", "gibo", "random"}
+	writeCSV(t, dir, "fig1", traceRows("fig1", "grouplasso", "synthetic", []int{2, 10}, []string{""}, gibo, 3, 5))
+	writeCSV(t, dir, "fig2a", traceRows("fig2a", "gpreg", "synthetic", []int{2, 5}, []string{""}, append(gibo, "ucb"), 3, 5))
+	writeCSV(t, dir, "fig2b", traceRows("fig2b", "svr", "ctslice-synthetic", []int{103}, []string{""}, gibo, 2, 4))
+	writeCSV(t, dir, "fig3ab", traceRows("fig3ab", "gpreg", "synthetic", []int{15}, []string{"bias_tol=0.1", "bias_tol=1"}, []string{"dpgibo"}, 3, 5))
+	writeCSV(t, dir, "fig3c", traceRows("fig3c", "gpreg", "synthetic", []int{15}, []string{"mu=0.1", "mu=+Inf"}, []string{"dpgibo"}, 3, 5))
+	writeCSV(t, dir, "fig3d", traceRows("fig3d", "gpreg", "synthetic", []int{15}, []string{"noise=0", "noise=0.1"}, []string{"dpgibo"}, 3, 5))
+	misspec := traceRows("noise-misspec", "gpreg", "synthetic", []int{15}, []string{"noise_std=0.01", "noise_std=1"}, []string{"dpgibo"}, 3, 5)
+	misspec = append(misspec, traceRows("noise-misspec", "gpreg", "synthetic", []int{15}, []string{""}, []string{"random"}, 3, 5)...)
+	writeCSV(t, dir, "noise-misspec", misspec)
+	writeCSV(t, dir, "clip-sweep", traceRows("clip-sweep", "gpreg", "synthetic", []int{15}, []string{"clip=0.1", "clip=10"}, []string{"dpgibo"}, 3, 5))
+	private := traceRows("fig-private", "grouplasso", "synthetic", []int{2, 10}, []string{"mu=1", "mu=0.2"}, []string{"dpgibo", "dp-random", "dp-ucb"}, 3, 4)
+	private = append(private, traceRows("fig-private", "svr", "ctslice-synthetic", []int{103}, []string{"mu=1", "mu=0.2"}, []string{"dpgibo", "dp-random"}, 3, 2)...)
+	writeCSV(t, dir, "fig-private", private)
+	var theta []records.ThetaRow
+	for _, m := range []string{"dpgibo", "gibo"} {
+		for it := 0; it <= 5; it++ {
+			for _, j := range []int{101, 102} {
+				theta = append(theta, records.ThetaRow{Suite: "test", Figure: "fig3f", Task: "svr", Data: "ctslice-synthetic",
+					Method: m, D: 103, Seed: 1, Iter: it, Evals: it * 104, Coord: j, Name: "log C", Value: math.Sin(float64(it + j))})
+			}
+		}
+	}
+	writeCSV(t, dir, "fig3f", theta)
+}
+
+func TestEveryFigureRendersNonEmptyImages(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	smallInputs(t, in)
+	files, err := RenderDir(in, out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(Names()) * len(Formats); len(files) != want {
+		t.Fatalf("wrote %d files, want %d", len(files), want)
+	}
+	for _, name := range Names() {
+		for _, format := range Formats {
+			path := filepath.Join(out, name+"."+format)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b) < 1000 {
+				t.Errorf("%s: only %d bytes", path, len(b))
+			}
+		}
+		// The PNG must show the data: pixels in the colour of the first method or sweep
+		// value (both are the same blue), not just axes.
+		b, _ := os.ReadFile(filepath.Join(out, name+".png"))
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s.png: %v", name, err)
+		}
+		blue := 0
+		bounds := img.Bounds()
+		for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
+			for x := bounds.Min.X; x < bounds.Max.X; x++ {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				if r>>8 == 0x1f && g>>8 == 0x77 && bl>>8 == 0xb4 {
+					blue++
+				}
+			}
+		}
+		if blue < 20 {
+			t.Errorf("%s.png: %d pixels in the first curve's colour; the data was not drawn", name, blue)
+		}
+	}
+	// SVR figures carry the data label in their titles.
+	svg, _ := os.ReadFile(filepath.Join(out, "fig2b.svg"))
+	if !strings.Contains(string(svg), "ctslice-synthetic") {
+		t.Error("fig2b.svg does not name the stand-in data ctslice-synthetic")
+	}
+}
+
+func TestLegendNamesArePapers(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	smallInputs(t, in)
+	if _, err := RenderDir(in, out, []string{"fig2a", "fig-private"}); err != nil {
+		t.Fatal(err)
+	}
+	svg, _ := os.ReadFile(filepath.Join(out, "fig2a.svg"))
+	for _, name := range []string{"DP-GIBO", "GIBO", "Random Search", "UCB-BO"} {
+		if !strings.Contains(string(svg), ">"+name+"<") {
+			t.Errorf("fig2a.svg lacks legend entry %q", name)
+		}
+	}
+	svg, _ = os.ReadFile(filepath.Join(out, "fig-private.svg"))
+	for _, name := range []string{"DP-GIBO", "DP-Random", "DP-UCB"} {
+		if !strings.Contains(string(svg), ">"+name+"<") {
+			t.Errorf("fig-private.svg lacks legend entry %q", name)
+		}
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	in := t.TempDir()
+	if _, err := RenderDir(in, t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "no figure CSV") {
+		t.Errorf("empty input directory: got %v", err)
+	}
+	if _, err := RenderDir(filepath.Join(in, "absent"), t.TempDir(), nil); err == nil {
+		t.Error("missing input directory: no error")
+	}
+	smallInputs(t, in)
+	if _, err := RenderDir(in, t.TempDir(), []string{"fig9"}); err == nil || !strings.Contains(err.Error(), `unknown figure "fig9"`) {
+		t.Errorf("unknown figure: got %v", err)
+	}
+	os.WriteFile(filepath.Join(in, "fig1.csv"), []byte("suite,figure\n"), 0o644)
+	if _, err := RenderDir(in, t.TempDir(), []string{"fig1"}); err == nil || !strings.Contains(err.Error(), "no rows") {
+		t.Errorf("header-only CSV: got %v", err)
+	}
+}
+
+func TestSummariseStepsAndQuartiles(t *testing.T) {
+	// Seed 1 reports at x = 0, 2, 4; seed 2 at x = 1, 3; seed 3 at x = 1, 4.
+	b := summarise(map[int][]point{
+		1: {{0, 10}, {2, 6}, {4, 2}},
+		2: {{1, 9}, {3, 5}},
+		3: {{1, 8}, {4, 1}},
+	})
+	// The grid starts where every seed has reported (x = 1).
+	wantX := []float64{1, 2, 3, 4}
+	// At x = 3: seed 1 holds 6 (from x = 2), seed 2 holds 5, seed 3 holds 8.
+	wantMed := []float64{9, 8, 6, 2}
+	if len(b.X) != len(wantX) {
+		t.Fatalf("grid %v, want %v", b.X, wantX)
+	}
+	for i := range wantX {
+		if b.X[i] != wantX[i] || b.Median[i] != wantMed[i] {
+			t.Errorf("x=%v: median %v, want %v at %v", b.X[i], b.Median[i], wantMed[i], wantX[i])
+		}
+		if !(b.Q1[i] <= b.Median[i] && b.Median[i] <= b.Q3[i]) {
+			t.Errorf("x=%v: quartiles %v %v %v out of order", b.X[i], b.Q1[i], b.Median[i], b.Q3[i])
+		}
+	}
+}
