@@ -113,7 +113,7 @@ func Fits(rows []SweepRow) ([]FitRow, []Fit, error) {
 		{FitDist, distY, nmuX, []string{"log n", "log mu"}, []string{"-0.5 (bound, via strong convexity)", "-0.5 (bound, via strong convexity)"}},
 		{FitEvalsLog, evLogY, logdX, []string{"log d"}, []string{"<= 1 (bound O(omega d log n))"}},
 		{FitEvalsLin, evLinY, dX, []string{"d"}, []string{"-"}},
-		{FitFirstBatch, fbY, logdX, []string{"log d"}, []string{"<= 1 (d+1 points suffice)"}},
+		{FitFirstBatch, fbY, logdX, []string{"log d"}, []string{"1 (O(omega d) points per iteration)"}},
 	}
 	var out []FitRow
 	var fits []Fit
