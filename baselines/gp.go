@@ -209,7 +209,10 @@ func fitHyper(w *marginal, b hyperBox, starts [][3]float64, maxEvals int) (gpHyp
 				return optimize.NotTerminated, nil
 			},
 		}
-		settings := &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: 1e-4, Converger: &optimize.FunctionConverge{Absolute: 1e-6, Relative: 1e-9, Iterations: 5}}
+		// Converged when three major iterations in a row improve the log likelihood by less
+		// than 1e-4 nats: hyperparameters that close are equivalent for the surrogate, and
+		// the rule stops L-BFGS from chasing a bound through the saturating sigmoid.
+		settings := &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: 1e-4, Converger: &optimize.FunctionConverge{Absolute: 1e-4, Iterations: 3}}
 		res, err := optimize.Minimize(prob, b.toZ(start), settings, &optimize.LBFGS{})
 		if res == nil || math.IsInf(res.F, 0) || math.IsNaN(res.F) {
 			if err == nil {

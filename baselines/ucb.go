@@ -92,10 +92,11 @@ func Beta(d, t int, delta float64) float64 {
 //     deviation 1; a standard deviation of 0 is treated as 1);
 //   - the surrogate is a zero-mean GP with algo.RBF kernel and Gaussian noise; its
 //     length-scale, signal variance and noise variance maximise the log marginal
-//     likelihood (L-BFGS from the previous optimum and from the geometric mid-point of the
-//     bounds UCBMinLengthscale..UCBMaxNoiseVar, through the reparameterisation
-//     x = lo + (hi-lo)*sigmoid(z) of each log-hyperparameter), refitted every
-//     UCBConfig.RefitEvery model updates;
+//     likelihood within the bounds UCBMinLengthscale..UCBMaxNoiseVar, by L-BFGS on the
+//     reparameterisation x = lo + (hi-lo)*sigmoid(z) of each log-hyperparameter, started
+//     from the previous fit (and, at the first and every tenth model update, also from the
+//     geometric mid-point of the bounds); the model is updated after every evaluation and
+//     the hyperparameters refitted every UCBConfig.RefitEvery updates (default: every one);
 //   - the first min(d+1, budget) points are uniform in the box; every later point
 //     minimises mu(x) - sqrt(beta_t) sigma(x) (see Beta, t = index of the observation being
 //     chosen) by L-BFGS in the unit cube through x = sigmoid(z), started from the best
@@ -295,9 +296,14 @@ func (s *ucbState) update() error {
 		for k := range mid {
 			mid[k] = 0.5 * (box.Lo[k] + box.Hi[k])
 		}
-		starts := [][3]float64{mid}
+		// Warm start from the previous fit; the mid-point of the bounds as well at the first
+		// and every tenth update, to leave a poor local optimum.
+		var starts [][3]float64
 		if s.fitted {
-			starts = append([][3]float64{s.hyp.logParams()}, mid)
+			starts = append(starts, s.hyp.logParams())
+		}
+		if !s.fitted || s.updates%10 == 0 {
+			starts = append(starts, mid)
 		}
 		h, err := fitHyper(s.lik, box, starts, s.cfg.FitEvals)
 		if err != nil {
@@ -396,6 +402,33 @@ func (a *acquisition) at(u, grad []float64) (float64, error) {
 	return mu - a.sqrtB*sigma, nil
 }
 
+// batch returns the acquisition at every row of U (no gradients), with one kernel product
+// and one Cholesky solve for all rows.
+func (a *acquisition) batch(U *mat.Dense) ([]float64, error) {
+	s := a.s
+	r, _ := U.Dims()
+	m := s.count()
+	Ks := mat.NewDense(r, m, nil)
+	s.kernel.Cross(Ks, U, s.X)
+	var mu mat.VecDense
+	mu.MulVec(Ks, s.lik.alpha)
+	var V mat.Dense // K^{-1} Ks^T, m x r
+	if err := s.lik.chol.SolveTo(&V, Ks.T()); err != nil {
+		return nil, fmt.Errorf("GP predictive solve: %w", err)
+	}
+	out := make([]float64, r)
+	floor := minVar * s.hyp.SignalVar
+	for i := range out {
+		kv := 0.0
+		for k := 0; k < m; k++ {
+			kv += Ks.At(i, k) * V.At(k, i)
+		}
+		variance := math.Max(floor, s.hyp.SignalVar-kv)
+		out[i] = mu.AtVec(i) - a.sqrtB*math.Sqrt(variance)
+	}
+	return out, nil
+}
+
 // nextPoint minimises the acquisition over the unit cube: it scores cfg.RawSamples uniform
 // points, then runs L-BFGS through u = sigmoid(z) from the best observed point and the
 // cfg.Starts-1 best raw points, and returns the best point found.
@@ -408,17 +441,23 @@ func (s *ucbState) nextPoint(rng *rand.Rand) ([]float64, error) {
 		u []float64
 		a float64
 	}
-	raw := make([]cand, 0, s.cfg.RawSamples)
-	for range s.cfg.RawSamples {
-		u := make([]float64, s.d)
-		for j := range u {
-			u[j] = rng.Float64()
+	raw := make([]cand, s.cfg.RawSamples)
+	var values []float64
+	if len(raw) > 0 {
+		U := mat.NewDense(len(raw), s.d, nil)
+		for r := range raw {
+			u := U.RawRowView(r)
+			for j := range u {
+				u[j] = rng.Float64()
+			}
 		}
-		v, err := acq.at(u, nil)
-		if err != nil {
+		var err error
+		if values, err = acq.batch(U); err != nil {
 			return nil, err
 		}
-		raw = append(raw, cand{u, v})
+		for r := range raw {
+			raw[r] = cand{append([]float64(nil), U.RawRowView(r)...), values[r]}
+		}
 	}
 	sort.SliceStable(raw, func(i, j int) bool { return raw[i].a < raw[j].a })
 	starts := [][]float64{s.units[s.argminScore()]}

@@ -103,6 +103,34 @@ func TestAcquisitionGradient(t *testing.T) {
 	}
 }
 
+// TestAcquisitionBatchMatchesPointwise: the batched evaluation used to rank raw samples
+// equals the pointwise one used by L-BFGS.
+func TestAcquisitionBatchMatchesPointwise(t *testing.T) {
+	s := ucbStateFor(t, 3, 20, 0.01, 6)
+	acq := newAcquisition(s)
+	rng := rand.New(rand.NewPCG(1, 2))
+	U := mat.NewDense(17, 3, nil)
+	for r := 0; r < 17; r++ {
+		for j := 0; j < 3; j++ {
+			U.Set(r, j, rng.Float64())
+		}
+	}
+	U.SetRow(16, s.units[4]) // an observed point, where the variance is smallest
+	got, err := acq.batch(U)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range got {
+		want, err := acq.at(U.RawRowView(r), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got[r]-want) > 1e-9*(1+math.Abs(want)) {
+			t.Errorf("row %d: batch %v, pointwise %v", r, got[r], want)
+		}
+	}
+}
+
 func TestHyperReparameterisationStaysInBounds(t *testing.T) {
 	b := ucbHyperBox(0.5)
 	for _, z := range []float64{-800, -40, -1, 0, 1, 40, 800} {
