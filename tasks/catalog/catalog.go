@@ -10,6 +10,7 @@ import (
 	"dpgibo/tasks"
 	"dpgibo/tasks/gpreg"
 	"dpgibo/tasks/grouplasso"
+	"dpgibo/tasks/svr"
 )
 
 // Spec names a task and the few settings every experiment varies. A zero field takes the
@@ -18,14 +19,16 @@ type Spec struct {
 	// Name is the task's registry name (see Names).
 	Name string
 	// D is the number of hyperparameters: the number of groups for grouplasso, the input
-	// dimension for gpreg.
+	// dimension for gpreg, and d = p + 3 for svr (p features plus epsilon, C and gamma;
+	// D >= 4).
 	D int
 	// Seed fixes the task's data.
 	Seed uint64
 	// NTrain and NVal are the sizes of the training and validation splits (NVal is the
 	// number of users).
 	NTrain, NVal int
-	// CTSlice is the path of the CT-slice data, used only by tasks on real data.
+	// CTSlice is the CT-slice data file or directory (the -ctslice flag), used only by svr;
+	// "" applies svr's lookup order and falls back to its labelled stand-in.
 	CTSlice string
 }
 
@@ -36,6 +39,16 @@ var builders = map[string]func(Spec) (tasks.Task, error){
 	},
 	gpreg.Name: func(s Spec) (tasks.Task, error) {
 		return gpreg.New(gpreg.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
+	},
+	svr.Name: func(s Spec) (tasks.Task, error) {
+		cfg := svr.Config{Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal, Path: s.CTSlice}
+		if s.D != 0 {
+			if s.D < 4 {
+				return nil, fmt.Errorf("D = %d but svr has d = p + 3 hyperparameters with p >= 1 features, so D >= 4", s.D)
+			}
+			cfg.P = s.D - 3
+		}
+		return svr.New(cfg)
 	},
 }
 

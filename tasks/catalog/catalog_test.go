@@ -16,6 +16,7 @@ func TestNewKnownTasks(t *testing.T) {
 		{Spec{Name: "grouplasso", D: 3, Seed: 1}, 3, 150, 50, 15},
 		{Spec{Name: "grouplasso", D: 2, Seed: 1, NTrain: 30, NVal: 20}, 2, 20, 30, 10},
 		{Spec{Name: "gpreg", D: 2, Seed: 1, NTrain: 40, NVal: 30}, 2, 30, 40, 2},
+		{Spec{Name: "svr", D: 13, Seed: 1, NTrain: 40, NVal: 30}, 13, 30, 40, 10},
 	} {
 		task, err := New(tc.spec)
 		if err != nil {
@@ -46,14 +47,16 @@ func TestUnknownTaskListsKnown(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	names := Names()
-	if !slices.IsSorted(names) || !slices.Contains(names, "grouplasso") || !slices.Contains(names, "gpreg") {
+	if !slices.IsSorted(names) || !slices.Contains(names, "grouplasso") || !slices.Contains(names, "gpreg") || !slices.Contains(names, "svr") {
 		t.Fatalf("Names() = %v", names)
 	}
 }
 
 func TestTaskErrorsWrapped(t *testing.T) {
-	_, err := New(Spec{Name: "gpreg", D: -1})
-	if err == nil || !strings.Contains(err.Error(), "gpreg") {
-		t.Fatalf("bad D: error %v", err)
+	for _, spec := range []Spec{{Name: "gpreg", D: -1}, {Name: "grouplasso", D: -1}, {Name: "svr", D: 3}} {
+		_, err := New(spec)
+		if err == nil || !strings.Contains(err.Error(), spec.Name) {
+			t.Errorf("%+v: error %v", spec, err)
+		}
 	}
 }
