@@ -25,7 +25,8 @@ import (
 
 // ClippedMean returns (1/n) sum_i min(max(losses[i], 0), lossBound), the mean of the
 // per-user losses clipped to [0, lossBound]. Under replacement of one user it changes by at
-// most lossBound/n.
+// most lossBound/n, whatever the losses (+-Inf clip to the bounds; the methods reject NaN
+// before calling it).
 func ClippedMean(losses []float64, lossBound float64) float64 {
 	s := 0.0
 	for _, v := range losses {

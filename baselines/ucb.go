@@ -66,7 +66,7 @@ func (c UCBConfig) resolved() (UCBConfig, error) {
 	case !(c.BetaScale > 0) || math.IsInf(c.BetaScale, 0):
 		return c, fmt.Errorf("UCBConfig.BetaScale must be positive and finite, got %v", c.BetaScale)
 	case c.RefitEvery < 0 || c.FitEvals < 0 || c.RawSamples < 0 || c.Starts < 0 || c.StartEvals < 0:
-		return c, fmt.Errorf("UCBConfig counts must be positive, got %+v", c)
+		return c, fmt.Errorf("UCBConfig counts must not be negative (0 means the default), got %+v", c)
 	}
 	return c, nil
 }
