@@ -2,6 +2,8 @@ module dpgibo
 
 go 1.26.8
 
+godebug randseednop=0
+
 require (
 	github.com/gocarina/gocsv v0.0.0-20240520201108-78e41c74b4b1
 	github.com/schollz/progressbar/v3 v3.19.1
