@@ -122,7 +122,7 @@ func DefaultConfig() Config {
 		HalfWidth:      100,
 		NoClipFactor:   100,
 		Seed:           1,
-		Mechanisms:     []string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip},
+		Mechanisms:     []string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip, DPRandom, DPUCB, ControlDPRandomNoiseHalved},
 		Confidence:     0.95,
 		BaselineBudget: 10,
 		LossBound:      1,

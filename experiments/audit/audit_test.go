@@ -151,3 +151,19 @@ func TestAuditIndependentOfWorkers(t *testing.T) {
 		t.Errorf("1 worker %+v, 2 workers %+v", rows[0][0], rows[1][0])
 	}
 }
+
+func TestDefaultConfigAuditsEveryKnownMechanism(t *testing.T) {
+	got := DefaultConfig().Mechanisms
+	for _, name := range KnownMechanisms() {
+		found := false
+		for _, g := range got {
+			found = found || g == name
+		}
+		if !found {
+			t.Errorf("DefaultConfig does not audit %s", name)
+		}
+	}
+	if _, err := Mechanisms(DefaultConfig()); err != nil {
+		t.Error(err)
+	}
+}
