@@ -42,13 +42,14 @@ func gramRBF(dst, u, norms []float64, n, p int, gamma float64) {
 	}
 	a := blas64.General{Rows: n, Cols: p, Stride: p, Data: u}
 	c := blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: dst}
-	blas64.Syrk(blas.NoTrans, 1, a, 0, c)
+	blas64.Syrk(blas.NoTrans, 2*gamma, a, 0, c)
 	for i := 0; i < n; i++ {
 		row := dst[i*n : (i+1)*n]
-		ni := norms[i]
+		ci := -gamma * norms[i]
 		row[i] = 1
 		for j := i + 1; j < n; j++ {
-			row[j] = rbf(gamma, ni+norms[j]-2*row[j])
+			// exp(-gamma |u_i - u_j|^2) with the cross product already scaled by 2 gamma
+			row[j] = expNonPositive(min(ci-gamma*norms[j]+row[j], 0))
 		}
 	}
 	for i := 1; i < n; i++ {
@@ -57,15 +58,6 @@ func gramRBF(dst, u, norms []float64, n, p int, gamma float64) {
 			row[j] = dst[j*n+i]
 		}
 	}
-}
-
-// rbf returns exp(-gamma * sq) for a squared distance sq computed by the norm expansion,
-// clamping the small negative values that rounding can produce.
-func rbf(gamma, sq float64) float64 {
-	if sq < 0 {
-		sq = 0
-	}
-	return expNonPositive(-gamma * sq)
 }
 
 // Table-driven exponential for the kernel's arguments x <= 0, the hot spot of every
@@ -151,10 +143,10 @@ func (c *rowCache) row(i int) []float64 {
 	out := c.slots[victim]
 	a := blas64.General{Rows: c.n, Cols: c.p, Stride: c.p, Data: c.u}
 	x := blas64.Vector{N: c.p, Inc: 1, Data: c.u[i*c.p : (i+1)*c.p]}
-	blas64.Gemv(blas.NoTrans, 1, a, x, 0, blas64.Vector{N: c.n, Inc: 1, Data: out})
-	ni := c.norms[i]
+	blas64.Gemv(blas.NoTrans, 2*c.gamma, a, x, 0, blas64.Vector{N: c.n, Inc: 1, Data: out})
+	ci := -c.gamma * c.norms[i]
 	for j := range out {
-		out[j] = rbf(c.gamma, ni+c.norms[j]-2*out[j])
+		out[j] = expNonPositive(min(ci-c.gamma*c.norms[j]+out[j], 0))
 	}
 	out[i] = 1
 	return out

@@ -62,7 +62,10 @@ type Dual struct {
 	Bias float64
 	// Iter is the number of SMO steps taken.
 	Iter int
-	// Gap is the final KKT gap m - M (see smo), below Tol on success.
+	// Gap is the final KKT gap, the largest violation of the optimality conditions: the
+	// largest residual-minus-tube value z_k - f_k -+ epsilon over the variables that may
+	// still grow, minus the smallest over those that may still shrink (bias excluded). It
+	// is <= 0 at an exact optimum and below Tol on success, in units of the target.
 	Gap float64
 }
 
@@ -182,29 +185,25 @@ func (s *smo) solve(rows kernelRows, diag, z []float64, p Params) (Dual, error) 
 		}
 		iter++
 
-		// j: second-order choice among the low variables below up.
+		// j: second-order choice among the low variables below up. The score b^2/eta is
+		// compared as bestB2*eta < b^2*bestEta to avoid a division per candidate.
 		ki := rows.row(iUp)
 		dii := diag[iUp]
-		best := -1.0
+		bestB, bestB2, bestEta := 0.0, 0.0, 1.0
 		jLow, jStar := -1, false
-		var jB, jEta float64
 		for t, r := range resid {
 			eta := dii + diag[t] - 2*ki[t]
 			if eta <= 0 {
 				eta = tau
 			}
 			if alpha[t] > 0 {
-				if b := up - (r - eps); b > 0 {
-					if score := b * b / eta; score > best {
-						best, jLow, jStar, jB, jEta = score, t, false, b, eta
-					}
+				if b := up - (r - eps); b > 0 && b*b*bestEta > bestB2*eta {
+					bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, false
 				}
 			}
 			if alphaStar[t] < C {
-				if b := up - (r + eps); b > 0 {
-					if score := b * b / eta; score > best {
-						best, jLow, jStar, jB, jEta = score, t, true, b, eta
-					}
+				if b := up - (r + eps); b > 0 && b*b*bestEta > bestB2*eta {
+					bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, true
 				}
 			}
 		}
@@ -223,7 +222,7 @@ func (s *smo) solve(rows kernelRows, diag, z []float64, p Params) (Dual, error) 
 		if jStar {
 			roomJ = C - alphaStar[jLow]
 		}
-		delta := jB / jEta
+		delta := bestB / bestEta
 		if delta > roomI {
 			delta = roomI
 		}

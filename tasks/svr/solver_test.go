@@ -323,13 +323,14 @@ func TestPredictMatchesDefinition(t *testing.T) {
 }
 
 // The row cache (used when the matrix exceeds the budget) gives the same fit as the full
-// matrix.
+// matrix. Both solve to a tight tolerance, since rounding differences between the two ways
+// of forming a kernel value may change the SMO path.
 func TestRowCacheMatchesFullMatrix(t *testing.T) {
 	x, y := randomProblem(9, 200, 4)
 	xv, _ := randomProblem(10, 50, 4)
 	h := hyperFor(4, 9)
-	full := SVR{}
-	cached := SVR{CacheBytes: 8 * 200 * 5} // five rows
+	full := SVR{Tol: 1e-10}
+	cached := SVR{Tol: 1e-10, CacheBytes: 8 * 200 * 5} // five rows
 	pf, pc := make([]float64, 50), make([]float64, 50)
 	for _, c := range []struct {
 		s *SVR
@@ -342,11 +343,8 @@ func TestRowCacheMatchesFullMatrix(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if full.Iterations() != cached.Iterations() {
-		t.Errorf("iterations %d (full) vs %d (row cache)", full.Iterations(), cached.Iterations())
-	}
 	for i := range pf {
-		if math.Abs(pf[i]-pc[i]) > 1e-12 {
+		if math.Abs(pf[i]-pc[i]) > 1e-8 {
 			t.Errorf("prediction %d: %v (full) vs %v (row cache)", i, pf[i], pc[i])
 		}
 	}

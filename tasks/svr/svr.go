@@ -15,7 +15,7 @@ import (
 const DefaultCacheBytes = 256 << 20
 
 // DefaultPredictBlock is the default number of rows Predict handles per BLAS product.
-const DefaultPredictBlock = 512
+const DefaultPredictBlock = 128
 
 // Hyper are the hyperparameters of one epsilon-SVR fit with the ARD-RBF kernel
 // k(x, x') = exp(-Gamma sum_j (x_j - x'_j)^2 / Lengthscales[j]^2), in natural units.
@@ -76,6 +76,7 @@ type SVR struct {
 	p, nSV  int
 	sv      []float64 // nSV x p, pre-scaled support vectors
 	svNorms []float64
+	svArg   []float64 // -gamma |s|^2 per support vector
 	coef    []float64
 	bias    float64
 	gamma   float64
@@ -190,6 +191,12 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 	s.blockScaled = grow(s.blockScaled, block*p)
 	s.blockNorms = grow(s.blockNorms, block)
 	s.blockCross = grow(s.blockCross, block*s.nSV)
+	// exp(-gamma |u - s|^2) = exp(c_u + a_s + 2 gamma u.s) with c_u = -gamma |u|^2 and
+	// a_s = -gamma |s|^2; the factor 2 gamma is applied by the Gemm.
+	s.svArg = grow(s.svArg, s.nSV)
+	for k, nk := range s.svNorms {
+		s.svArg[k] = -s.gamma * nk
+	}
 	x := X.RawMatrix()
 	svs := blas64.General{Rows: s.nSV, Cols: p, Stride: p, Data: s.sv}
 	for start := 0; start < m; start += block {
@@ -198,13 +205,13 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 		scaleRows(s.blockScaled, s.blockNorms, sub, s.invLengthscale)
 		a := blas64.General{Rows: rows, Cols: p, Stride: p, Data: s.blockScaled}
 		c := blas64.General{Rows: rows, Cols: s.nSV, Stride: s.nSV, Data: s.blockCross}
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, a, svs, 0, c)
+		blas64.Gemm(blas.NoTrans, blas.Trans, 2*s.gamma, a, svs, 0, c)
 		for r := 0; r < rows; r++ {
 			cross := s.blockCross[r*s.nSV : (r+1)*s.nSV]
-			nr := s.blockNorms[r]
+			cu := -s.gamma * s.blockNorms[r]
 			f := s.bias
 			for k, g := range cross {
-				f += s.coef[k] * rbf(s.gamma, nr+s.svNorms[k]-2*g)
+				f += s.coef[k] * expNonPositive(min(cu+s.svArg[k]+g, 0))
 			}
 			dst[start+r] = f
 		}

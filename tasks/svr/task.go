@@ -272,10 +272,16 @@ func (t *Task) DataLabel() string {
 
 // LossBound returns Lmax = Config.LossBound (default 4), in squared standardised target
 // units: a prediction error of two training standard deviations. The squared error of an
-// SVR is not bounded a priori (the prediction is not confined to the target range), so
-// Lmax is a public clipping level rather than a hard bound: private baselines clip each
-// per-user loss to [0, Lmax], which bounds one user's influence on a mean by Lmax/n
-// whatever the data. See the package documentation for how often it binds.
+// SVR has no a-priori bound (its prediction is not confined to the target range), so Lmax
+// is a public, data-independent clipping level rather than a hard bound: private baselines
+// clip each per-user loss to [0, Lmax], which bounds one user's influence on a mean by
+// Lmax/n whatever the data.
+//
+// Measured on the stand-in (seed 1, 30 thetas drawn uniformly from the box plus the box
+// centre): the largest per-user loss was 11.2; at most 3.1% of the users exceeded 4, and
+// clipping at 4 lowered the mean loss by at most 5.4% at every theta whose MSE was below
+// 0.1 and by at most 9% overall (Lmax = 9: at most 0.07% of users clipped, mean lowered by
+// at most 0.4%). Clipping rates on the real CT-slice data are yet to be measured.
 func (t *Task) LossBound() float64 { return t.cfg.LossBound }
 
 // Data returns the training and validation splits as the task uses them: the P selected
