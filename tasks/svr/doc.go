@@ -39,10 +39,10 @@
 // (-cpu 1, one OpenBLAS thread), best of 6 interleaved rounds, at every length-scale 1,
 // epsilon 0.1, gamma 0.1 (about 510 support vectors):
 //
-//	                  C = 1            C = 3
-//	libsvm 1.2.1      353 ms           353 ms
-//	pure Go           179 ms (0.51x)   180 ms (0.51x)
-//	-tags openblas     67 ms (0.19x)    73 ms (0.21x)
+//	                             C = 1            C = 3
+//	scikit-learn 1.2.1 (libsvm)  353 ms           353 ms
+//	pure Go                      179 ms (0.51x)   180 ms (0.51x)
+//	-tags openblas                67 ms (0.19x)    73 ms (0.21x)
 //
 // with validation MSEs equal to libsvm's within 1e-4 relative (8e-5 and 5e-5).
 //
