@@ -26,7 +26,7 @@ func (k RBF) At(a, b []float64) float64 {
 }
 
 func (k RBF) fromSqDist(sq float64) float64 {
-	return k.Variance * math.Exp(-sq/(2*k.Lengthscale*k.Lengthscale))
+	return k.Variance * ExpNonPositive(-sq/(2*k.Lengthscale*k.Lengthscale))
 }
 
 // GradAt writes into dst the gradient of k(a, b) with respect to a:

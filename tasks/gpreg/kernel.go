@@ -1,6 +1,7 @@
 package gpreg
 
 import (
+	"dpgibo/algo"
 	"math"
 	"runtime"
 	"sync"
@@ -40,7 +41,7 @@ func gramUpper(dst blas64.Symmetric, x blas64.General, variance, noiseVar float6
 		row[a] = variance + noiseVar
 		na := norms[a]
 		for b := a + 1; b < n; b++ {
-			row[b] = variance * math.Exp(-0.5*math.Max(0, row[b]+na+norms[b]))
+			row[b] = variance * algo.ExpNonPositive(-0.5*math.Max(0, row[b]+na+norms[b]))
 		}
 	})
 }
@@ -56,7 +57,7 @@ func crossKernel(dst, a, b blas64.General, variance float64, norms []float64) {
 		row := dst.Data[r*dst.Stride : r*dst.Stride+b.Rows]
 		nr := na[r]
 		for c := range row {
-			row[c] = variance * math.Exp(-0.5*math.Max(0, row[c]+nr+nb[c]))
+			row[c] = variance * algo.ExpNonPositive(-0.5*math.Max(0, row[c]+nr+nb[c]))
 		}
 	})
 }

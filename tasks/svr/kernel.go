@@ -1,7 +1,7 @@
 package svr
 
 import (
-	"math"
+	"dpgibo/algo"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -49,7 +49,7 @@ func gramRBF(dst, u, norms []float64, n, p int, gamma float64) {
 		row[i] = 1
 		for j := i + 1; j < n; j++ {
 			// exp(-gamma |u_i - u_j|^2) with the cross product already scaled by 2 gamma
-			row[j] = expNonPositive(min(ci-gamma*norms[j]+row[j], 0))
+			row[j] = algo.ExpNonPositive(min(ci-gamma*norms[j]+row[j], 0))
 		}
 	}
 	for i := 1; i < n; i++ {
@@ -58,41 +58,6 @@ func gramRBF(dst, u, norms []float64, n, p int, gamma float64) {
 			row[j] = dst[j*n+i]
 		}
 	}
-}
-
-// Table-driven exponential for the kernel's arguments x <= 0, the hot spot of every
-// kernel matrix: exp(x) = 2^m * 2^(i/expTableSize) * exp(r) with x = (m expTableSize + i)
-// ln2/expTableSize + r, |r| <= ln2/(2 expTableSize), and exp(r) from its Taylor polynomial
-// of degree 5 (truncation below 1e-17). The relative error against math.Exp is below 1e-15
-// on [-708, 0] (TestExpNonPositive); below -708 it returns 0 (the true value is under
-// 1e-307).
-const (
-	expTableBits = 8
-	expTableSize = 1 << expTableBits
-	expInvStep   = expTableSize / math.Ln2
-	expStepHi    = 6.93147180369123816490e-01 / expTableSize // ln2 split so that k*hi is exact
-	expStepLo    = 1.90821492927058770002e-10 / expTableSize
-	expShifter   = 0x1.8p52 // adding it rounds to an integer held in the low mantissa bits
-)
-
-var expTable = func() (t [expTableSize]uint64) {
-	for i := range t {
-		t[i] = math.Float64bits(math.Exp2(float64(i) / expTableSize))
-	}
-	return t
-}()
-
-func expNonPositive(x float64) float64 {
-	if x < -708 {
-		return 0
-	}
-	kd := x*expInvStep + expShifter
-	k := int64(math.Float64bits(kd)) - int64(math.Float64bits(expShifter)) // round(x/step)
-	kd -= expShifter
-	r := (x - kd*expStepHi) - kd*expStepLo
-	poly := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120)))))
-	scale := expTable[k&(expTableSize-1)] + uint64(k>>expTableBits)<<52
-	return poly * math.Float64frombits(scale)
 }
 
 // rowCache serves kernel rows computed on demand when the full matrix does not fit in the
@@ -146,7 +111,7 @@ func (c *rowCache) row(i int) []float64 {
 	blas64.Gemv(blas.NoTrans, 2*c.gamma, a, x, 0, blas64.Vector{N: c.n, Inc: 1, Data: out})
 	ci := -c.gamma * c.norms[i]
 	for j := range out {
-		out[j] = expNonPositive(min(ci-c.gamma*c.norms[j]+out[j], 0))
+		out[j] = algo.ExpNonPositive(min(ci-c.gamma*c.norms[j]+out[j], 0))
 	}
 	out[i] = 1
 	return out

@@ -1,6 +1,7 @@
 package svr
 
 import (
+	"dpgibo/algo"
 	"fmt"
 	"math"
 
@@ -211,7 +212,7 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 			cu := -s.gamma * s.blockNorms[r]
 			f := s.bias
 			for k, g := range cross {
-				f += s.coef[k] * expNonPositive(min(cu+s.svArg[k]+g, 0))
+				f += s.coef[k] * algo.ExpNonPositive(min(cu+s.svArg[k]+g, 0))
 			}
 			dst[start+r] = f
 		}
