@@ -34,6 +34,7 @@ import (
 	"syscall"
 	"time"
 
+	"dpgibo/algo"
 	"dpgibo/experiments/audit"
 	"dpgibo/figures/plotting"
 )
@@ -240,6 +241,10 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 	p, err := makePlan(o.Suite, figs, source)
 	if err != nil {
 		return err
+	}
+	if o.Workers > 1 {
+		// One BLAS thread per worker: the workers already use the cores.
+		algo.SetBLASThreads(1)
 	}
 	start := time.Now()
 	man := newManifest(o, p, args, start)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"dpgibo/algo"
 	"dpgibo/experiments/records"
 )
 
@@ -35,9 +36,11 @@ type Manifest struct {
 	OS        string `json:"os"`
 	Arch      string `json:"arch"`
 	CPUs      int    `json:"cpus"`
-	Workers   int    `json:"workers"`
-	Shard     string `json:"shard,omitempty"`
-	Resume    bool   `json:"resume"`
+	// BLAS is the BLAS/LAPACK backend compiled in ("gonum" or "openblas").
+	BLAS    string `json:"blas"`
+	Workers int    `json:"workers"`
+	Shard   string `json:"shard,omitempty"`
+	Resume  bool   `json:"resume"`
 	// DataSource says where the SVR data came from (a file or the stand-in).
 	DataSource string `json:"data_source,omitempty"`
 	// Start and End are wall-clock times (RFC 3339).
@@ -97,7 +100,7 @@ func newManifest(o Options, p *plan, args []string, start time.Time) *Manifest {
 	commit, dirty := gitCommit()
 	m := &Manifest{
 		Suite: o.Suite, Only: o.Only, Args: args, Commit: commit, Dirty: dirty,
-		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(),
+		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: algo.BLASBackend,
 		Workers: o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
 		Start: start.Format(time.RFC3339),
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -432,5 +433,28 @@ func TestPlanIsDeterministicAndDeduplicated(t *testing.T) {
 				t.Fatalf("N=%d: cell %d owned by %d shards", n, i, c)
 			}
 		}
+	}
+}
+
+func TestProgressLinesWhenNotATerminal(t *testing.T) {
+	var stderr bytes.Buffer
+	o := quickOptions(t.TempDir(), 2)
+	o.Only, o.Quiet, o.Stderr = "fig1", false, &stderr
+	if err := runSuite(context.Background(), o, nil); err != nil {
+		t.Fatal(err)
+	}
+	figs, _ := suiteFigures(SuiteQuick, "fig1")
+	p, _ := makePlan(SuiteQuick, figs, "")
+	want := "progress: " + strconv.Itoa(len(p.cells)) + "/" + strconv.Itoa(len(p.cells)) + " cells"
+	if !strings.Contains(stderr.String(), "progress: 0/") || !strings.Contains(stderr.String(), want) {
+		t.Errorf("progress output %q lacks the first and last lines (%q)", stderr.String(), want)
+	}
+	o.Quiet = true
+	stderr.Reset()
+	if err := runSuite(context.Background(), o, nil); err != nil {
+		t.Fatal(err)
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("-quiet printed %q", stderr.String())
 	}
 }

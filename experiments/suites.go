@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -288,11 +286,4 @@ func methodReads(method, param string) bool {
 		return param == "noise"
 	}
 	return true
-}
-
-// sortedCopy returns a sorted copy of values (used for stable labels).
-func sortedCopy(values []int) []int {
-	out := slices.Clone(values)
-	sort.Ints(out)
-	return out
 }

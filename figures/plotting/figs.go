@@ -110,6 +110,7 @@ func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 			all = append(all, b.Q3...)
 		}
 		logYIfWide(p, all)
+		legendRoom(p)
 		out = append(out, p)
 	}
 	return [][]*plot.Plot{out}, nil
@@ -157,6 +158,7 @@ func drawThetaPaths(_ string, _ []records.Row, rows []records.ThetaRow) ([][]*pl
 				return nil, err
 			}
 		}
+		legendRoom(p)
 		out = append(out, p)
 	}
 	return [][]*plot.Plot{out}, nil
@@ -177,6 +179,7 @@ func sweepPanel(p *plot.Plot, rows []records.Row, x, y func(records.Row) float64
 	if logY {
 		logYIfWide(p, all)
 	}
+	legendRoom(p)
 	return nil
 }
 
@@ -256,7 +259,7 @@ func addPointsIQR(p *plot.Plot, x []float64, values [][]float64, name string, c 
 	marks.Shape = draw.CircleGlyph{}
 	marks.Radius = vg.Points(3)
 	p.Add(bars, line, marks)
-	p.Legend.Add(name, line, marks)
+	addLegend(p, name, line, marks)
 	return span, nil
 }
 
@@ -291,6 +294,7 @@ func drawFinalByNoise(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.5, float64(len(keys))-0.5
 	logYIfWide(p, span)
+	legendRoom(p)
 	return [][]*plot.Plot{{p}}, nil
 }
 
@@ -329,6 +333,7 @@ func drawMisspec(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 			all = append(all, b.Q3...)
 		}
 		logYIfWide(p, all)
+		legendRoom(p)
 		out = append(out, p)
 	}
 	if len(out) == 0 {
@@ -384,10 +389,18 @@ func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 				}
 				span = append(span, s...)
 			}
-			if len(dims) == 1 {
-				p.X.Min, p.X.Max = float64(dims[0])-1, float64(dims[0])+1
+			var ticks []plot.Tick
+			for _, d := range dims {
+				ticks = append(ticks, plot.Tick{Value: float64(d), Label: fmt.Sprint(d)})
 			}
+			p.X.Tick.Marker = plot.ConstantTicks(ticks)
+			pad := 0.08 * float64(dims[len(dims)-1]-dims[0])
+			if len(dims) == 1 {
+				pad = 1
+			}
+			p.X.Min, p.X.Max = float64(dims[0])-pad, float64(dims[len(dims)-1])+pad
 			logYIfWide(p, span)
+			legendRoom(p)
 			row = append(row, p)
 		}
 		grid = append(grid, row)

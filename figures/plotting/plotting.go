@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -310,7 +311,7 @@ func addBand(p *plot.Plot, b Band, name string, c color.Color, dashed bool) erro
 		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 	}
 	p.Add(line)
-	p.Legend.Add(name, line)
+	addLegend(p, name, line)
 	return nil
 }
 
@@ -333,6 +334,34 @@ func logYIfWide(p *plot.Plot, values []float64) {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
+}
+
+// legendEntries counts the legend entries of plots being built (gonum's Legend does not
+// expose them); legendRoom reads and forgets the count.
+var legendEntries sync.Map // *plot.Plot -> int
+
+// addLegend adds an entry to p's legend and counts it.
+func addLegend(p *plot.Plot, name string, thumbs ...plot.Thumbnailer) {
+	p.Legend.Add(name, thumbs...)
+	n, _ := legendEntries.Load(p)
+	count, _ := n.(int)
+	legendEntries.Store(p, count+1)
+}
+
+// legendRoom raises the top of p's y axis so that the legend in the top right corner sits
+// above the data instead of over it.
+func legendRoom(p *plot.Plot) {
+	n, _ := legendEntries.LoadAndDelete(p)
+	entries, _ := n.(int)
+	if entries == 0 || !(p.Y.Max > p.Y.Min) {
+		return
+	}
+	frac := 0.09*float64(entries) + 0.04
+	if _, ok := p.Y.Scale.(plot.LogScale); ok && p.Y.Min > 0 {
+		p.Y.Max *= math.Pow(p.Y.Max/p.Y.Min, frac/(1-frac))
+		return
+	}
+	p.Y.Max += (p.Y.Max - p.Y.Min) * frac / (1 - frac)
 }
 
 // formatValue prints a swept value for legends ("inf" for +Inf).
