@@ -157,11 +157,18 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 	out := &cellOutput{}
 	var reportTime time.Duration
 	losses := make([]float64, n)
+	// reported remembers the noiseless loss of every theta already reported: score-based
+	// methods report their best point after every evaluation, and it rarely changes.
+	reported := map[string]float64{}
 	report := func(theta []float64) (float64, error) {
 		if err := tasks.CheckTheta(spec.Task, theta, lo, hi); err != nil {
 			return 0, fmt.Errorf("method %s released a theta outside the task's box: %w", spec.Method, err)
 		}
-		if v, ok := timed.memo[thetaKey(theta)]; ok {
+		key := thetaKey(theta)
+		if v, ok := timed.memo[key]; ok {
+			return v, nil
+		}
+		if v, ok := reported[key]; ok {
 			return v, nil
 		}
 		t0 := time.Now()
@@ -172,7 +179,9 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 		if err := tasks.CheckLosses(spec.Task, theta, losses); err != nil {
 			return 0, err
 		}
-		return mean(losses), nil
+		v := mean(losses)
+		reported[key] = v
+		return v, nil
 	}
 	var last []float64
 	record := func(iter, evals, batch int, theta []float64) error {

@@ -151,7 +151,7 @@ func paperFigures() []Figure {
 	misspecBlock.EvalNoise = 0.01
 
 	return []Figure{
-		{Name: "fig1", Blocks: []Block{{Task: "grouplasso", Dims: []int{2, 10, 20}, DataSeed: 1, DataPerSeed: true,
+		{Name: "fig1", Blocks: []Block{{Task: "grouplasso", Dims: []int{2, 10, 20}, DataSeed: 1,
 			Methods: []string{"dpgibo", "gibo", "random"}, Seeds: 5, Algo: groupLassoAlgo}}},
 		{Name: "fig2a", Blocks: []Block{{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
 			Methods: []string{"dpgibo", "gibo", "random", "ucb"}, Seeds: 10, Algo: gpAcrossDAlgo}}},
@@ -170,7 +170,7 @@ func paperFigures() []Figure {
 func privateFigures() []Figure {
 	methods := []string{"dpgibo", "dp-random", "dp-ucb"}
 	return []Figure{{Name: "fig-private", Blocks: []Block{
-		{Task: "grouplasso", Dims: []int{2, 10, 20}, DataSeed: 1, DataPerSeed: true, Methods: methods,
+		{Task: "grouplasso", Dims: []int{2, 10, 20}, DataSeed: 1, Methods: methods,
 			Seeds: 5, Algo: groupLassoAlgo, Sweep: "mu", Values: []num{1, 0.2}},
 		{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1, Methods: methods,
 			Seeds: 5, Algo: gpAcrossDAlgo, Sweep: "mu", Values: []num{1, 0.2}},
