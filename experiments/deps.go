@@ -22,8 +22,8 @@ func defaultMethodFactory(name string, opts baselines.Options) (baselines.Method
 }
 
 // inspectTask runs the -task command (task inspection, experiments/inspect.go).
-func inspectTask(w io.Writer, name string, d int, seed uint64, ctslice, dump, evalTheta string) error {
-	return runInspect(w, catalog.Spec{Name: name, D: d, Seed: seed, CTSlice: ctslice}, dump, evalTheta)
+func inspectTask(w, warn io.Writer, name string, d int, seed uint64, ctslice, dump, evalTheta string) error {
+	return runInspect(w, warn, catalog.Spec{Name: name, D: d, Seed: seed, CTSlice: ctslice}, dump, evalTheta)
 }
 
 // standInWarning is the line printed once per run when the SVR task runs on the stand-in.

@@ -25,9 +25,12 @@ import (
 //     the per-user losses at that theta to w as CSV: a header row user,loss, then one row
 //     per validation user, users numbered from 0.
 //
+// When the task runs on the SVR stand-in, one warning line naming it and the fetch command
+// goes to warn (nil: none), never to w.
+//
 // A wrong number of values, an unparsable or out-of-box value, or an unknown task is an
 // error saying which.
-func runInspect(w io.Writer, spec catalog.Spec, dumpDir, evalTheta string) error {
+func runInspect(w, warn io.Writer, spec catalog.Spec, dumpDir, evalTheta string) error {
 	if dumpDir == "" && evalTheta == "" {
 		return errors.New("inspect: nothing to do: give a directory to dump the data to or a theta to evaluate")
 	}
@@ -41,6 +44,13 @@ func runInspect(w io.Writer, spec catalog.Spec, dumpDir, evalTheta string) error
 	task, err := catalog.New(spec)
 	if err != nil {
 		return fmt.Errorf("inspect: %w", err)
+	}
+	if task.DataLabel() == "ctslice-synthetic" && warn != nil {
+		line := standInWarning()
+		if t, ok := task.(interface{ Warning() string }); ok && t.Warning() != "" {
+			line = t.Warning()
+		}
+		fmt.Fprintln(warn, line)
 	}
 	if dumpDir != "" {
 		if err := inspectDumpData(task, dumpDir); err != nil {

@@ -64,7 +64,7 @@ func TestInspectDumpData(t *testing.T) {
 	} {
 		dir := filepath.Join(t.TempDir(), "nested", spec.Name)
 		var out bytes.Buffer
-		if err := runInspect(&out, spec, dir, ""); err != nil {
+		if err := runInspect(&out, nil, spec, dir, ""); err != nil {
 			t.Fatalf("%s: %v", spec.Name, err)
 		}
 		if out.Len() != 0 {
@@ -91,7 +91,7 @@ func TestInspectEvalTheta(t *testing.T) {
 	spec := catalog.Spec{Name: "grouplasso", D: 3, Seed: 5}
 	theta := []float64{-1.5, -3, -0.25}
 	var out bytes.Buffer
-	if err := runInspect(&out, spec, "", "-1.5, -3,-0.25"); err != nil {
+	if err := runInspect(&out, nil, spec, "", "-1.5, -3,-0.25"); err != nil {
 		t.Fatal(err)
 	}
 	task, err := catalog.New(spec)
@@ -121,7 +121,7 @@ func TestInspectEvalTheta(t *testing.T) {
 func TestInspectBothAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
-	if err := runInspect(&out, catalog.Spec{Name: "gpreg", D: 2, Seed: 1, NTrain: 10, NVal: 7}, dir, "0,0"); err != nil {
+	if err := runInspect(&out, nil, catalog.Spec{Name: "gpreg", D: 2, Seed: 1, NTrain: 10, NVal: 7}, dir, "0,0"); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(readCSV(t, out.Bytes())); n != 8 {
@@ -153,7 +153,7 @@ func TestInspectErrors(t *testing.T) {
 		{"nothing to do", gl, "", "", []string{"nothing to do"}},
 	} {
 		var out bytes.Buffer
-		err := runInspect(&out, tc.spec, tc.dir, tc.eval)
+		err := runInspect(&out, nil, tc.spec, tc.dir, tc.eval)
 		if err == nil {
 			t.Errorf("%s: no error", tc.name)
 			continue
@@ -175,7 +175,23 @@ func TestInspectDumpIntoFileFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := runInspect(&out, catalog.Spec{Name: "grouplasso", D: 2, Seed: 1}, file, ""); err == nil {
+	if err := runInspect(&out, nil, catalog.Spec{Name: "grouplasso", D: 2, Seed: 1}, file, ""); err == nil {
 		t.Fatal("dumping into a regular file succeeded")
+	}
+}
+
+func TestInspectWarnsOnStandIn(t *testing.T) {
+	t.Setenv("DPGIBO_CTSLICE", "")
+	var out, warn bytes.Buffer
+	spec := catalog.Spec{Name: "svr", D: 5, Seed: 1, NTrain: 20, NVal: 10, CTSlice: ""}
+	if err := runInspect(&out, &warn, spec, "", "0,0,-1,0,-1"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(warn.String()), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "ctslice-synthetic") || !strings.Contains(lines[0], "fetch") {
+		t.Fatalf("want one warning line naming the stand-in and the fetch command, got %q", warn.String())
+	}
+	if strings.Contains(out.String(), "warning") {
+		t.Fatal("the warning leaked into the CSV on stdout")
 	}
 }

@@ -139,7 +139,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if dump == "" && evalTheta == "" {
 			return usagef("-task needs -dump-data=DIR or -eval-theta=v1,v2,...")
 		}
-		return inspectTask(stdout, task, d, seed, o.CTSlice, dump, evalTheta)
+		return inspectTask(stdout, stderr, task, d, seed, o.CTSlice, dump, evalTheta)
 	}
 	for _, name := range []string{"d", "seed", "dump-data", "eval-theta"} {
 		if set[name] {
