@@ -242,10 +242,11 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.Workers > 1 {
-		// One BLAS thread per worker: the workers already use the cores.
-		algo.SetBLASThreads(1)
-	}
+	// One BLAS thread per worker, always: the workers already use the cores, and a
+	// multithreaded OpenBLAS splits reductions by its thread count, so results would
+	// otherwise depend on -workers in the last bits. (No-op in the pure-Go build, whose
+	// parallel products are deterministic.)
+	algo.SetBLASThreads(1)
 	start := time.Now()
 	man := newManifest(o, p, args, start)
 	r := &Runner{
