@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"dpgibo/experiments/records"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -125,24 +127,15 @@ func inspectDumpData(task tasks.Task, dir string) error {
 	return nil
 }
 
-// inspectWriteCSV writes ds with header x1,...,xp,y to path atomically (temporary file in
-// the same directory, then rename).
-func inspectWriteCSV(path string, ds tasks.Dataset) (err error) {
+// inspectWriteCSV writes ds with header x1,...,xp,y to path atomically
+// (records.WriteFileAtomic).
+func inspectWriteCSV(path string, ds tasks.Dataset) error {
 	rows, cols := ds.X.Dims()
 	if len(ds.Y) != rows {
 		return fmt.Errorf("%s: %d feature rows but %d targets", path, rows, len(ds.Y))
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	cw := csv.NewWriter(f)
+	var buf bytes.Buffer
+	cw := csv.NewWriter(&buf)
 	record := make([]string, cols+1)
 	for j := 0; j < cols; j++ {
 		record[j] = "x" + strconv.Itoa(j+1)
@@ -164,14 +157,5 @@ func inspectWriteCSV(path string, ds tasks.Dataset) (err error) {
 	if err := cw.Error(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return records.WriteFileAtomic(path, buf.Bytes())
 }

@@ -1,8 +1,8 @@
 package audit
 
 import (
-	"bytes"
 	"context"
+	"dpgibo/experiments/records"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,10 +33,10 @@ func Run(ctx context.Context, cfg Config, outDir string) error {
 	if err != nil {
 		return fmt.Errorf("audit: encoding audit.csv: %w", err)
 	}
-	if err := writeAtomic(filepath.Join(outDir, "audit.csv"), csvBytes); err != nil {
+	if err := writeFile(filepath.Join(outDir, "audit.csv"), csvBytes); err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(outDir, "audit.md"), []byte(Markdown(cfg, rows))); err != nil {
+	if err := writeFile(filepath.Join(outDir, "audit.md"), []byte(Markdown(cfg, rows))); err != nil {
 		return err
 	}
 	var weak []string
@@ -83,26 +83,10 @@ func Markdown(cfg Config, rows []Row) string {
 	return b.String()
 }
 
-// writeAtomic writes data to a temporary file in path's directory and renames it to path.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("audit: writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	if _, err := bytes.NewReader(data).WriteTo(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("audit: writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("audit: writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("audit: writing %s: %w", path, err)
+// writeFile writes data to path atomically (records.WriteFileAtomic).
+func writeFile(path string, data []byte) error {
+	if err := records.WriteFileAtomic(path, data); err != nil {
+		return fmt.Errorf("audit: %w", err)
 	}
 	return nil
 }

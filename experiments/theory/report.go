@@ -1,8 +1,8 @@
 package theory
 
 import (
-	"bytes"
 	"context"
+	"dpgibo/experiments/records"
 	"fmt"
 	"math"
 	"os"
@@ -172,7 +172,7 @@ func Run(ctx context.Context, cfg Config, outDir string) error {
 		{"theory.md", []byte(Markdown(cfg, rows, fitRows))},
 		{"theory.png", png},
 	} {
-		if err := writeAtomic(filepath.Join(outDir, f.name), f.data); err != nil {
+		if err := writeFile(filepath.Join(outDir, f.name), f.data); err != nil {
 			return err
 		}
 	}
@@ -220,25 +220,10 @@ func Markdown(cfg Config, rows []SweepRow, fits []FitRow) string {
 	return b.String()
 }
 
-// writeAtomic writes data to a temporary file in path's directory and renames it to path.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("theory: writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	if _, err := bytes.NewReader(data).WriteTo(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("theory: writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("theory: writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("theory: writing %s: %w", path, err)
+// writeFile writes data to path atomically (records.WriteFileAtomic).
+func writeFile(path string, data []byte) error {
+	if err := records.WriteFileAtomic(path, data); err != nil {
+		return fmt.Errorf("theory: %w", err)
 	}
 	return nil
 }
