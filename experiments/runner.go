@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"dpgibo/experiments/pool"
 	"dpgibo/experiments/records"
 	"dpgibo/tasks"
 )
@@ -122,60 +123,28 @@ func (r *Runner) Execute(ctx context.Context, p *plan) error {
 		r.Progress.Start(len(todo))
 		defer r.Progress.Finish()
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
+	firstErr := pool.Run(ctx, workers, len(todo), func(ctx context.Context, k int) error {
+		i := todo[k]
+		spec, stem := p.cells[i], p.stems[i]
+		out, err := runCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
+		if err == nil {
+			err = r.writeCell(stem, spec, out)
 		}
-		mu.Unlock()
-		cancel()
-	}
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				if ctx.Err() != nil {
-					continue
-				}
-				spec, stem := p.cells[i], p.stems[i]
-				out, err := runCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
-				if err == nil {
-					err = r.writeCell(stem, spec, out)
-				}
-				if err != nil {
-					if ctx.Err() == nil {
-						fail(fmt.Errorf("cell %s (%s): %w", stem, strings.Join(p.users[i], ", "), err))
-					}
-					continue
-				}
-				if r.Progress != nil {
-					r.Progress.Step(stem)
-				}
-				if r.afterCell != nil {
-					r.afterCell()
-				}
+		if err != nil {
+			if ctx.Err() != nil {
+				// Interrupted: the caller reports the cancellation, not this cell.
+				return nil
 			}
-		}()
-	}
-feed:
-	for _, i := range todo {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
+			return fmt.Errorf("cell %s (%s): %w", stem, strings.Join(p.users[i], ", "), err)
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		if r.Progress != nil {
+			r.Progress.Step(stem)
+		}
+		if r.afterCell != nil {
+			r.afterCell()
+		}
+		return nil
+	})
 	if firstErr != nil {
 		return firstErr
 	}

@@ -27,6 +27,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"dpgibo/baselines"
+
+	"dpgibo/experiments/pool"
 )
 
 // Mechanism names audited by default, in table order. Names starting with ControlPrefix are
@@ -293,58 +295,26 @@ func AuditMechanisms(ctx context.Context, cfg Config, mechs []Mechanism) ([]Row,
 			progressbar.OptionThrottle(200_000_000))
 	}
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan job)
-	var (
-		wg       sync.WaitGroup
-		errOnce  sync.Once
-		firstErr error
-		barMu    sync.Mutex
-	)
-	fail := func(err error) {
-		errOnce.Do(func() { firstErr = err; cancel() })
-	}
-	for w := 0; w < cfg.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				if ctx.Err() != nil {
-					continue
-				}
-				rng := rand.New(rand.NewPCG(cfg.Seed^streams[j.mech], uint64(j.prime)<<32|uint64(j.run)))
-				v, err := mechs[j.mech].Run(ctx, j.prime == 1, rng)
-				if err == nil && math.IsNaN(v) {
-					err = errors.New("statistic is NaN")
-				}
-				if err != nil {
-					fail(fmt.Errorf("audit: %s, dataset %s, run %d: %w", mechs[j.mech].Name, datasetName(j.prime), j.run, err))
-					continue
-				}
-				outs[j.mech][j.prime][j.run] = v
-				if bar != nil {
-					barMu.Lock()
-					_ = bar.Add(1)
-					barMu.Unlock()
-				}
-			}
-		}()
-	}
-feed:
-	for m := range mechs {
-		for r := 0; r < cfg.Runs; r++ {
-			for p := 0; p < 2; p++ {
-				select {
-				case jobs <- job{m, p, r}:
-				case <-ctx.Done():
-					break feed
-				}
-			}
+	// Job i is run i/2 (in mechanism order) on dataset i%2.
+	var barMu sync.Mutex
+	firstErr := pool.Run(ctx, cfg.Workers, total, func(ctx context.Context, i int) error {
+		j := job{mech: i / (2 * cfg.Runs), run: (i / 2) % cfg.Runs, prime: i % 2}
+		rng := rand.New(rand.NewPCG(cfg.Seed^streams[j.mech], uint64(j.prime)<<32|uint64(j.run)))
+		v, err := mechs[j.mech].Run(ctx, j.prime == 1, rng)
+		if err == nil && math.IsNaN(v) {
+			err = errors.New("statistic is NaN")
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		if err != nil {
+			return fmt.Errorf("audit: %s, dataset %s, run %d: %w", mechs[j.mech].Name, datasetName(j.prime), j.run, err)
+		}
+		outs[j.mech][j.prime][j.run] = v
+		if bar != nil {
+			barMu.Lock()
+			_ = bar.Add(1)
+			barMu.Unlock()
+		}
+		return nil
+	})
 	if bar != nil {
 		_ = bar.Finish()
 		fmt.Fprintln(cfg.Progress)

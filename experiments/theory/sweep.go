@@ -13,6 +13,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"dpgibo/algo"
+
+	"dpgibo/experiments/pool"
 )
 
 // Sweep names of SweepRow.
@@ -343,47 +345,20 @@ func Sweep(ctx context.Context, cfg Config) ([]SweepRow, error) {
 			progressbar.OptionSetDescription("theory"), progressbar.OptionShowCount(),
 			progressbar.OptionThrottle(200_000_000))
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	var (
-		wg       sync.WaitGroup
-		once     sync.Once
-		firstErr error
-		barMu    sync.Mutex
-	)
-	for w := 0; w < cfg.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				if ctx.Err() != nil {
-					continue
-				}
-				row, err := cfg.runOne(ctx, todo[i])
-				if err != nil {
-					once.Do(func() { firstErr = err; cancel() })
-					continue
-				}
-				rows[i] = row
-				if bar != nil {
-					barMu.Lock()
-					_ = bar.Add(1)
-					barMu.Unlock()
-				}
-			}
-		}()
-	}
-feed:
-	for i := range todo {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
+	var barMu sync.Mutex
+	firstErr := pool.Run(ctx, cfg.Workers, len(todo), func(ctx context.Context, i int) error {
+		row, err := cfg.runOne(ctx, todo[i])
+		if err != nil {
+			return err
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		rows[i] = row
+		if bar != nil {
+			barMu.Lock()
+			_ = bar.Add(1)
+			barMu.Unlock()
+		}
+		return nil
+	})
 	if bar != nil {
 		_ = bar.Finish()
 		fmt.Fprintln(cfg.Progress)
