@@ -17,7 +17,9 @@ import (
 )
 
 // Manifest records what a run did, so that every CSV can be traced to its configuration
-// and code: manifest.json in the output directory (manifest-shard-K-of-N.json for a shard).
+// and code: manifest.json in the output directory, manifest-NAME.json for an -only=NAME
+// run (so that running one figure again never overwrites the full run's record), and
+// manifest[-NAME]-shard-K-of-N.json for a shard.
 type Manifest struct {
 	// Suite and Only are the -suite and -only flags.
 	Suite string `json:"suite"`
@@ -126,9 +128,18 @@ func (m *Manifest) write(dir string, end time.Time) error {
 	if err != nil {
 		return fmt.Errorf("manifest: %w", err)
 	}
-	name := "manifest.json"
-	if m.Shard != "" {
-		name = "manifest-shard-" + strings.Replace(m.Shard, "/", "-of-", 1) + ".json"
+	return records.WriteFileAtomic(filepath.Join(dir, m.fileName()), append(b, '\n'))
+}
+
+// fileName is the manifest's file name: manifest.json for a full run, with "-NAME" for an
+// -only run and "-shard-K-of-N" for a shard.
+func (m *Manifest) fileName() string {
+	name := "manifest"
+	if m.Only != "" {
+		name += "-" + m.Only
 	}
-	return records.WriteFileAtomic(filepath.Join(dir, name), append(b, '\n'))
+	if m.Shard != "" {
+		name += "-shard-" + strings.Replace(m.Shard, "/", "-of-", 1)
+	}
+	return name + ".json"
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -255,6 +256,33 @@ func TestResumeAfterCancelEqualsUninterrupted(t *testing.T) {
 		t.Errorf("resume ran %d cells with %d kept, want %d in all", rerun.Load(), len(done), len(p.cells))
 	}
 	sameResults(t, dir)
+}
+
+func TestOnlyRunKeepsTheFullRunsManifest(t *testing.T) {
+	dir := t.TempDir()
+	full, err := os.ReadFile(filepath.Join(reference(t), "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), full, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := quickOptions(dir, 1)
+	o.Only = "fig1"
+	if err := runSuite(context.Background(), o, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err != nil || !bytes.Equal(got, full) {
+		t.Errorf("an -only run changed manifest.json (err %v)", err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "manifest-fig1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil || m.Only != "fig1" || len(m.Figures) != 1 {
+		t.Errorf("manifest-fig1.json: only %q, %d figures, %v; want fig1 alone", m.Only, len(m.Figures), err)
+	}
 }
 
 func TestCommandLineErrors(t *testing.T) {
