@@ -17,7 +17,6 @@ tags=()
 if [ "${DPGIBO_BLAS:-auto}" != "go" ] && command -v ldconfig >/dev/null 2>&1 &&
   ldconfig -p | grep -q 'libopenblas\.so' && ldconfig -p | grep -q 'liblapacke\.so'; then
   export CGO_ENABLED=1
-  export CGO_LDFLAGS="${CGO_LDFLAGS:--lopenblas -llapacke}"
   tags=(-tags openblas)
   echo "run_all.sh: using OpenBLAS" >&2
 fi

@@ -3,6 +3,7 @@
 package algo
 
 /*
+#cgo LDFLAGS: -lopenblas -llapacke
 #include <cblas.h>
 */
 import "C"

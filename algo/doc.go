@@ -35,8 +35,8 @@
 // points; its analytic gradient drives L-BFGS (gonum/optimize). Design points are kept in
 // the box and within LocalRadius of theta through a sigmoid reparameterisation.
 //
-// Build with -tags openblas (and CGO_LDFLAGS="-lopenblas -llapacke") to run gonum's BLAS
-// and LAPACK through OpenBLAS.
+// Build with -tags openblas (cgo; links -lopenblas -llapacke) to run gonum's BLAS and
+// LAPACK through OpenBLAS.
 //
 // # Privacy accounting
 //

@@ -46,7 +46,7 @@
 //
 // with validation MSEs equal to libsvm's within 1e-4 relative (8e-5 and 5e-5).
 //
-// The openblas build tag (with CGO_LDFLAGS="-lopenblas -llapacke") switches gonum to
+// The openblas build tag (cgo; links -lopenblas -llapacke) switches gonum to
 // OpenBLAS in every binary that links package algo: the experiment runner, and this
 // package's tests and benchmark.
 package svr
