@@ -42,11 +42,16 @@ func BenchmarkAcquisition(b *testing.B) {
 	}
 }
 
-// benchDesign times one design step (lines 4-5) with a fixed batch of d+1 points at an
-// iterate after `iters` earlier iterations (warm start available).
-func benchDesign(b *testing.B, d, iters int) {
+// benchDesign times one design step (lines 4-5) at an iterate after `iters` earlier
+// iterations (warm start available): with a fixed batch of d+1 points for the zero
+// Settings, or as configured by base.
+func benchDesign(b *testing.B, d, iters int, base ...Settings) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	set, err := Settings{Mu: 1}.resolved(d)
+	s := Settings{Mu: 1}
+	if len(base) > 0 {
+		s = base[0]
+	}
+	set, err := s.resolved(d)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,3 +88,10 @@ func benchDesign(b *testing.B, d, iters int) {
 
 func BenchmarkDesignStepD20(b *testing.B)  { benchDesign(b, 20, 5) }
 func BenchmarkDesignStepD103(b *testing.B) { benchDesign(b, 103, 3) }
+
+// BenchmarkDesignStepAdaptiveSigma1 is noise-misspec's costliest setting: d = 15, an
+// adaptive batch (BiasTol 0.5) with the surrogate told sigma = 1, so every step fills the
+// capped batch of 64 points; after 8 iterations the kept design holds 512 points.
+func BenchmarkDesignStepAdaptiveSigma1(b *testing.B) {
+	benchDesign(b, 15, 8, Settings{Mu: 1, BiasTol: 0.5, NoiseStd: 1})
+}
