@@ -46,16 +46,14 @@ type barProgress struct {
 	w   io.Writer
 	bar *progressbar.ProgressBar
 
-	mu          sync.Mutex
-	work        workShare
-	shownSteps  int
-	total, done int
+	mu         sync.Mutex
+	tally      tally
+	shownSteps int
 }
 
 func (p *barProgress) Start(costs []float64) {
-	p.total = len(costs)
-	p.work = newWorkShare(costs)
-	if p.total == 0 {
+	p.tally = newTally(costs)
+	if p.tally.cells == 0 {
 		return
 	}
 	p.bar = progressbar.NewOptions(barSteps,
@@ -70,7 +68,9 @@ func (p *barProgress) Start(costs []float64) {
 	_ = p.bar.RenderBlank()
 }
 
-func (p *barProgress) description() string { return fmt.Sprintf("cells %d/%d", p.done, p.total) }
+func (p *barProgress) description() string {
+	return fmt.Sprintf("cells %d/%d", p.tally.finished, p.tally.cells)
+}
 
 func (p *barProgress) Step(_ string, cost float64) {
 	p.mu.Lock()
@@ -78,9 +78,8 @@ func (p *barProgress) Step(_ string, cost float64) {
 	if p.bar == nil {
 		return
 	}
-	p.done++
-	steps := int(p.work.add(cost) * barSteps)
-	if p.done == p.total {
+	steps := int(p.tally.add(cost) * barSteps)
+	if p.tally.finished == p.tally.cells {
 		steps = barSteps
 	}
 	p.bar.Describe(p.description())
@@ -101,22 +100,20 @@ type lineProgress struct {
 	w        io.Writer
 	interval time.Duration
 
-	mu          sync.Mutex
-	total, done int
-	work        workShare
-	start       time.Time
-	printed     int
-	stop        chan struct{}
-	wg          sync.WaitGroup
+	mu      sync.Mutex
+	tally   tally
+	start   time.Time
+	printed int
+	stop    chan struct{}
+	wg      sync.WaitGroup
 }
 
 func (p *lineProgress) Start(costs []float64) {
-	p.total, p.start = len(costs), time.Now()
-	p.work = newWorkShare(costs)
-	if p.total == 0 {
+	p.tally, p.start = newTally(costs), time.Now()
+	if p.tally.cells == 0 {
 		return
 	}
-	fmt.Fprintf(p.w, "progress: 0/%d cells\n", p.total)
+	fmt.Fprintf(p.w, "progress: 0/%d cells\n", p.tally.cells)
 	p.stop = make(chan struct{})
 	p.wg.Add(1)
 	go func() {
@@ -136,27 +133,26 @@ func (p *lineProgress) Start(costs []float64) {
 
 func (p *lineProgress) Step(_ string, cost float64) {
 	p.mu.Lock()
-	p.done++
-	p.work.add(cost)
+	p.tally.add(cost)
 	p.mu.Unlock()
 }
 
 func (p *lineProgress) print(final bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.done == p.printed && !final {
+	if p.tally.finished == p.printed && !final {
 		return
 	}
-	p.printed = p.done
+	p.printed = p.tally.finished
 	elapsed := time.Since(p.start).Round(time.Second)
-	share := p.work.share()
+	share := p.tally.share()
 	eta := "unknown"
 	if share > 0 {
 		rest := time.Duration(float64(time.Since(p.start)) * (1 - share) / share)
 		eta = rest.Round(time.Second).String()
 	}
 	fmt.Fprintf(p.w, "progress: %d/%d cells, %.0f%% of the estimated work, elapsed %s, ETA %s\n",
-		p.done, p.total, 100*share, elapsed, eta)
+		p.tally.finished, p.tally.cells, 100*share, elapsed, eta)
 }
 
 func (p *lineProgress) Finish() {
@@ -168,26 +164,31 @@ func (p *lineProgress) Finish() {
 	p.print(true)
 }
 
-// workShare accumulates the estimated cost of finished cells as a share of the total.
-type workShare struct{ total, done float64 }
+// tally counts finished cells and their estimated cost as a share of the total, for both
+// progress reports.
+type tally struct {
+	cells, finished int
+	work, workDone  float64
+}
 
-func newWorkShare(costs []float64) workShare {
-	var w workShare
+func newTally(costs []float64) tally {
+	t := tally{cells: len(costs)}
 	for _, c := range costs {
-		w.total += c
+		t.work += c
 	}
-	return w
+	return t
 }
 
 // add records a finished cell and returns the share of the work done, in [0, 1].
-func (w *workShare) add(cost float64) float64 {
-	w.done += cost
-	return w.share()
+func (t *tally) add(cost float64) float64 {
+	t.finished++
+	t.workDone += cost
+	return t.share()
 }
 
-func (w *workShare) share() float64 {
-	if w.total <= 0 {
+func (t *tally) share() float64 {
+	if t.work <= 0 {
 		return 0
 	}
-	return min(1, w.done/w.total)
+	return min(1, t.workDone/t.work)
 }

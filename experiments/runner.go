@@ -323,10 +323,10 @@ func estimatedCost(c CellSpec) float64 {
 	case c.local() && c.BiasTol > 0:
 		// The share of the budget cap used and the design time both grow as BiasTol falls
 		// and as sigma rises; the design time is cubic in the design's size.
-		sigma := max(float64(c.NoiseStd), 0.05)
-		growth := math.Pow(0.5/float64(c.BiasTol), 0.7) * math.Pow(sigma/0.05, 1.7)
-		used := min(1, 0.18*growth)
-		design := 3.7 * math.Pow(0.5/float64(c.BiasTol), 2) * math.Pow(sigma/0.05, 1.7) * math.Pow(d/15, 3)
+		tolRatio := 0.5 / float64(c.BiasTol)
+		noiseGrowth := math.Pow(max(float64(c.NoiseStd), 0.05)/0.05, 1.7)
+		used := min(1, 0.18*math.Pow(tolRatio, 0.7)*noiseGrowth)
+		design := 3.7 * tolRatio * tolRatio * noiseGrowth * math.Pow(d/15, 3)
 		full := 650 * math.Pow(budget/1600, 2.7)
 		seconds = used*seconds + min(design, full)
 	case c.local():

@@ -27,7 +27,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"dpgibo/baselines"
-
 	"dpgibo/experiments/pool"
 )
 

@@ -13,7 +13,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"dpgibo/algo"
-
 	"dpgibo/experiments/pool"
 )
 
