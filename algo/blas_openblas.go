@@ -9,14 +9,32 @@ package algo
 import "C"
 
 import (
+	"strings"
+
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	blasnetlib "gonum.org/v1/netlib/blas/netlib"
 	lapacknetlib "gonum.org/v1/netlib/lapack/netlib"
 )
 
-// BLASBackend names the BLAS and LAPACK implementation compiled in.
-const BLASBackend = "openblas"
+// BLASBackend names the BLAS and LAPACK implementation compiled in:
+// "openblas VERSION core=CORE", where CORE is the kernel set OpenBLAS picked for this CPU
+// (it changes the last bits of results; OPENBLAS_CORETYPE=CORE forces it).
+func BLASBackend() string {
+	version := ""
+	if f := strings.Fields(BLASConfig()); len(f) > 1 && f[0] == "OpenBLAS" {
+		version = " " + f[1]
+	}
+	return "openblas" + version + " core=" + BLASCoreType()
+}
+
+// BLASConfig is OpenBLAS's build description (openblas_get_config), e.g.
+// "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64".
+func BLASConfig() string { return strings.TrimSpace(C.GoString(C.openblas_get_config())) }
+
+// BLASCoreType is the CPU kernel set OpenBLAS selected at start-up
+// (openblas_get_corename), which the environment variable OPENBLAS_CORETYPE forces.
+func BLASCoreType() string { return strings.TrimSpace(C.GoString(C.openblas_get_corename())) }
 
 func init() {
 	blas64.Use(blasnetlib.Implementation{})

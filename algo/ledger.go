@@ -1,9 +1,10 @@
 package algo
 
 import (
-	"errors"
+	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -13,6 +14,9 @@ const DefaultDelta = 1e-5
 
 // Ledger is the privacy record of one run. Every method of this project returns one, so
 // that private and non-private results are reported with the same accounting.
+//
+// A Ledger encodes to JSON with the infinities of a non-private run spelled "+Inf", as in
+// the result CSVs (encoding/json has no number for them); finite values stay numbers.
 type Ledger struct {
 	Private  bool    // false: the released value is not differentially private
 	Mu       float64 // total mu of mu-GDP (+Inf when not private)
@@ -30,16 +34,22 @@ func NonPrivateLedger() Ledger {
 }
 
 // NewLedger records releases Gaussian mechanisms each StepMu(mu, releases)-GDP, composing to
-// mu-GDP. mu = +Inf gives a non-private ledger.
+// mu-GDP. mu = +Inf gives a non-private ledger; mu = 0 (a run stopped before its first
+// release) gives Epsilon 0. Epsilon is finite for every finite mu whose epsilon float64 can
+// hold (mu up to about 1e150), and +Inf beyond.
 func NewLedger(mu float64, releases int) Ledger {
 	if math.IsInf(mu, 1) {
 		l := NonPrivateLedger()
 		l.Releases = releases
 		return l
 	}
-	eps, err := EpsilonForDelta(mu, DefaultDelta)
-	if err != nil {
-		eps = math.NaN()
+	eps := 0.0
+	if mu != 0 {
+		var err error
+		if eps, err = EpsilonForDelta(mu, DefaultDelta); err != nil {
+			// Only a negative or NaN mu gets here; no method passes one.
+			eps = math.NaN()
+		}
 	}
 	return Ledger{Private: true, Mu: mu, Releases: releases, StepMu: StepMu(mu, releases), Delta: DefaultDelta, Epsilon: eps}
 }
@@ -101,7 +111,8 @@ func logPhi(x float64) float64 {
 
 // EpsilonForDelta inverts GDPToEpsDelta: the smallest eps >= 0 with delta(eps) <= delta.
 // delta(eps) is strictly decreasing in eps, so a bracketing bisection to 1e-12 relative
-// precision is exact for practical purposes.
+// precision is exact for practical purposes. It grows like mu^2/2 for large mu; when it
+// would exceed 1e300 (mu above about 1e150) it is reported as +Inf.
 func EpsilonForDelta(mu, delta float64) (float64, error) {
 	switch {
 	case math.IsNaN(mu) || mu <= 0:
@@ -117,8 +128,8 @@ func EpsilonForDelta(mu, delta float64) (float64, error) {
 	lo, hi := 0.0, 1.0
 	for GDPToEpsDelta(mu, hi) > delta {
 		lo, hi = hi, 2*hi
-		if hi > 1e6 {
-			return 0, errors.New("algo: EpsilonForDelta: no epsilon below 1e6")
+		if hi > 1e300 {
+			return math.Inf(1), nil
 		}
 	}
 	for i := 0; i < 200 && hi-lo > 1e-12*hi; i++ {
@@ -130,4 +141,59 @@ func EpsilonForDelta(mu, delta float64) (float64, error) {
 		}
 	}
 	return hi, nil
+}
+
+// ledgerJSON is the JSON form of a Ledger: each float is a number, or the string "+Inf"
+// ("-Inf", "NaN") where JSON has no number.
+type ledgerJSON struct {
+	Private  bool
+	Mu       jsonFloat
+	Releases int
+	StepMu   jsonFloat
+	Delta    jsonFloat
+	Epsilon  jsonFloat
+}
+
+// jsonFloat is a float64 that encodes non-finite values as strings.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return json.Marshal(strconv.FormatFloat(v, 'g', -1, 64)) // "+Inf", "-Inf", "NaN"
+	}
+	return json.Marshal(v)
+}
+
+func (f *jsonFloat) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return fmt.Errorf("algo: Ledger: %q is not a number", s)
+		}
+		*f = jsonFloat(v)
+		return nil
+	}
+	var v float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fmt.Errorf("algo: Ledger: %s is not a number", b)
+	}
+	*f = jsonFloat(v)
+	return nil
+}
+
+// MarshalJSON encodes the ledger with +Inf spelled "+Inf" (see Ledger).
+func (l Ledger) MarshalJSON() ([]byte, error) {
+	return json.Marshal(ledgerJSON{l.Private, jsonFloat(l.Mu), l.Releases, jsonFloat(l.StepMu), jsonFloat(l.Delta), jsonFloat(l.Epsilon)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (l *Ledger) UnmarshalJSON(b []byte) error {
+	var j ledgerJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*l = Ledger{Private: j.Private, Mu: float64(j.Mu), Releases: j.Releases, StepMu: float64(j.StepMu), Delta: float64(j.Delta), Epsilon: float64(j.Epsilon)}
+	return nil
 }

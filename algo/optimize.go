@@ -114,6 +114,9 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 			return r.result(done), fmt.Errorf("algo: iteration %d: design: %w", t+1, err)
 		}
 		if r.set.MaxEvals > 0 && r.evals+batch.b > r.set.MaxEvals {
+			if done == 0 {
+				return r.result(done), fmt.Errorf("algo: MaxEvals = %d is below the first iteration's batch of %d evaluations: no iteration could run", r.set.MaxEvals, batch.b)
+			}
 			break
 		}
 		if err := r.evaluateBatch(ctx, batch); err != nil {

@@ -89,13 +89,16 @@ type Settings struct {
 	// PriorMean selects zero or per-user-constant prior mean (default DefaultPriorMean).
 	PriorMean PriorMean
 	// LocalRadius bounds design points to theta +- LocalRadius per coordinate, intersected
-	// with the box (default 2*Kernel.Lengthscale).
+	// with the box (default 2*Kernel.Lengthscale; an invalid kernel is reported alone, not
+	// again through the default radius derived from it).
 	LocalRadius float64
 	// MaxKept caps the number of design points kept in D (oldest dropped first);
 	// zero keeps all, as Algorithm 1 does.
 	MaxKept int
 	// MaxEvals stops the run before an iteration whose batch would exceed this many
-	// evaluations (0: no cap).
+	// evaluations (0: no cap). A cap below the first iteration's batch is an error (before
+	// the run when Batch is fixed, at the first iteration when it is adaptive), never an
+	// empty run.
 	MaxEvals int
 	// DesignStarts is the number of L-BFGS starts per greedily added point (default 3;
 	// one is the warm start when a previous design exists).
@@ -132,7 +135,8 @@ func (s Settings) resolved(d int) (Settings, error) {
 	if s.MaxBatch == 0 {
 		s.MaxBatch = 4 * (d + 1)
 	}
-	if s.LocalRadius == 0 {
+	radiusSet := s.LocalRadius != 0
+	if !radiusSet {
 		s.LocalRadius = 2 * s.Kernel.Lengthscale
 	}
 	if s.DesignStarts == 0 {
@@ -159,16 +163,23 @@ func (s Settings) resolved(d int) (Settings, error) {
 	check(s.Step > 0 && !math.IsInf(s.Step, 0), "Step must be positive and finite, got %v", s.Step)
 	check(s.StepRule == AdaGrad || s.StepRule == GradientDescent, "unknown StepRule %d", int(s.StepRule))
 	check(s.PriorMean == PriorZero || s.PriorMean == PriorUserMean, "unknown PriorMean %d", int(s.PriorMean))
-	check(s.Kernel.Lengthscale > 0 && s.Kernel.Variance > 0, "Kernel needs positive Lengthscale and Variance, got %+v", s.Kernel)
-	check(s.LocalRadius > 0, "LocalRadius must be positive, got %v", s.LocalRadius)
+	check(positiveFinite(s.Kernel.Lengthscale) && positiveFinite(s.Kernel.Variance), "Kernel needs positive finite Lengthscale and Variance, got %+v", s.Kernel)
+	if radiusSet {
+		check(s.LocalRadius > 0, "LocalRadius must be positive, got %v", s.LocalRadius)
+	}
 	check(s.MaxKept >= 0, "MaxKept must be >= 0, got %d", s.MaxKept)
 	check(s.MaxEvals >= 0, "MaxEvals must be >= 0, got %d", s.MaxEvals)
+	check(s.MaxEvals == 0 || s.Batch == 0 || s.MaxEvals >= s.Batch,
+		"MaxEvals = %d is below the batch of %d evaluations per iteration: no iteration could run", s.MaxEvals, s.Batch)
 	check(s.DesignStarts > 0 && s.DesignEvals > 0, "DesignStarts and DesignEvals must be positive")
 	if len(errs) > 0 {
 		return s, fmt.Errorf("algo: invalid Settings: %w", errors.Join(errs...))
 	}
 	return s, nil
 }
+
+// positiveFinite reports whether v is a positive finite number (false for NaN).
+func positiveFinite(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
 
 // NoiseVar is the surrogate's observation noise variance: NoiseStd^2, floored at
 // MinNoiseVar*Kernel.Variance.

@@ -102,7 +102,7 @@ func newManifest(o Options, p *plan, args []string, start time.Time) *Manifest {
 	commit, dirty := gitCommit()
 	m := &Manifest{
 		Suite: o.Suite, Only: o.Only, Args: args, Commit: commit, Dirty: dirty,
-		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: algo.BLASBackend,
+		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: algo.BLASBackend(),
 		Workers: o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
 		Start: start.Format(time.RFC3339),
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"dpgibo/data"
 	"dpgibo/tasks"
 	"dpgibo/tasks/gpreg"
 	"dpgibo/tasks/grouplasso"
@@ -45,6 +46,10 @@ var builders = map[string]func(Spec) (tasks.Task, error){
 		if s.D != 0 {
 			if s.D < 4 {
 				return nil, fmt.Errorf("D = %d but svr has d = p + 3 hyperparameters with p >= 1 features, so D >= 4", s.D)
+			}
+			if maxD := data.Features + 3; s.D > maxD {
+				return nil, &tasks.LimitError{Task: svr.Name, D: s.D, MaxD: maxD, Reason: fmt.Sprintf(
+					"d = p + 3 with p of the CT-slice data's %d features", data.Features)}
 			}
 			cfg.P = s.D - 3
 		}

@@ -1,9 +1,12 @@
 package catalog
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"dpgibo/tasks"
 )
 
 func TestNewKnownTasks(t *testing.T) {
@@ -57,6 +60,40 @@ func TestTaskErrorsWrapped(t *testing.T) {
 		_, err := New(spec)
 		if err == nil || !strings.Contains(err.Error(), spec.Name) {
 			t.Errorf("%+v: error %v", spec, err)
+		}
+	}
+}
+
+func TestDimensionLimitsAreCheckedUpFront(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		d    int
+		max  int // 0: only check that some limit is reported
+	}{
+		{"grouplasso", 100000, 0},
+		{"gpreg", 5000, 1120},
+		{"svr", 1000, 387},
+	} {
+		_, err := New(Spec{Name: tc.name, D: tc.d, Seed: 1})
+		var le *tasks.LimitError
+		if !errors.As(err, &le) {
+			t.Errorf("%s at d = %d: got %v, want a tasks.LimitError", tc.name, tc.d, err)
+			continue
+		}
+		if le.D != tc.d || le.MaxD < 1 || le.MaxD >= tc.d || (tc.max > 0 && le.MaxD != tc.max) {
+			t.Errorf("%s at d = %d: limit %+v", tc.name, tc.d, le)
+		}
+		// The message is in the user's terms: d, never a Config field the user cannot set.
+		for _, field := range []string{"TrueScale", "GroupSize", "P must"} {
+			if strings.Contains(err.Error(), field) {
+				t.Errorf("%s: message %q names %s", tc.name, err, field)
+			}
+		}
+		// The largest supported d builds.
+		if tc.name != "grouplasso" && tc.name != "svr" {
+			if _, err := New(Spec{Name: tc.name, D: le.MaxD, Seed: 1, NTrain: 20, NVal: 20}); err != nil {
+				t.Errorf("%s at its largest d = %d: %v", tc.name, le.MaxD, err)
+			}
 		}
 	}
 }

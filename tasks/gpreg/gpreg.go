@@ -156,7 +156,18 @@ func (c Config) validate() error {
 	case !positiveFinite(c.LossBound):
 		return fmt.Errorf("gpreg: LossBound must be finite and > 0, got %v", c.LossBound)
 	}
+	if maxD := c.maxD(); c.D > maxD {
+		return &tasks.LimitError{Task: Name, D: c.D, MaxD: maxD, Reason: fmt.Sprintf(
+			"the true length-scales sqrt(d)*s, s up to %v, must lie in the box of length-scales [e^%v, e^%v]",
+			c.TrueScaleHi, ThetaLo, ThetaHi)}
+	}
 	return nil
+}
+
+// maxD is the largest D whose true log length-scales 0.5 log D + log s, s in
+// [TrueScaleLo, TrueScaleHi], all lie at most ThetaHi.
+func (c Config) maxD() int {
+	return int(math.Exp(2 * (ThetaHi - math.Log(c.TrueScaleHi))))
 }
 
 // Task is the GP regression tuning task. It implements tasks.Task. Losses reuses internal

@@ -162,7 +162,22 @@ func (c Config) validate() error {
 	case !(c.LossBound > 0) || math.IsInf(c.LossBound, 0):
 		return fmt.Errorf("grouplasso: LossBound must be finite and > 0, got %v", c.LossBound)
 	}
+	if maxD := c.maxD(); c.D > maxD {
+		p := float64(c.D) * float64(c.GroupSize)
+		return &tasks.LimitError{Task: Name, D: c.D, MaxD: maxD, Reason: fmt.Sprintf(
+			"%d groups of %d features need a %.0f x %.0f Gram matrix, %.3g GiB; the task's memory is capped at %d GiB",
+			c.D, c.GroupSize, p, p, 8*p*(p+float64(c.NTrain+c.NVal))/(1<<30), tasks.MaxTaskBytes>>30)}
+	}
 	return nil
+}
+
+// maxD is the largest number of groups whose Gram matrix (p x p) and data ((NTrain+NVal) x
+// p), p = D*GroupSize, fit in tasks.MaxTaskBytes.
+func (c Config) maxD() int {
+	n := float64(c.NTrain + c.NVal)
+	floats := float64(tasks.MaxTaskBytes) / 8
+	p := (-n + math.Sqrt(n*n+4*floats)) / 2 // p^2 + n p = floats
+	return int(p) / c.GroupSize
 }
 
 // Task is the group LASSO tuning task. It implements tasks.Task. Losses reuses internal
