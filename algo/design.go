@@ -95,10 +95,8 @@ func (g *designer) minimizeBlock(x0 []float64, b int) ([]float64, float64) {
 		}
 		a, ok := g.st.block(x, b, gp)
 		if !ok || math.IsNaN(a) {
-			if grad != nil {
-				for i := range grad {
-					grad[i] = 0
-				}
+			for i := range grad {
+				grad[i] = 0
 			}
 			return math.Inf(1)
 		}
@@ -106,10 +104,8 @@ func (g *designer) minimizeBlock(x0 []float64, b int) ([]float64, float64) {
 			bestAlpha = a
 			copy(best, x)
 		}
-		if grad != nil {
-			for i := range grad {
-				grad[i] = gx[i] * dxdu[i]
-			}
+		for i := range grad {
+			grad[i] = gx[i] * dxdu[i]
 		}
 		return a
 	}

@@ -194,7 +194,6 @@ func TestDPRandomInfIsRandomOnClippedLosses(t *testing.T) {
 		res    algo.Result
 		its    []algo.Iteration
 		scores []float64
-		points [][]float64
 	}
 	run := func(name string, obj algo.Objective) out {
 		var o out

@@ -58,12 +58,14 @@ var errGlobalSeed = errors.New("goptuna v0.9.0's TPE draws from math/rand's proc
 // seedGlobalRand seeds math/rand's process-wide source and checks that the seed took
 // effect. The caller holds globalRandMu.
 func seedGlobalRand(seed int64) error {
-	randv1.Seed(seed) // deprecated, but the only handle on the source goptuna draws from
+	//lint:ignore SA1019 the only handle on the process-wide source goptuna draws from
+	randv1.Seed(seed)
 	got := randv1.Float64()
 	if want := randv1.New(randv1.NewSource(seed)).Float64(); got != want {
 		return errGlobalSeed
 	}
-	randv1.Seed(seed) // restart the sequence after the check draw
+	//lint:ignore SA1019 restart the sequence after the check draw
+	randv1.Seed(seed)
 	return nil
 }
 

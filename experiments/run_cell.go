@@ -46,7 +46,6 @@ type timedObjective struct {
 	evals   int
 	elapsed time.Duration
 	memo    map[string]float64 // nil when the objective is noisy
-	buf     []float64
 }
 
 func (t *timedObjective) Losses(theta, dst []float64) error {

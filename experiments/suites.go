@@ -108,9 +108,6 @@ const (
 
 var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuiteAudit, SuiteTheory}
 
-// paperFigureNames lists the figures of the paper suite, in run order.
-var paperFigureNames = []string{"fig1", "fig2a", "fig2b", "fig3f", "fig3ab", "fig3c", "fig3d", "noise-misspec", "clip-sweep"}
-
 // Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
 // leaves open are marked "choice" and listed in README's reproduction table.
 var (

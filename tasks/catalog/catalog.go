@@ -45,7 +45,7 @@ var builders = map[string]func(Spec) (tasks.Task, error){
 		cfg := svr.Config{Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal, Path: s.CTSlice}
 		if s.D != 0 {
 			if s.D < 4 {
-				return nil, fmt.Errorf("D = %d but svr has d = p + 3 hyperparameters with p >= 1 features, so D >= 4", s.D)
+				return nil, fmt.Errorf("dimension %d is too small: d = p + 3 hyperparameters with p >= 1 features, so d >= 4", s.D)
 			}
 			if maxD := data.Features + 3; s.D > maxD {
 				return nil, &tasks.LimitError{Task: svr.Name, D: s.D, MaxD: maxD, Reason: fmt.Sprintf(
