@@ -37,6 +37,7 @@ import (
 	"dpgibo/algo"
 	"dpgibo/experiments/audit"
 	"dpgibo/figures/plotting"
+	"dpgibo/figures/verdict"
 )
 
 // Options are the command-line settings of a suite run.
@@ -287,6 +288,9 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 		if err := runTheory(ctx, true, filepath.Join(o.Out, "theory")); err != nil {
 			return fmt.Errorf("quick theory: %w", err)
 		}
+	}
+	if _, err := verdict.WriteDir(o.Out); err != nil {
+		return fmt.Errorf("verdicts: %w", err)
 	}
 	if o.Render {
 		if _, err := plotting.RenderDir(o.Out, filepath.Join(o.Out, "figures"), figureNames(figs)); err != nil {

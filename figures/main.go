@@ -5,7 +5,9 @@
 //	go run ./figures -in results -out results/figures -only=fig1,fig2a
 //
 // Each figure NAME.csv found in -in becomes NAME.png, NAME.svg and NAME.pdf in -out. The
-// drawing code is in package dpgibo/figures/plotting.
+// drawing code is in package dpgibo/figures/plotting. The statistics of every figure CSV in
+// -in (summary.csv, comparisons.csv and claims.csv, package dpgibo/figures/verdict) are
+// written into -in itself, beside the CSVs they are computed from; -verdicts=false skips them.
 package main
 
 import (
@@ -17,6 +19,7 @@ import (
 	"strings"
 
 	"dpgibo/figures/plotting"
+	"dpgibo/figures/verdict"
 )
 
 func main() {
@@ -36,6 +39,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "directory to write the figures to (default IN/figures)")
 	only := fs.String("only", "", "comma-separated figure names (default: every figure CSV in -in); known: "+strings.Join(plotting.Names(), ", "))
 	quiet := fs.Bool("quiet", false, "do not list the files written")
+	verdicts := fs.Bool("verdicts", true, "write summary.csv, comparisons.csv and claims.csv into -in")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -52,6 +56,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	files, err := plotting.RenderDir(*in, *out, names)
 	if err != nil {
 		return err
+	}
+	if *verdicts {
+		written, err := verdict.WriteDir(*in)
+		if err != nil {
+			return fmt.Errorf("verdicts: %w", err)
+		}
+		files = append(files, written...)
 	}
 	if !*quiet {
 		for _, f := range files {

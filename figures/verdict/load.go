@@ -1,0 +1,213 @@
+package verdict
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"dpgibo/experiments/records"
+)
+
+// Run is one run's final row, reduced to what the statistics need.
+type Run struct {
+	Seed  int
+	Loss  float64 // final loss
+	Evals int     // final evaluations
+}
+
+// Curve is every run of one (figure, config, task, data, d, method), sorted by seed.
+type Curve struct {
+	Figure, Config, Task, Data, Method string
+	D                                  int
+	NUsers, NTrain                     int
+	Runs                               []Run
+}
+
+// curveKey identifies a curve.
+type curveKey struct {
+	Figure, Config, Task, Data, Method string
+	D                                  int
+}
+
+func (c *Curve) key() curveKey {
+	return curveKey{c.Figure, c.Config, c.Task, c.Data, c.Method, c.D}
+}
+
+// Losses returns the final losses in seed order.
+func (c *Curve) Losses() []float64 {
+	out := make([]float64, len(c.Runs))
+	for i, r := range c.Runs {
+		out[i] = r.Loss
+	}
+	return out
+}
+
+// Curves groups rows into curves in order of first appearance (the runner's cell order),
+// keeping each run's last row. A NaN or infinite final loss is an error naming the run.
+func Curves(rows []records.Row) ([]*Curve, error) {
+	var out []*Curve
+	index := map[curveKey]*Curve{}
+	last := map[curveKey]map[int]int{} // curve -> seed -> index in Runs
+	for _, r := range rows {
+		k := curveKey{r.Figure, r.Config, r.Task, r.Data, r.Method, r.D}
+		c, ok := index[k]
+		if !ok {
+			c = &Curve{Figure: r.Figure, Config: r.Config, Task: r.Task, Data: r.Data, Method: r.Method,
+				D: r.D, NUsers: r.NUsers, NTrain: r.NTrain}
+			index[k] = c
+			last[k] = map[int]int{}
+			out = append(out, c)
+		}
+		run := Run{Seed: r.Seed, Loss: r.Loss, Evals: r.Evals}
+		if i, ok := last[k][r.Seed]; ok {
+			c.Runs[i] = run
+		} else {
+			last[k][r.Seed] = len(c.Runs)
+			c.Runs = append(c.Runs, run)
+		}
+	}
+	for _, c := range out {
+		sort.Slice(c.Runs, func(i, j int) bool { return c.Runs[i].Seed < c.Runs[j].Seed })
+		for _, r := range c.Runs {
+			if math.IsNaN(r.Loss) || math.IsInf(r.Loss, 0) {
+				return nil, fmt.Errorf("figure %s, %s %s d=%d, seed %d: final loss is %v",
+					c.Figure, c.Method, c.Config, c.D, r.Seed, r.Loss)
+			}
+		}
+	}
+	return out, nil
+}
+
+// FStar is one best-known optimum of a task setting (OUT/fstar.csv, written by the runner).
+type FStar struct {
+	Task        string  `csv:"task"`
+	Data        string  `csv:"data"`
+	D           int     `csv:"d"`
+	NUsers      int     `csv:"n_users"`
+	NTrain      int     `csv:"n_train"`
+	FStar       float64 `csv:"f_star"`
+	ThetaSource string  `csv:"theta_source"`
+}
+
+type fstarKey struct {
+	Task, Data        string
+	D, NUsers, NTrain int
+}
+
+// FStarTable looks up f* by setting.
+type FStarTable map[fstarKey]float64
+
+// Lookup returns the f* of c's setting. A curve whose n_train is 0 (the task's default
+// size) matches the one entry of its task, data, d and n_users whatever its n_train.
+func (t FStarTable) Lookup(c *Curve) (float64, bool) {
+	if v, ok := t[fstarKey{c.Task, c.Data, c.D, c.NUsers, c.NTrain}]; ok {
+		return v, true
+	}
+	if c.NTrain != 0 {
+		return 0, false
+	}
+	var found []float64
+	for k, v := range t {
+		if k.Task == c.Task && k.Data == c.Data && k.D == c.D && k.NUsers == c.NUsers {
+			found = append(found, v)
+		}
+	}
+	if len(found) != 1 {
+		return 0, false
+	}
+	return found[0], true
+}
+
+// Results is everything read from one result directory.
+type Results struct {
+	// Figures lists the figure names found, sorted.
+	Figures []string
+	Curves  []*Curve
+	FStar   FStarTable
+}
+
+// figureCSV reports whether name is a figure CSV of the runner (not a file this package or
+// the runner writes beside them, and not a theta-path CSV).
+func figureCSV(name string) bool {
+	if !strings.HasSuffix(name, ".csv") {
+		return false
+	}
+	switch strings.TrimSuffix(name, ".csv") {
+	case "summary", "comparisons", "claims", "fstar":
+		return false
+	}
+	return !strings.HasPrefix(name, "timings")
+}
+
+// ReadDir reads every figure CSV of dir (loss traces; theta-path CSVs such as fig3f.csv are
+// skipped) and dir/fstar.csv when present.
+func ReadDir(dir string) (*Results, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	res := &Results{FStar: FStarTable{}}
+	for _, e := range entries {
+		if e.IsDir() || !figureCSV(e.Name()) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		head, err := readHeader(path)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.Contains(","+head+",", ",loss,") {
+			continue // theta paths
+		}
+		rows, err := records.ReadFile[records.Row](path)
+		if err != nil {
+			return nil, err
+		}
+		curves, err := Curves(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if len(curves) == 0 {
+			continue
+		}
+		res.Figures = append(res.Figures, strings.TrimSuffix(e.Name(), ".csv"))
+		res.Curves = append(res.Curves, curves...)
+	}
+	sort.Strings(res.Figures)
+	fpath := filepath.Join(dir, "fstar.csv")
+	stars, err := records.ReadFile[FStar](fpath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	default:
+		for _, f := range stars {
+			if math.IsNaN(f.FStar) || math.IsInf(f.FStar, 0) {
+				return nil, fmt.Errorf("%s: f* of %s/%s d=%d is %v", fpath, f.Task, f.Data, f.D, f.FStar)
+			}
+			res.FStar[fstarKey{f.Task, f.Data, f.D, f.NUsers, f.NTrain}] = f.FStar
+		}
+	}
+	return res, nil
+}
+
+// readHeader returns the first line of the file at path.
+func readHeader(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(f).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return strings.TrimSpace(line), nil
+}

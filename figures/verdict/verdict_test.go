@@ -1,0 +1,298 @@
+package verdict
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"dpgibo/experiments/records"
+)
+
+// rowsOf builds final rows (one per seed) of one curve with the given losses.
+func rowsOf(fig, method, config string, d int, losses ...float64) []records.Row {
+	var out []records.Row
+	for i, l := range losses {
+		// An earlier iteration first: Curves must keep the last row of each seed.
+		out = append(out, records.Row{Figure: fig, Task: "gpreg", Data: "synthetic", Method: method, Config: config, D: d, Seed: i + 1, Iter: 0, Loss: 99, Evals: 0})
+		out = append(out, records.Row{Figure: fig, Task: "gpreg", Data: "synthetic", Method: method, Config: config, D: d, Seed: i + 1, Iter: 1, Loss: l, Evals: 10 * (i + 1)})
+	}
+	return out
+}
+
+func seq(n int, f func(i int) float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = f(i)
+	}
+	return out
+}
+
+func results(t *testing.T, rows []records.Row) *Results {
+	t.Helper()
+	curves, err := Curves(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &Results{Curves: curves, FStar: FStarTable{}}
+	seen := map[string]bool{}
+	for _, c := range curves {
+		if !seen[c.Figure] {
+			seen[c.Figure] = true
+			res.Figures = append(res.Figures, c.Figure)
+		}
+	}
+	return res
+}
+
+func TestCurvesKeepLastRowAndRejectNaN(t *testing.T) {
+	res := results(t, rowsOf("f", "dpgibo", "", 2, 0.3, 0.1, 0.2))
+	if len(res.Curves) != 1 {
+		t.Fatalf("%d curves, want 1", len(res.Curves))
+	}
+	got := res.Curves[0].Losses()
+	if len(got) != 3 || got[0] != 0.3 || got[1] != 0.1 || got[2] != 0.2 {
+		t.Fatalf("final losses %v, want [0.3 0.1 0.2]", got)
+	}
+	_, err := Curves(rowsOf("f", "dpgibo", "", 2, 0.3, math.NaN()))
+	if err == nil || !strings.Contains(err.Error(), "seed 2") {
+		t.Fatalf("NaN final loss: error %v, want one naming seed 2", err)
+	}
+}
+
+func TestSummariseMedianCIAndEvals(t *testing.T) {
+	losses := seq(12, func(i int) float64 { return float64(i + 1) }) // 1..12
+	s := Summarise(results(t, rowsOf("f", "gibo", "", 5, losses...)))
+	if len(s) != 1 {
+		t.Fatalf("%d rows", len(s))
+	}
+	r := s[0]
+	if r.NSeeds != 12 || r.Median != 6.5 || r.Mean != 6.5 {
+		t.Fatalf("n %d median %g mean %g, want 12, 6.5, 6.5", r.NSeeds, r.Median, r.Mean)
+	}
+	// n = 12: the 95% order-statistic interval is [x_(3), x_(10)], coverage 1 - 2 P(Bin <= 2).
+	if r.CILow != 3 || r.CIHigh != 10 || math.Abs(r.CICoverage-0.96142578125) > 1e-12 {
+		t.Fatalf("CI [%g, %g] coverage %g, want [3, 10] 0.96142578125", r.CILow, r.CIHigh, r.CICoverage)
+	}
+	if r.MedianEvals != 65 { // evals 10..120
+		t.Fatalf("median evals %g, want 65", r.MedianEvals)
+	}
+	wantSE := math.Sqrt(13.0) / math.Sqrt(12) // sd of 1..12 is sqrt(13)
+	if math.Abs(r.StdErr-wantSE) > 1e-12 {
+		t.Fatalf("std err %g, want %g", r.StdErr, wantSE)
+	}
+	if r.FStar.Set {
+		t.Fatal("f* set without fstar.csv")
+	}
+}
+
+func TestPairedByDesign(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{"dpgibo", "gibo", true}, {"gibo", "dpgibo", true}, {"dpgibo", "dpgibo", true}, {"random", "random", true},
+		{"dpgibo", "random", false}, {"ucb", "random", false}, {"gibo", "tpe", false}} {
+		if got := pairedByDesign(c.a, c.b); got != c.want {
+			t.Errorf("pairedByDesign(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// A clearly lower A, a tie and a clearly higher A: the three verdicts.
+func TestJudgeVerdicts(t *testing.T) {
+	n := 12
+	var rows []records.Row
+	rows = append(rows, rowsOf("f", "dpgibo", "", 5, seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })...)...)
+	rows = append(rows, rowsOf("f", "gibo", "", 5, seq(n, func(i int) float64 { return 2 + 0.013*float64(i) })...)...)
+	rows = append(rows, rowsOf("f", "random", "", 5, seq(n, func(i int) float64 { return 1 + 0.01*float64((i*7)%n) + 0.0001 })...)...)
+	res := results(t, rows)
+	claims := []Claim{
+		{ID: "lower", Figure: "f", Kind: Lower, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "gibo", D: 5}},
+		{ID: "wrong-way", Figure: "f", Kind: Lower, A: Side{Method: "gibo", D: 5}, B: Side{Method: "dpgibo", D: 5}},
+		{ID: "tie", Figure: "f", Kind: Lower, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "random", D: 5}},
+		{ID: "missing", Figure: "f", Kind: Lower, A: Side{Method: "ucb", D: 5}, B: Side{Method: "random", D: 5}},
+		{ID: "other-figure", Figure: "g", Kind: Lower, A: Side{Method: "ucb", D: 5}, B: Side{Method: "random", D: 5}},
+	}
+	got, tests, err := Judge(res, claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"lower": Reproduced, "wrong-way": NotReproduced, "tie": Inconclusive, "missing": Inconclusive}
+	if len(got) != len(want) {
+		t.Fatalf("%d claim rows, want %d (a claim of an absent figure is skipped)", len(got), len(want))
+	}
+	for _, r := range got {
+		if r.Verdict != want[r.Claim] {
+			t.Errorf("claim %s: verdict %q, want %q (%s)", r.Claim, r.Verdict, want[r.Claim], r.Evidence)
+		}
+	}
+	// Paired exact Wilcoxon with 12 positive differences: one-sided p = 2^-12, Holm over
+	// the three tested claims multiplies the smallest by 3.
+	if r := got[0]; math.Abs(r.PValue.Value-1.0/4096) > 1e-15 || math.Abs(r.PHolm.Value-3.0/4096) > 1e-15 {
+		t.Errorf("lower: p %g Holm %g, want %g and %g", r.PValue.Value, r.PHolm.Value, 1.0/4096, 3.0/4096)
+	}
+	if r := got[0]; r.Test != "wilcoxon-signed-rank" || got[2].Test != "mann-whitney" {
+		t.Errorf("tests %s, %s: want paired Wilcoxon for DP-GIBO vs GIBO and Mann-Whitney against random", r.Test, got[2].Test)
+	}
+	if len(tests) != 3 {
+		t.Errorf("%d claim test rows, want 3 (one per tested claim)", len(tests))
+	}
+}
+
+// Holm runs over one figure's claims only: a claim added to another figure changes nothing.
+func TestHolmFamilyIsPerFigure(t *testing.T) {
+	n := 10
+	var rows []records.Row
+	for _, fig := range []string{"f", "g"} {
+		rows = append(rows, rowsOf(fig, "dpgibo", "", 5, seq(n, func(i int) float64 { return float64(i) })...)...)
+		rows = append(rows, rowsOf(fig, "gibo", "", 5, seq(n, func(i int) float64 { return float64(i) + 0.5 + 0.01*float64(i%3) })...)...)
+	}
+	res := results(t, rows)
+	one := []Claim{{ID: "f1", Figure: "f", Kind: Lower, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "gibo", D: 5}}}
+	two := append(one,
+		Claim{ID: "g1", Figure: "g", Kind: Lower, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "gibo", D: 5}},
+		Claim{ID: "g2", Figure: "g", Kind: Higher, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "gibo", D: 5}})
+	a, _, err := Judge(res, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := Judge(res, two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a[0].PHolm != b[0].PHolm || a[0].Verdict != b[0].Verdict {
+		t.Fatalf("claim f1 changed when claims of figure g were added: %+v vs %+v", a[0], b[0])
+	}
+	if b[1].PHolm.Value != 2*b[1].PValue.Value {
+		t.Fatalf("g1: Holm p %g, want twice %g (smallest of two)", b[1].PHolm.Value, b[1].PValue.Value)
+	}
+}
+
+// A margin claim: A is 5% worse than B at every seed. Not worse by more than 10%:
+// reproduced; not worse by more than 1%: not reproduced.
+func TestNotWorseMargin(t *testing.T) {
+	n := 12
+	b := seq(n, func(i int) float64 { return 1 + 0.02*float64(i) })
+	a := seq(n, func(i int) float64 { return b[i] * (1.05 + 0.001*float64(i%4)) })
+	res := results(t, append(rowsOf("f", "dpgibo", "", 5, a...), rowsOf("f", "gibo", "", 5, b...)...))
+	mk := func(id string, m float64) Claim {
+		return Claim{ID: id, Figure: "f", Kind: NotWorse, Margin: m, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "gibo", D: 5}}
+	}
+	got, _, err := Judge(res, []Claim{mk("wide", 0.10), mk("narrow", 0.01)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Verdict != Reproduced || got[1].Verdict != NotReproduced {
+		t.Fatalf("verdicts %q and %q, want reproduced and not reproduced:\n%s\n%s", got[0].Verdict, got[1].Verdict, got[0].Evidence, got[1].Evidence)
+	}
+	// The reported estimate is of a - b, unshifted.
+	if e := got[0].Estimate.Value; e < 0.05 || e > 0.1 {
+		t.Fatalf("estimate %g, want a - b of about 5%% of 1.1", e)
+	}
+}
+
+func TestEquivalentAndTrend(t *testing.T) {
+	n := 12
+	base := seq(n, func(i int) float64 { return 1 + 0.1*float64((i*5)%n) })
+	var rows []records.Row
+	for k, cfg := range []string{"x=1", "x=2", "x=3"} {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = base[i] + 0.002*float64(k) + 0.0001*float64(i%3)
+		}
+		rows = append(rows, rowsOf("f", "dpgibo", cfg, 5, v...)...)
+	}
+	res := results(t, rows)
+	along := Side{Method: "dpgibo", D: 5}
+	claims := []Claim{
+		{ID: "eq", Figure: "f", Kind: Equivalent, Margin: 0.1, A: Side{Method: "dpgibo", Config: "x=1", D: 5}, B: Side{Method: "dpgibo", Config: "x=2", D: 5}},
+		{ID: "up", Figure: "f", Kind: Trend, Along: along, Configs: []string{"x=1", "x=2", "x=3"}, Increasing: true},
+		{ID: "down", Figure: "f", Kind: Trend, Along: along, Configs: []string{"x=1", "x=2", "x=3"}},
+	}
+	got, _, err := Judge(res, claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{Reproduced, Reproduced, NotReproduced}
+	for i, r := range got {
+		if r.Verdict != want[i] {
+			t.Errorf("claim %s: %q, want %q (%s)", r.Claim, r.Verdict, want[i], r.Evidence)
+		}
+	}
+}
+
+func TestLogGapNeedsFStarBelowEveryLoss(t *testing.T) {
+	rows := append(rowsOf("f", "random", "", 2, 0.5, 0.6, 0.7), rowsOf("f", "random", "", 20, 0.8, 0.9, 1.0)...)
+	res := results(t, rows)
+	cl := []Claim{{ID: "gap", Figure: "f", Kind: Higher, Metric: "log_gap", A: Side{Method: "random", D: 20}, B: Side{Method: "random", D: 2}}}
+	got, _, err := Judge(res, cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Verdict != Inconclusive || !strings.Contains(got[0].Evidence, "no f*") {
+		t.Fatalf("without f*: %q %q", got[0].Verdict, got[0].Evidence)
+	}
+	res.FStar[fstarKey{"gpreg", "synthetic", 2, 0, 0}] = 0.55 // above seed 1's loss
+	res.FStar[fstarKey{"gpreg", "synthetic", 20, 0, 0}] = 0.1
+	got, _, err = Judge(res, cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Verdict != Inconclusive || !strings.Contains(got[0].Evidence, "not below") {
+		t.Fatalf("f* above a loss: %q %q", got[0].Verdict, got[0].Evidence)
+	}
+}
+
+func TestClaimIDsUniqueAndWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range Claims() {
+		if seen[c.ID] {
+			t.Errorf("claim id %s twice", c.ID)
+		}
+		seen[c.ID] = true
+		if c.Statement == "" || c.Figure == "" {
+			t.Errorf("claim %s: empty statement or figure", c.ID)
+		}
+		if (c.Kind == NotWorse || c.Kind == Equivalent) && c.Margin <= 0 {
+			t.Errorf("claim %s: margin claim without a margin", c.ID)
+		}
+		if c.Kind == Trend && len(c.Configs) < 3 {
+			t.Errorf("claim %s: a trend needs at least three configs", c.ID)
+		}
+	}
+}
+
+func TestWriteDirRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	var rows []records.Row
+	rows = append(rows, rowsOf("fig1", "dpgibo", "", 2, seq(10, func(i int) float64 { return 0.2 + 0.001*float64(i) })...)...)
+	rows = append(rows, rowsOf("fig1", "gibo", "", 2, seq(10, func(i int) float64 { return 0.21 + 0.001*float64(i) })...)...)
+	b, err := records.Marshal(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fig1.csv"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := WriteDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) != 3 {
+		t.Fatalf("wrote %v", paths)
+	}
+	// Files written by WriteDir are not figure CSVs: a second call gives the same bytes.
+	first, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
+	if _, err := WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
+	if string(first) != string(second) {
+		t.Fatal("summary.csv changed on a second pass")
+	}
+	sum, err := records.ReadFile[SummaryRow](filepath.Join(dir, "summary.csv"))
+	if err != nil || len(sum) != 2 || sum[0].Method != "dpgibo" {
+		t.Fatalf("summary.csv: %v %+v", err, sum)
+	}
+}
