@@ -24,13 +24,18 @@ type Ledger struct {
 	StepMu   float64 // mu of each release, Mu/sqrt(Releases) (+Inf when not private)
 	Delta    float64 // delta of the reported (Epsilon, Delta)-DP guarantee
 	Epsilon  float64 // epsilon at Delta implied by Mu (+Inf when not private)
+	// GradientMu and CountMu are the parts of Mu spent on the privatised gradients and on
+	// the privatised counts of adaptive clipping: Mu^2 = GradientMu^2 + CountMu^2. Without
+	// adaptive clipping GradientMu = Mu and CountMu = 0.
+	GradientMu float64
+	CountMu    float64
 }
 
 // NonPrivateLedger is the ledger of a method whose output is a deterministic or
 // data-dependent function of the validation data without calibrated noise.
 func NonPrivateLedger() Ledger {
 	inf := math.Inf(1)
-	return Ledger{Private: false, Mu: inf, StepMu: inf, Delta: DefaultDelta, Epsilon: inf}
+	return Ledger{Private: false, Mu: inf, StepMu: inf, Delta: DefaultDelta, Epsilon: inf, GradientMu: inf}
 }
 
 // NewLedger records releases Gaussian mechanisms each StepMu(mu, releases)-GDP, composing to
@@ -51,7 +56,20 @@ func NewLedger(mu float64, releases int) Ledger {
 			eps = math.NaN()
 		}
 	}
-	return Ledger{Private: true, Mu: mu, Releases: releases, StepMu: StepMu(mu, releases), Delta: DefaultDelta, Epsilon: eps}
+	return Ledger{Private: true, Mu: mu, Releases: releases, StepMu: StepMu(mu, releases), Delta: DefaultDelta, Epsilon: eps, GradientMu: mu}
+}
+
+// NewSplitLedger records releases iterations, each releasing a privatised gradient
+// ((muGrad/sqrt(releases))-GDP) and, when muCount > 0, a privatised count
+// ((muCount/sqrt(releases))-GDP): together ComposeGDP(muGrad, muCount)-GDP. Releases counts
+// iterations and StepMu is the per-iteration mu of the pair.
+func NewSplitLedger(muGrad, muCount float64, releases int) Ledger {
+	if muCount == 0 || math.IsInf(muGrad, 1) {
+		return NewLedger(muGrad, releases)
+	}
+	l := NewLedger(ComposeGDP(muGrad, muCount), releases)
+	l.GradientMu, l.CountMu = muGrad, muCount
+	return l
 }
 
 // StepMu is the per-release GDP parameter mu/sqrt(T) that composes over T releases to mu-GDP

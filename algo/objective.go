@@ -1,5 +1,7 @@
 package algo
 
+import "math"
+
 // Objective is a black-box validation loss split by validation user, the function
 // f(theta) = (1/n) sum_i L(theta, x_i) of equation (1) of the paper. Every task of this
 // project and every user pipeline plugged into DP-GIBO implements it.
@@ -27,6 +29,44 @@ type Iteration struct {
 	BatchCapped bool      // the adaptive batch hit MaxBatch before reaching BiasTol
 	Trace       float64   // acquisition value alpha reached by the design (NaN if none)
 	Theta       []float64 // the released iterate theta^(t)
+	// Clip is the clipping norm B_t used in this iteration (DP-GIBO and GIBO; 0 for other
+	// methods). It is public: fixed, or with AdaptiveClip a function of released counts.
+	Clip float64
+	// NoiseStd is the per-coordinate standard deviation s_t of the privacy noise added in
+	// this iteration (0 without noise). It is public, like Clip.
+	NoiseStd float64
+	// ClipCount is the privatised count of users whose surrogate gradient norm was at most
+	// Clip, released by adaptive clipping (NaN without AdaptiveClip). It is public.
+	ClipCount float64
+	// Diagnostics is nil unless Settings.NonPrivateDiagnostics is set. It is computed from
+	// the validation data and is not part of the private release.
+	Diagnostics *NonPrivateDiagnostics
+}
+
+// NonPrivateDiagnostics are per-iteration quantities of DP-GIBO computed from the
+// validation data that are not covered by the privacy guarantee: publishing them with the
+// released thetas leaks the data (NoiseNorm places the true gradient on a sphere around the
+// released one). They exist to explain results in experiments, opted into with
+// Settings.NonPrivateDiagnostics, and must never be released.
+type NonPrivateDiagnostics struct {
+	// ClippedMeanNorm is the Euclidean norm of the clipped mean gradient g_t of
+	// Algorithm 1, line 8, before noise.
+	ClippedMeanNorm float64
+	// NoiseNorm is the Euclidean norm of the privacy noise vector drawn at line 9 (0 for
+	// GIBO). Its root mean square over draws is NoiseStd*sqrt(d).
+	NoiseNorm float64
+	// ClippedFrac is the share of users whose surrogate gradient norm exceeded Clip.
+	ClippedFrac float64
+}
+
+// SNR is the signal-to-noise ratio of the iteration, ClippedMeanNorm/(noiseStd*sqrt(d)):
+// the clipped mean gradient's norm against the root-mean-square norm of the noise (+Inf
+// when noiseStd is 0).
+func (g NonPrivateDiagnostics) SNR(noiseStd float64, d int) float64 {
+	if noiseStd == 0 {
+		return math.Inf(1)
+	}
+	return g.ClippedMeanNorm / (noiseStd * math.Sqrt(float64(d)))
 }
 
 // Callback receives one Iteration per iteration; a non-nil error stops the run and is

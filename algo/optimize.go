@@ -47,8 +47,15 @@ type run struct {
 	grads    []float64 // n x d per-user posterior-mean gradients
 	gradSum  []float64 // d
 	adagrad  []float64 // running sum of squared privatised gradients
-	noiseStd float64
+	clip     float64   // B_t, the clipping norm of the current iteration
+	noiseStd float64   // s_t, the gradient noise std of the current iteration
+	countStd float64   // std of the count noise of adaptive clipping (0 without it)
 	evals    int
+
+	// Per-iteration values the callback reports.
+	clipped   int     // users whose gradient norm exceeded clip
+	noiseSq   float64 // squared norm of the noise drawn (only with NonPrivateDiagnostics)
+	clipCount float64 // released count of users at or under clip (NaN without AdaptiveClip)
 }
 
 // newRun checks the inputs and initialises theta^(0) and D_{-1} = {} (Algorithm 1, line 2).
@@ -95,7 +102,12 @@ func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, 
 		grads:    make([]float64, n*d),
 		gradSum:  make([]float64, d),
 		adagrad:  make([]float64, d),
-		noiseStd: PrivacyNoiseStd(set.Clip, set.Iters, n, set.Mu),
+		clip:     set.Clip,
+		noiseStd: set.gradientNoiseStd(set.Clip, n),
+	}
+	if set.AdaptiveClip != nil {
+		_, muCount := SplitMu(set.Mu, set.AdaptiveClip)
+		r.countStd = CountNoiseStd(set.Iters, muCount)
 	}
 	r.des = &designer{set: set, d: d, lo: lo, hi: hi, st: st, rng: rng, llo: make([]float64, d), lhi: make([]float64, d)}
 	return r, nil
@@ -127,25 +139,51 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 		}
 		r.userGradients()
 		r.clipAndAggregate()
+		var diag *NonPrivateDiagnostics
+		if r.set.NonPrivateDiagnostics {
+			diag = &NonPrivateDiagnostics{ClippedMeanNorm: norm(r.gradSum), ClippedFrac: float64(r.clipped) / float64(r.n)}
+		}
 		r.privatise()
+		r.clipCount = math.NaN()
+		if r.set.AdaptiveClip != nil {
+			r.clipCount = r.releaseCount(r.n - r.clipped)
+		}
 		r.step()
 		done++
 		if cb != nil {
-			it := Iteration{Iter: t + 1, Evals: r.evals, Batch: batch.b, BatchCapped: batch.capped, Trace: batch.alpha, Theta: append([]float64(nil), r.theta...)}
+			it := Iteration{Iter: t + 1, Evals: r.evals, Batch: batch.b, BatchCapped: batch.capped, Trace: batch.alpha,
+				Theta: append([]float64(nil), r.theta...), Clip: r.clip, NoiseStd: r.noiseStd, ClipCount: r.clipCount}
+			if diag != nil {
+				diag.NoiseNorm = math.Sqrt(r.noiseSq)
+				it.Diagnostics = diag
+			}
 			if err := cb(it); err != nil {
 				return r.result(done), err
 			}
+		}
+		if r.set.AdaptiveClip != nil {
+			r.adaptClip()
 		}
 	}
 	return r.result(done), nil
 }
 
+// adaptClip moves the clipping norm for the next iteration by the geometric update of
+// adaptive clipping (nextClip) from the count just released, and recalibrates the gradient
+// noise to it: s_{t+1} = 2 B_{t+1} sqrt(T)/(n mu_g).
+func (r *run) adaptClip() {
+	r.clip = nextClip(r.clip, r.clipCount, r.n, *r.set.AdaptiveClip)
+	r.noiseStd = r.set.gradientNoiseStd(r.clip, r.n)
+}
+
 // result packages the released theta and the ledger of the done iterations. Each release
 // used noise calibrated to Mu/sqrt(Iters), so stopping early only lowers the total mu.
 func (r *run) result(done int) Result {
-	led := NewLedger(r.set.Mu, r.set.Iters)
+	muGrad, muCount := SplitMu(r.set.Mu, r.set.AdaptiveClip)
+	led := NewSplitLedger(muGrad, muCount, r.set.Iters)
 	if done < r.set.Iters && led.Private {
-		led = NewLedger(r.set.Mu*math.Sqrt(float64(done)/float64(r.set.Iters)), done)
+		scale := math.Sqrt(float64(done) / float64(r.set.Iters))
+		led = NewSplitLedger(muGrad*scale, muCount*scale, done)
 		led.StepMu = StepMu(r.set.Mu, r.set.Iters)
 	}
 	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led}
@@ -216,6 +254,16 @@ func (r *run) userGradients() {
 	if r.set.PriorMean != PriorUserMean {
 		return
 	}
+	r.subtractUserMeans()
+}
+
+// subtractUserMeans turns the zero-prior gradients Y W into those of the per-user constant
+// prior mean (PriorUserMean): row i becomes (y_i - mean(y_i)) W. With Standardise each row
+// is then divided by the standard deviation of y_i over the kept design (a row with zero
+// spread becomes zero), the gradient of the standardised observations (Algorithm 1,
+// line 7, on standardised data).
+func (r *run) subtractUserMeans() {
+	d, n, m := r.d, r.n, r.st.m
 	colSum := make([]float64, d)
 	for p := 0; p < m; p++ {
 		for j := 0; j < d; j++ {
@@ -232,18 +280,35 @@ func (r *run) userGradients() {
 		for j := range row {
 			row[j] -= mean * colSum[j]
 		}
+		if !r.set.Standardise {
+			continue
+		}
+		ss := 0.0
+		for p := 0; p < m; p++ {
+			dev := r.yt[p*n+i] - mean
+			ss += dev * dev
+		}
+		sd := math.Sqrt(ss / float64(m))
+		for j := range row {
+			if sd > 0 {
+				row[j] /= sd
+			} else {
+				row[j] = 0
+			}
+		}
 	}
 }
 
-// clipAndAggregate forms g_t = (1/n) sum_i g_i min{1, Clip/|g_i|} (Algorithm 1, line 8).
-// Replacing one user changes g_t by at most 2*Clip/n in Euclidean norm.
+// clipAndAggregate forms g_t = (1/n) sum_i g_i min{1, Clip/|g_i|} (Algorithm 1, line 8)
+// with Clip = B_t, and counts the users it clipped. Replacing one user changes g_t by at
+// most 2*B_t/n in Euclidean norm.
 func (r *run) clipAndAggregate() {
-	clipAndAverage(r.gradSum, r.grads, r.n, r.d, r.set.Clip)
+	r.clipped = clipAndAverage(r.gradSum, r.grads, r.n, r.d, r.clip)
 }
 
 // clipAndAverage writes into dst the mean over the n rows of grads (n x d) of each row
-// scaled to norm at most clip.
-func clipAndAverage(dst, grads []float64, n, d int, clip float64) {
+// scaled to norm at most clip, and returns the number of rows whose norm exceeded clip.
+func clipAndAverage(dst, grads []float64, n, d int, clip float64) (clipped int) {
 	for j := range dst {
 		dst[j] = 0
 	}
@@ -253,6 +318,7 @@ func clipAndAverage(dst, grads []float64, n, d int, clip float64) {
 		scale := 1.0
 		if norm > clip {
 			scale = clip / norm
+			clipped++
 		}
 		for j, v := range row {
 			dst[j] += scale * v
@@ -261,16 +327,30 @@ func clipAndAverage(dst, grads []float64, n, d int, clip float64) {
 	for j := range dst {
 		dst[j] /= float64(n)
 	}
+	return clipped
+}
+
+// norm is the Euclidean norm of x.
+func norm(x []float64) float64 {
+	v := blas64.Vector{N: len(x), Inc: 1, Data: x}
+	return math.Sqrt(blas64.Dot(v, v))
 }
 
 // privatise adds the privacy noise of Algorithm 1, line 9: w_t ~ N(0, I) scaled by
-// 2*Clip*sqrt(T)/(n*Mu), a fresh draw every iteration. Nothing is added when Mu = +Inf.
+// 2*Clip*sqrt(T)/(n*Mu) (with adaptive clipping 2*B_t*sqrt(T)/(n*mu_g)), a fresh draw every
+// iteration. Nothing is added when Mu = +Inf. With NonPrivateDiagnostics it also keeps the
+// squared norm of the noise drawn, from the same draws.
 func (r *run) privatise() {
+	r.noiseSq = 0
 	if r.noiseStd == 0 {
 		return
 	}
 	for j := range r.gradSum {
-		r.gradSum[j] += r.noiseStd * r.rng.NormFloat64()
+		w := r.noiseStd * r.rng.NormFloat64()
+		r.gradSum[j] += w
+		if r.set.NonPrivateDiagnostics {
+			r.noiseSq += w * w
+		}
 	}
 }
 

@@ -72,8 +72,31 @@ type Settings struct {
 	BiasTol float64
 	// MaxBatch caps the adaptive batch (default 4(d+1)); the trace reports when it binds.
 	MaxBatch int
-	// Clip is B, the per-user gradient clipping norm of line 8 (default 1).
+	// Clip is B, the per-user gradient clipping norm of line 8 (default 1). With
+	// AdaptiveClip it is B_0, the first iteration's norm, and must not depend on the data.
 	Clip float64
+	// AdaptiveClip, when non-nil, replaces the fixed Clip by adaptive clipping (see
+	// AdaptiveClip): part of Mu pays for a privatised count per iteration from which the
+	// clipping norm follows a target quantile of the users' gradient norms.
+	AdaptiveClip *AdaptiveClip
+	// Standardise, when true, standardises each user's kept observations before the
+	// surrogate gradient is computed (line 7): the user's mean over the kept design is
+	// subtracted (as with PriorUserMean) and the result divided by the user's standard
+	// deviation over it, so that every user's surrogate gradient is that of a loss with
+	// unit spread on D. A user whose observations are all equal contributes a zero
+	// gradient. It changes the scale of the gradients that Clip bounds: B then applies to
+	// gradients of standardised losses. It is a per-user transformation applied before
+	// clipping, so the sensitivity 2*Clip/n is unchanged. Requires PriorUserMean (or the
+	// default prior mean).
+	Standardise bool
+	// NonPrivateDiagnostics, when true, fills Iteration.Diagnostics with quantities
+	// computed from the validation data that are NOT part of the private release: the norm
+	// of the clipped mean gradient, the norm of the privacy noise drawn and the share of
+	// users clipped. Together with the released thetas they leak the data (the noise norm
+	// places the true gradient on a sphere around the released one), so they are for the
+	// analyst's own experiments and must never be published with a private result.
+	// Turning them on changes no released value and draws no extra random numbers.
+	NonPrivateDiagnostics bool
 	// Mu is the total mu of mu-GDP over all Iters. +Inf disables the privacy noise (GIBO);
 	// clipping is still applied. Zero, negative or NaN is an error.
 	Mu float64
@@ -172,6 +195,14 @@ func (s Settings) resolved(d int) (Settings, error) {
 	check(s.MaxEvals == 0 || s.Batch == 0 || s.MaxEvals >= s.Batch,
 		"MaxEvals = %d is below the batch of %d evaluations per iteration: no iteration could run", s.MaxEvals, s.Batch)
 	check(s.DesignStarts > 0 && s.DesignEvals > 0, "DesignStarts and DesignEvals must be positive")
+	check(!s.Standardise || s.PriorMean == PriorUserMean, "Standardise needs PriorUserMean, got PriorMean %v", s.PriorMean)
+	if s.AdaptiveClip != nil {
+		a, err := s.AdaptiveClip.resolved()
+		if err != nil {
+			errs = append(errs, err)
+		}
+		s.AdaptiveClip = &a
+	}
 	if len(errs) > 0 {
 		return s, fmt.Errorf("algo: invalid Settings: %w", errors.Join(errs...))
 	}
@@ -196,6 +227,14 @@ func PrivacyNoiseStd(clip float64, iters, users int, mu float64) float64 {
 		return 0
 	}
 	return 2 * clip * math.Sqrt(float64(iters)) / (float64(users) * mu)
+}
+
+// gradientNoiseStd is the per-coordinate standard deviation of the privacy noise of an
+// iteration whose clipping norm is clip: PrivacyNoiseStd(clip, T, n, mu_g) with mu_g the
+// part of Mu spent on gradients (all of it without adaptive clipping, see SplitMu).
+func (s Settings) gradientNoiseStd(clip float64, users int) float64 {
+	muGrad, _ := SplitMu(s.Mu, s.AdaptiveClip)
+	return PrivacyNoiseStd(clip, s.Iters, users, muGrad)
 }
 
 // Result is what an optimiser returns.

@@ -1,0 +1,109 @@
+package algo
+
+import (
+	"fmt"
+	"math"
+)
+
+// AdaptiveClip configures adaptive clipping (Andrew, Thakkar, McMahan and Ramaswamy 2021,
+// "Differentially private learning with adaptive clipping"): instead of a fixed B, the
+// clipping norm B_t of iteration t tracks a target quantile of the users' surrogate
+// gradient norms. Every iteration releases, besides the privatised gradient, a privatised
+// count of the users whose gradient norm is at most B_t, and moves B geometrically towards
+// the quantile:
+//
+//	B_{t+1} = B_t exp(-Rate (count~_t / n - Quantile)).
+//
+// Settings.Clip is B_0, which must be fixed without looking at the data. The total mu of
+// Settings.Mu is split between the two kinds of release: mu^2 = mu_g^2 + mu_c^2 with
+// mu_c^2 = CountShare mu^2 (Dong, Roth and Su 2022, Corollary 3.3: T Gaussian releases of
+// per-release GDP parameters a_t compose to sqrt(sum a_t^2)-GDP). The gradient noise of
+// iteration t has standard deviation 2 B_t sqrt(T)/(n mu_g) per coordinate and the count
+// noise sqrt(T)/mu_c. B_t is a function of the released counts only, so calibrating the
+// gradient noise to it is adaptive composition and costs nothing extra.
+type AdaptiveClip struct {
+	// Quantile is the target share gamma of users whose gradient norm is at most B_t
+	// (default 0.5, the median: Andrew et al. found it a good default).
+	Quantile float64
+	// Rate is eta_C of the geometric update (default 0.2, Andrew et al.'s value). With
+	// the tens of iterations of DP-GIBO (rather than thousands of rounds) a larger rate
+	// lets B travel further: B can change by at most a factor exp(Rate*max(Quantile,
+	// 1-Quantile)) per iteration, up to the count noise.
+	Rate float64
+	// CountShare is the share of mu^2 spent on the counts, mu_c^2 = CountShare*Mu^2, in
+	// (0, 1) (default 0.1).
+	CountShare float64
+}
+
+// Defaults of AdaptiveClip.
+const (
+	DefaultClipQuantile   = 0.5
+	DefaultClipRate       = 0.2
+	DefaultClipCountShare = 0.1
+)
+
+// resolved fills zero fields with the defaults and validates.
+func (a AdaptiveClip) resolved() (AdaptiveClip, error) {
+	if a.Quantile == 0 {
+		a.Quantile = DefaultClipQuantile
+	}
+	if a.Rate == 0 {
+		a.Rate = DefaultClipRate
+	}
+	if a.CountShare == 0 {
+		a.CountShare = DefaultClipCountShare
+	}
+	switch {
+	case !(a.Quantile > 0 && a.Quantile < 1):
+		return a, fmt.Errorf("AdaptiveClip.Quantile must lie in (0, 1), got %v", a.Quantile)
+	case !(a.Rate > 0) || math.IsInf(a.Rate, 0):
+		return a, fmt.Errorf("AdaptiveClip.Rate must be positive and finite, got %v", a.Rate)
+	case !(a.CountShare > 0 && a.CountShare < 1):
+		return a, fmt.Errorf("AdaptiveClip.CountShare must lie in (0, 1), got %v", a.CountShare)
+	}
+	return a, nil
+}
+
+// SplitMu returns the parts of a total mu spent on the gradients and on the counts under
+// adaptive clipping: mu_g = mu sqrt(1-CountShare), mu_c = mu sqrt(CountShare), so that
+// mu_g^2 + mu_c^2 = mu^2. Without adaptive clipping (a == nil) all of mu goes to the
+// gradients. mu = +Inf gives +Inf for both parts that are used.
+func SplitMu(mu float64, a *AdaptiveClip) (muGrad, muCount float64) {
+	if a == nil {
+		return mu, 0
+	}
+	if math.IsInf(mu, 1) {
+		return mu, mu
+	}
+	return mu * math.Sqrt(1-a.CountShare), mu * math.Sqrt(a.CountShare)
+}
+
+// CountNoiseStd is the standard deviation sqrt(T)/muCount of the Gaussian noise added to
+// the count of users under the clipping norm: the count has sensitivity 1 under
+// replacement of one user, so each of the T counts is (muCount/sqrt(T))-GDP and together
+// muCount-GDP (Andrew et al. 2021, Algorithm 1, the noised indicator sum). +Inf gives 0.
+func CountNoiseStd(iters int, muCount float64) float64 {
+	if math.IsInf(muCount, 1) {
+		return 0
+	}
+	return math.Sqrt(float64(iters)) / muCount
+}
+
+// releaseCount privatises the count of users whose surrogate gradient norm is at most the
+// current clipping norm: count~ = count + N(0, CountNoiseStd^2) (Andrew et al. 2021,
+// Algorithm 1, "b~ = (sum_i b_i + N(0, sigma_b^2)) / m", here kept as a count). It draws one
+// normal from rng whenever the count noise is positive.
+func (r *run) releaseCount(under int) float64 {
+	c := float64(under)
+	if r.countStd > 0 {
+		c += r.countStd * r.rng.NormFloat64()
+	}
+	return c
+}
+
+// nextClip is the geometric clipping-norm update of Andrew et al. 2021 (Algorithm 1,
+// "C <- C exp(-eta_C (b~ - gamma))"), with b~ = count~/n the released share of users at or
+// under the current norm. It reads only the released count, so it is post-processing.
+func nextClip(clip, count float64, n int, a AdaptiveClip) float64 {
+	return clip * math.Exp(-a.Rate*(count/float64(n)-a.Quantile))
+}
