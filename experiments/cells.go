@@ -46,6 +46,14 @@ type CellSpec struct {
 	Step        num   `json:"step,omitempty"`
 	Lengthscale num   `json:"lengthscale,omitempty"`
 	ThetaCoords []int `json:"theta_coords,omitempty"`
+	// AdaptiveClip and Standardise are dpgibo's and gibo's adaptive clipping and per-user
+	// standardisation (absent: fixed Clip, raw observations).
+	AdaptiveClip *AdaptiveClipConfig `json:"adaptive_clip,omitempty"`
+	Standardise  bool                `json:"standardise,omitempty"`
+	// Diagnostics marks cells of dpgibo and gibo whose rows carry the non-private
+	// diagnostics columns, so that cells written before those columns existed are never
+	// resumed into a file that has them.
+	Diagnostics bool `json:"diagnostics,omitempty"`
 }
 
 // local reports whether the cell's method is DP-GIBO or GIBO (started from theta0).
@@ -192,6 +200,14 @@ func cellFor(suite string, b Block, d int, value num, method string, seed int, s
 	case c.local():
 		c.Iters, c.Batch, c.BiasTol, c.MaxBatch = a.Iters, a.Batch, a.BiasTol, a.MaxBatch
 		c.Clip, c.NoiseStd, c.Step, c.Lengthscale = a.Clip, a.NoiseStd, a.Step, a.Lengthscale
+		c.AdaptiveClip, c.Standardise, c.Diagnostics = a.AdaptiveClip, a.Standardise, true
+		if a.AdaptiveClip != nil {
+			if label == "" {
+				label = "adaptive"
+			} else {
+				label += ",adaptive"
+			}
+		}
 		if c.Batch == 0 && c.BiasTol == 0 {
 			c.Batch = d + 1
 		}

@@ -145,7 +145,13 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 			Iters: spec.Iters, Batch: spec.Batch, BiasTol: float64(spec.BiasTol), MaxBatch: spec.MaxBatch,
 			Clip: float64(spec.Clip), Mu: float64(spec.Mu), NoiseStd: float64(spec.NoiseStd),
 			Step: float64(spec.Step), StepRule: algo.AdaGrad,
-			Kernel: algo.RBF{Lengthscale: float64(spec.Lengthscale), Variance: 1},
+			Kernel:      algo.RBF{Lengthscale: float64(spec.Lengthscale), Variance: 1},
+			Standardise: spec.Standardise,
+			// The rows carry the diagnostics; they are for this harness's analysis only.
+			NonPrivateDiagnostics: true,
+		}
+		if a := spec.AdaptiveClip; a != nil {
+			opts.Settings.AdaptiveClip = &algo.AdaptiveClip{Quantile: float64(a.Quantile), Rate: float64(a.Rate), CountShare: float64(a.CountShare)}
 		}
 	}
 	method, err := newMethod(spec.Method, opts)
@@ -183,17 +189,29 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 		return v, nil
 	}
 	var last []float64
-	record := func(iter, evals, batch int, theta []float64) error {
+	// record appends the row of one released theta; it (nil for iteration 0 and for the
+	// closing row) supplies dpgibo's and gibo's clip and diagnostics.
+	record := func(iter, evals, batch int, theta []float64, it *algo.Iteration) error {
 		loss, err := report(theta)
 		if err != nil {
 			return err
 		}
-		out.rows = append(out.rows, records.Row{
+		row := records.Row{
 			Suite: spec.Suite, Task: spec.Task, Method: spec.Method, D: spec.D, NUsers: n, NTrain: spec.NTrain,
 			NoiseStd: float64(spec.NoiseStd), EvalNoise: float64(spec.EvalNoise), BiasTol: float64(spec.BiasTol),
 			Clip: float64(spec.Clip), Step: float64(spec.Step), Iters: spec.Iters, Batch: batch,
 			Budget: spec.Budget, Seed: spec.Seed, Iter: iter, Evals: evals, Loss: loss,
-		})
+		}
+		if it != nil && it.Diagnostics != nil {
+			if spec.AdaptiveClip != nil {
+				row.Clip = it.Clip
+			}
+			row.GradNorm = records.Some(it.Diagnostics.ClippedMeanNorm)
+			row.NoiseNorm = records.Some(it.Diagnostics.NoiseNorm)
+			row.ClippedFrac = records.Some(it.Diagnostics.ClippedFrac)
+			row.NoiseScale = records.Some(it.NoiseStd)
+		}
+		out.rows = append(out.rows, row)
 		for _, j := range spec.ThetaCoords {
 			out.theta = append(out.theta, records.ThetaRow{
 				Suite: spec.Suite, Task: spec.Task, Method: spec.Method, D: spec.D, Seed: spec.Seed,
@@ -204,7 +222,7 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 		return nil
 	}
 	if spec.local() {
-		if err := record(0, 0, 0, theta0); err != nil {
+		if err := record(0, 0, 0, theta0, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -214,7 +232,7 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 			return fmt.Errorf("method %s reported %d evaluations, over its budget %d", spec.Method, it.Evals, spec.Budget)
 		}
 		lastIter = it.Iter
-		return record(it.Iter, it.Evals, it.Batch, it.Theta)
+		return record(it.Iter, it.Evals, it.Batch, it.Theta, &it)
 	}
 	evalBefore := timed.elapsed
 	res, err := method.Run(ctx, timed, spec.Budget, rng, cb)
@@ -226,7 +244,7 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 	}
 	// The released theta closes the trace when the last callback did not report it.
 	if res.Theta != nil && (last == nil || thetaKey(last) != thetaKey(res.Theta)) {
-		if err := record(lastIter+1, res.Evals, 0, res.Theta); err != nil {
+		if err := record(lastIter+1, res.Evals, 0, res.Theta, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -140,6 +140,7 @@ func TestQuickSuiteWritesEveryFigure(t *testing.T) {
 			if r.Private != (r.Method == "dpgibo" && !isInf(num(r.Mu)) || strings.HasPrefix(r.Method, "dp-")) {
 				t.Errorf("%s: method %s mu %v has private = %v", f.Name, r.Method, r.Mu, r.Private)
 			}
+			checkDiagnostics(t, f.Name, r)
 		}
 		for _, b := range f.Blocks {
 			for _, m := range b.Methods {
@@ -169,6 +170,36 @@ func TestQuickSuiteWritesEveryFigure(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
 		t.Error(err)
+	}
+}
+
+// checkDiagnostics checks the diagnostic columns of one row: present exactly on dpgibo's
+// and gibo's rows of iterations that took a step, with GIBO drawing no noise and DP-GIBO's
+// noise scale 2 B sqrt(T)/(n mu) under a fixed clip.
+func checkDiagnostics(t *testing.T, fig string, r records.Row) {
+	t.Helper()
+	has := []bool{r.GradNorm.Valid, r.NoiseNorm.Valid, r.ClippedFrac.Valid, r.NoiseScale.Valid}
+	want := slices.Contains(localMethods, r.Method) && r.Batch > 0
+	for _, h := range has {
+		if h != want {
+			t.Fatalf("%s: %s iteration %d (batch %d): diagnostics present %v, want %v", fig, r.Method, r.Iter, r.Batch, has, want)
+		}
+	}
+	if !want {
+		return
+	}
+	if r.GradNorm.Value < 0 || r.ClippedFrac.Value < 0 || r.ClippedFrac.Value > 1 || r.GradNorm.Value > r.Clip*(1+1e-12) {
+		t.Fatalf("%s: %s row with clip %v has grad_norm %v, clipped_frac %v", fig, r.Method, r.Clip, r.GradNorm.Value, r.ClippedFrac.Value)
+	}
+	switch {
+	case r.Method == "gibo" || isInf(num(r.Mu)):
+		if r.NoiseNorm.Value != 0 || r.NoiseScale.Value != 0 {
+			t.Fatalf("%s: %s (mu %v) drew noise: %+v", fig, r.Method, r.Mu, r)
+		}
+	case !strings.Contains(r.Config, "adaptive"):
+		if s := algo.PrivacyNoiseStd(r.Clip, r.Iters, r.NUsers, r.Mu); r.NoiseScale.Value != s || !(r.NoiseNorm.Value > 0) {
+			t.Fatalf("%s: dpgibo noise_scale %v, want 2 B sqrt(T)/(n mu) = %v; noise_norm %v", fig, r.NoiseScale.Value, s, r.NoiseNorm.Value)
+		}
 	}
 }
 

@@ -49,6 +49,18 @@ type AlgoConfig struct {
 	NoiseStd    num // sigma told to the surrogate
 	Step        num // eta (AdaGrad)
 	Lengthscale num // RBF length-scale of the surrogate (variance 1)
+	// AdaptiveClip, when non-nil, makes dpgibo and gibo clip adaptively from B_0 = Clip
+	// (algo.AdaptiveClip); their rows are labelled "adaptive".
+	AdaptiveClip *AdaptiveClipConfig
+	// Standardise standardises each user's kept observations (algo.Settings.Standardise).
+	Standardise bool
+}
+
+// AdaptiveClipConfig is algo.AdaptiveClip in the suite's numbers (zero: algo's default).
+type AdaptiveClipConfig struct {
+	Quantile   num `json:"quantile,omitempty"`
+	Rate       num `json:"rate,omitempty"`
+	CountShare num `json:"count_share,omitempty"`
 }
 
 // Block is one task of a figure crossed with its dimensions, sweep values, methods and

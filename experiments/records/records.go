@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/gocarina/gocsv"
 )
@@ -75,6 +76,58 @@ type Row struct {
 	Loss float64 `csv:"loss"`
 	// DPEpsilon is epsilon at delta = 1e-5 of the method's ledger (+Inf when not private).
 	DPEpsilon float64 `csv:"dp_epsilon"`
+
+	// The last columns are DP-GIBO's and GIBO's per-iteration diagnostics (empty for other
+	// methods and for iteration 0). GradNorm, NoiseNorm and ClippedFrac are computed from
+	// the validation data and are NOT private (algo.NonPrivateDiagnostics): they explain
+	// results and must not be published with a private release.
+
+	// GradNorm is the Euclidean norm of the clipped mean gradient before noise
+	// (Algorithm 1, line 8).
+	GradNorm OptFloat `csv:"grad_norm"`
+	// NoiseNorm is the Euclidean norm of the privacy noise vector drawn (0 for GIBO).
+	NoiseNorm OptFloat `csv:"noise_norm"`
+	// ClippedFrac is the share of users whose surrogate gradient was clipped.
+	ClippedFrac OptFloat `csv:"clipped_frac"`
+	// NoiseScale is s, the per-coordinate standard deviation of the privacy noise of this
+	// iteration (0 for GIBO). With a fixed clip it is 2 clip sqrt(iters)/(n_users mu); with
+	// adaptive clipping (config "adaptive") the clip column holds B_t of the iteration and
+	// s follows it, with only part of mu spent on the gradients, so readers take s from
+	// here. SNR = grad_norm/(noise_scale sqrt(d)).
+	NoiseScale OptFloat `csv:"noise_scale"`
+}
+
+// OptFloat is an optional float64 column: an empty cell when absent. Present values are
+// written as gocsv writes float64 (shortest 'f' decimal, "+Inf" for +Inf), so a CSV read
+// and written again is byte-identical.
+type OptFloat struct {
+	Value float64
+	Valid bool
+}
+
+// Some returns a present OptFloat holding v.
+func Some(v float64) OptFloat { return OptFloat{Value: v, Valid: true} }
+
+// MarshalCSV writes the value or an empty cell.
+func (o OptFloat) MarshalCSV() (string, error) {
+	if !o.Valid {
+		return "", nil
+	}
+	return strconv.FormatFloat(o.Value, 'f', -1, 64), nil
+}
+
+// UnmarshalCSV reads what MarshalCSV writes; an empty cell is absent.
+func (o *OptFloat) UnmarshalCSV(s string) error {
+	if s == "" {
+		*o = OptFloat{}
+		return nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("not a number: %q", s)
+	}
+	*o = Some(v)
+	return nil
 }
 
 // ThetaRow is one coordinate of one released theta: the optimisation paths of fig3f.

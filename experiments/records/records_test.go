@@ -18,7 +18,8 @@ func TestRowRoundTrip(t *testing.T) {
 		{Suite: "paper", Figure: "fig3c", Config: "mu=0.1", Task: "gpreg", Data: "synthetic", Method: "dpgibo",
 			Private: true, D: 15, NUsers: 350, Mu: 0.1, NoiseStd: 0.05, EvalNoise: 1e-4, BiasTol: 0.5, Clip: 3,
 			Step: 0.3, Iters: 25, Batch: 64, Budget: 1600, Seed: 10, Iter: 25, Evals: 1234,
-			Loss: 1.2345678901234567e-7, DPEpsilon: 0.3512345678},
+			Loss: 1.2345678901234567e-7, DPEpsilon: 0.3512345678,
+			GradNorm: Some(0.1 + 0.2), NoiseNorm: Some(2.5e-9), ClippedFrac: Some(0), NoiseScale: Some(math.Inf(1))},
 		{Suite: "paper", Figure: "fig2b", Config: `a,"b"`, Task: "svr", Data: "ctslice-synthetic", Method: "random",
 			D: 103, Loss: math.MaxFloat64, DPEpsilon: math.SmallestNonzeroFloat64},
 	}
@@ -42,13 +43,28 @@ func TestRowRoundTrip(t *testing.T) {
 	}
 	header := strings.SplitN(string(b), "\n", 2)[0]
 	for _, col := range []string{"suite", "figure", "task", "data", "method", "private", "d", "n_users", "mu",
-		"noise_std", "bias_tol", "clip", "step", "batch", "seed", "iter", "evals", "loss", "dp_epsilon"} {
+		"noise_std", "bias_tol", "clip", "step", "batch", "seed", "iter", "evals", "loss", "dp_epsilon",
+		"grad_norm", "noise_norm", "clipped_frac", "noise_scale"} {
 		if !strings.Contains(","+header+",", ","+col+",") {
 			t.Errorf("header lacks column %q: %s", col, header)
 		}
 	}
 	if !strings.Contains(string(b), "+Inf") {
 		t.Error("mu = +Inf is not written as +Inf")
+	}
+	// The diagnostics come last, in this order, and are empty cells when absent.
+	if !strings.HasSuffix(header, ",dp_epsilon,grad_norm,noise_norm,clipped_frac,noise_scale") {
+		t.Errorf("diagnostic columns not last, in order: %s", header)
+	}
+	lines := strings.Split(string(b), "\n")
+	if !strings.HasSuffix(lines[1], ",+Inf,,,,") {
+		t.Errorf("row without diagnostics does not end in empty cells: %s", lines[1])
+	}
+	if !strings.HasSuffix(lines[2], ",0.3,0.0000000025,0,+Inf") {
+		t.Errorf("diagnostics written as %s", lines[2])
+	}
+	if _, err := Unmarshal[Row](strings.NewReader(header + "\n" + strings.Replace(lines[2], "0.0000000025", "x", 1) + "\n")); err == nil {
+		t.Error("a non-numeric noise_norm was read without error")
 	}
 }
 
