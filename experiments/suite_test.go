@@ -21,6 +21,7 @@ import (
 	"dpgibo/baselines"
 	"dpgibo/experiments/records"
 	"dpgibo/figures/plotting"
+	"dpgibo/figures/verdict"
 	"dpgibo/tasks"
 	"dpgibo/tasks/catalog"
 )
@@ -93,8 +94,8 @@ func sameResults(t *testing.T, dir string) {
 	t.Helper()
 	want, got := resultFiles(t, reference(t)), resultFiles(t, dir)
 	figs, _ := suiteFigures(SuiteQuick, "")
-	if len(want) != len(figs) {
-		t.Fatalf("reference holds %d result CSVs, want one per figure (%d)", len(want), len(figs))
+	if len(want) != len(figs)+len(verdict.Files) {
+		t.Fatalf("reference holds %d result CSVs, want one per figure (%d) and the verdict files %v", len(want), len(figs), verdict.Files)
 	}
 	for name, w := range want {
 		g, ok := got[name]
