@@ -23,6 +23,8 @@
 // exact null distribution of T+ is used when N <= 50 and no |d| are tied (as
 // scipy.stats.wilcoxon(d[d != 0], method="exact")), otherwise the normal approximation with
 // scipy's tie-corrected variance and no continuity correction (as method="approx").
+// scipy 1.10's method="auto" differs in two corners: it uses the normal approximation
+// whenever d holds a zero, and its exact table (on a truncated T+) when |d| has ties.
 // Statistic is T+ for every alternative. Its Hodges-Lehmann estimate and interval use all
 // differences, zeros included.
 //
@@ -35,10 +37,10 @@
 // smallest and k-th largest of the Walsh averages (Wilcoxon) or pairwise differences
 // (Mann-Whitney), k the largest integer whose coverage 1 - 2 P(T <= k-1) under the test's
 // untied null distribution reaches the level (k = 1 with its lower coverage when none
-// does). The distribution is exact for Wilcoxon with n <= 50 and for Mann-Whitney with one
-// sample of at most 8 or both of at most 50; otherwise a continuity-corrected normal
-// approximation, and the reported coverage is then approximate. Ties make every coverage
-// approximate.
+// does). The distribution is exact for Wilcoxon with n <= 500 differences and for
+// Mann-Whitney with one sample of at most 8 or n_a n_b <= 10000; otherwise a
+// continuity-corrected normal approximation, whose reported coverage is then within 1e-3 of
+// the exact one. Ties make every coverage approximate.
 //
 // PageL matches scipy.stats.page_trend_test(data, method="auto") for Greater (its only
 // alternative): exact when k <= 8 treatments, n <= 20 blocks and not (n > 12 and k > 3),

@@ -32,8 +32,8 @@ const MaxExactMannWhitney = 8
 // b_j. [CILow, CIHigh] = [D_(k), D_(M+1-k)] over the sorted differences D, M = n_a n_b, the
 // inversion of the test (Hollander and Wolfe), with k the largest integer in 1..floor(M/2)
 // whose coverage 1 - 2 P(U <= k-1) is at least level, U the statistic of untied samples of
-// these sizes. P(U <= q) is exact when min(n_a, n_b) <= MaxExactMannWhitney or both n_a, n_b
-// <= MaxExactSignedRank (50), else Phi((q + 1/2 - M/2) / sqrt(M(n+1)/12)). When no k reaches
+// these sizes. P(U <= q) is exact when min(n_a, n_b) <= MaxExactMannWhitney or M <= 10000,
+// else Phi((q + 1/2 - M/2) / sqrt(M(n+1)/12)). When no k reaches
 // the level k = 1: [min D, max D] with its lower coverage. The interval is two-sided whatever
 // alt is.
 //
@@ -73,9 +73,10 @@ func MannWhitney(a, b []float64, alt Alternative, level float64) (TestResult, er
 		u, factor = math.Max(ua, ub), 2
 	}
 	res := TestResult{N: na + nb, Statistic: ua}
+	var pmf []float64 // the exact null distribution of U, when computed
 	if min(na, nb) <= MaxExactMannWhitney && len(ties) == 0 {
 		res.Exact = true
-		pmf := mannWhitneyPMF(na, nb)
+		pmf = mannWhitneyPMF(na, nb)
 		var sf float64
 		for k := int(u); k < len(pmf); k++ {
 			sf += pmf[k]
@@ -90,7 +91,7 @@ func MannWhitney(a, b []float64, alt Alternative, level float64) (TestResult, er
 			res.PValue = math.Min(1, factor*normalP((u-fa*fb/2)/sd, Greater))
 		}
 	}
-	res.Estimate, res.CILow, res.CIHigh, res.CICoverage = shiftCI(a, b, level)
+	res.Estimate, res.CILow, res.CIHigh, res.CICoverage = shiftCI(a, b, level, pmf)
 	return res, nil
 }
 
@@ -102,16 +103,20 @@ func MannWhitney(a, b []float64, alt Alternative, level float64) (TestResult, er
 // the cost is about min^2 max^2 / 4 operations.
 func mannWhitneyPMF(na, nb int) []float64 {
 	m, n := min(na, nb), max(na, nb)
-	// prev[i] = P_{i, j-1}, cur[i] = P_{i, j}.
+	// prev[i] = P_{i, j-1}, cur[i] = P_{i, j}; both sets reuse buffers of the final length.
 	prev := make([][]float64, m+1)
 	cur := make([][]float64, m+1)
 	for i := range prev {
-		prev[i] = []float64{1} // P_{i,0} = delta_0
+		prev[i] = make([]float64, 1, m*n+1)
+		prev[i][0] = 1 // P_{i,0} = delta_0
+		cur[i] = make([]float64, 1, m*n+1)
 	}
 	for j := 1; j <= n; j++ {
-		cur[0] = []float64{1}
+		cur[0] = cur[0][:1]
+		cur[0][0] = 1
 		for i := 1; i <= m; i++ {
-			p := make([]float64, i*j+1)
+			p := cur[i][:i*j+1]
+			clear(p)
 			wa, wb := float64(i)/float64(i+j), float64(j)/float64(i+j)
 			for k, v := range cur[i-1] {
 				p[k+j] += wa * v
@@ -126,9 +131,15 @@ func mannWhitneyPMF(na, nb int) []float64 {
 	return prev[m]
 }
 
+// maxExactShiftCIPairs is the largest n_a n_b for which the Hodges-Lehmann interval of
+// MannWhitney is chosen with the exact null distribution of U when the test did not already
+// compute it (about (n_a n_b)^2 / 4 operations, 2.5e7 at the limit); beyond it the normal
+// approximation is close.
+const maxExactShiftCIPairs = 10000
+
 // shiftCI returns the Hodges-Lehmann shift of a against b and its interval, as documented
-// on MannWhitney.
-func shiftCI(a, b []float64, level float64) (est, lo, hi, coverage float64) {
+// on MannWhitney; pmf is the exact null distribution of U if the caller has it, else nil.
+func shiftCI(a, b []float64, level float64, pmf []float64) (est, lo, hi, coverage float64) {
 	diffs := make([]float64, 0, len(a)*len(b))
 	for _, x := range a {
 		for _, y := range b {
@@ -138,21 +149,12 @@ func shiftCI(a, b []float64, level float64) (est, lo, hi, coverage float64) {
 	slices.Sort(diffs)
 	est = sortedMedian(diffs)
 	na, nb := len(a), len(b)
+	if pmf == nil && (min(na, nb) <= MaxExactMannWhitney || na*nb <= maxExactShiftCIPairs) {
+		pmf = mannWhitneyPMF(na, nb)
+	}
 	var cdf func(q int) float64
-	if min(na, nb) <= MaxExactMannWhitney || max(na, nb) <= MaxExactSignedRank {
-		pmf := mannWhitneyPMF(na, nb)
-		cum := make([]float64, len(pmf))
-		var acc float64
-		for k, v := range pmf {
-			acc += v
-			cum[k] = acc
-		}
-		cdf = func(q int) float64 {
-			if q < 0 {
-				return 0
-			}
-			return cum[min(q, len(cum)-1)]
-		}
+	if pmf != nil {
+		cdf = pmfCDF(pmf)
 	} else {
 		fa, fb := float64(na), float64(nb)
 		cdf = normalCDF(fa*fb/2, math.Sqrt(fa*fb*(fa+fb+1)/12))

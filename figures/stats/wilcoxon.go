@@ -10,10 +10,14 @@ import (
 )
 
 // MaxExactSignedRank is the largest number of non-zero differences for which
-// WilcoxonSignedRank uses the exact null distribution of T+ (when |d| has no ties), and the
-// largest number of differences for which its Hodges-Lehmann interval uses it. The counts of
-// rank subsets by sum are exact in int64 up to this n (their total is 2^n).
+// WilcoxonSignedRank computes its p-value from the exact null distribution of T+ (when |d|
+// has no ties), scipy's limit.
 const MaxExactSignedRank = 50
+
+// maxExactWalshCI is the largest number of differences for which the Hodges-Lehmann
+// interval of WilcoxonSignedRank is chosen with the exact null distribution of T+ (about
+// n^3/2 operations, 6e7 at the limit); beyond it the normal approximation is close.
+const maxExactWalshCI = 500
 
 // WilcoxonSignedRank tests whether the differences d (paired a - b) are located at 0, with
 // the conventions of scipy.stats.wilcoxon(d, zero_method="wilcox", correction=False,
@@ -41,7 +45,7 @@ const MaxExactSignedRank = 50
 // CIHigh] = [W_(k), W_(M+1-k)] over the sorted Walsh averages W, the inversion of the
 // signed-rank test (Tukey; Hollander and Wolfe), with k the largest integer in 1..floor(M/2)
 // whose coverage 1 - 2 P(T+ <= k-1) is at least level, T+ the signed-rank statistic of n
-// untied observations. P(T+ <= q) is exact when n <= MaxExactSignedRank, else
+// untied observations. P(T+ <= q) is exact when n <= 500, else
 // Phi((q + 1/2 - n(n+1)/4) / sqrt(n(n+1)(2n+1)/24)). When no k reaches the level (n small)
 // k = 1: [min W, max W] with its lower coverage. The interval is two-sided whatever alt is.
 //
@@ -92,43 +96,48 @@ func WilcoxonSignedRank(d []float64, alt Alternative, level float64) (TestResult
 	return res, nil
 }
 
-// signedRankCounts returns c with c[s] the number of subsets of {1..n} whose sum is s,
-// s = 0..n(n+1)/2; the null distribution of T+ is c / 2^n. Exact for n <= 62.
-func signedRankCounts(n int) []int64 {
+// signedRankPMF returns the null distribution of T+ for n untied non-zero differences:
+// pmf[s] = P(T+ = s), s = 0..n(n+1)/2, each rank 1..n entering the sum with probability 1/2.
+// Adding rank i halves the mass and shifts a copy by i, p'(s) = (p(s) + p(s-i))/2, a convex
+// combination: no cancellation, and for n <= 53 every value and every tail sum is a multiple
+// of 2^-n below 1, so they are exact in float64 (the counts of rank subsets by sum, over 2^n).
+func signedRankPMF(n int) []float64 {
 	m := n * (n + 1) / 2
-	c := make([]int64, m+1)
-	c[0] = 1
+	p := make([]float64, m+1)
+	p[0] = 1
 	top := 0
 	for i := 1; i <= n; i++ {
 		top += i
-		for s := top; s >= i; s-- {
-			c[s] += c[s-i]
+		for s := top; s >= 0; s-- {
+			v := p[s] / 2
+			if s >= i {
+				v += p[s-i] / 2
+			}
+			p[s] = v
 		}
 	}
-	return c
+	return p
 }
 
 // signedRankExactP is the exact p-value of T+ = t among n untied non-zero differences.
 func signedRankExactP(n, t int, alt Alternative) float64 {
-	c := signedRankCounts(n)
-	total := math.Ldexp(1, n)
-	var le, ge int64
-	for s, v := range c {
+	pmf := signedRankPMF(n)
+	var pLess, pGreater float64
+	for s, v := range pmf {
 		if s <= t {
-			le += v
+			pLess += v
 		}
 		if s >= t {
-			ge += v
+			pGreater += v
 		}
 	}
-	pLess, pGreater := float64(le)/total, float64(ge)/total
 	switch alt {
 	case Less:
 		return pLess
 	case Greater:
 		return pGreater
 	}
-	if 2*t == len(c)-1 {
+	if 2*t == len(pmf)-1 {
 		return 1
 	}
 	return math.Min(1, 2*math.Min(pLess, pGreater))
@@ -158,8 +167,8 @@ func walshCI(d []float64, level float64) (est, lo, hi, coverage float64) {
 	slices.Sort(walsh)
 	est = sortedMedian(walsh)
 	var cdf func(q int) float64
-	if n <= MaxExactSignedRank {
-		cdf = exactCDF(signedRankCounts(n), math.Ldexp(1, n))
+	if n <= maxExactWalshCI {
+		cdf = pmfCDF(signedRankPMF(n))
 	} else {
 		fn := float64(n)
 		cdf = normalCDF(fn*(fn+1)/4, math.Sqrt(fn*(fn+1)*(2*fn+1)/24))
@@ -168,13 +177,13 @@ func walshCI(d []float64, level float64) (est, lo, hi, coverage float64) {
 	return est, walsh[k-1], walsh[len(walsh)-k], coverage
 }
 
-// exactCDF returns q -> sum_{s <= q} counts[s] / total.
-func exactCDF(counts []int64, total float64) func(q int) float64 {
-	cum := make([]float64, len(counts))
-	var acc int64
-	for s, v := range counts {
+// pmfCDF returns q -> sum_{s <= q} pmf[s].
+func pmfCDF(pmf []float64) func(q int) float64 {
+	cum := make([]float64, len(pmf))
+	var acc float64
+	for s, v := range pmf {
 		acc += v
-		cum[s] = float64(acc) / total
+		cum[s] = acc
 	}
 	return func(q int) float64 {
 		if q < 0 {
