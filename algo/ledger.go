@@ -170,6 +170,10 @@ type ledgerJSON struct {
 	StepMu   jsonFloat
 	Delta    jsonFloat
 	Epsilon  jsonFloat
+	// GradientMu and CountMu are absent in ledgers written before adaptive clipping;
+	// reading such a ledger takes GradientMu = Mu and CountMu = 0.
+	GradientMu *jsonFloat `json:",omitempty"`
+	CountMu    *jsonFloat `json:",omitempty"`
 }
 
 // jsonFloat is a float64 that encodes non-finite values as strings.
@@ -203,7 +207,8 @@ func (f *jsonFloat) UnmarshalJSON(b []byte) error {
 
 // MarshalJSON encodes the ledger with +Inf spelled "+Inf" (see Ledger).
 func (l Ledger) MarshalJSON() ([]byte, error) {
-	return json.Marshal(ledgerJSON{l.Private, jsonFloat(l.Mu), l.Releases, jsonFloat(l.StepMu), jsonFloat(l.Delta), jsonFloat(l.Epsilon)})
+	gm, cm := jsonFloat(l.GradientMu), jsonFloat(l.CountMu)
+	return json.Marshal(ledgerJSON{l.Private, jsonFloat(l.Mu), l.Releases, jsonFloat(l.StepMu), jsonFloat(l.Delta), jsonFloat(l.Epsilon), &gm, &cm})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -212,6 +217,12 @@ func (l *Ledger) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*l = Ledger{Private: j.Private, Mu: float64(j.Mu), Releases: j.Releases, StepMu: float64(j.StepMu), Delta: float64(j.Delta), Epsilon: float64(j.Epsilon)}
+	*l = Ledger{Private: j.Private, Mu: float64(j.Mu), Releases: j.Releases, StepMu: float64(j.StepMu), Delta: float64(j.Delta), Epsilon: float64(j.Epsilon), GradientMu: float64(j.Mu)}
+	if j.GradientMu != nil {
+		l.GradientMu = float64(*j.GradientMu)
+	}
+	if j.CountMu != nil {
+		l.CountMu = float64(*j.CountMu)
+	}
 	return nil
 }
