@@ -469,3 +469,32 @@ func TestLargeSampleIntervals(t *testing.T) {
 		t.Errorf("55x60: exact=%v HL %v [%v, %v] coverage %v", mw.Exact, mw.Estimate, mw.CILow, mw.CIHigh, mw.CICoverage)
 	}
 }
+
+// The tests read their inputs only.
+func TestInputsUnchanged(t *testing.T) {
+	d := []float64{0.3, -1.2, 0, 2.5, 0.7, -0.1, 1.1}
+	a, b := []float64{3, 1, 2}, []float64{0.5, 2.5, 1.5, -1}
+	data := [][]float64{{3, 1, 2}, {1, 3, 2}, {2, 1, 3}}
+	dIn, aIn, bIn := slices.Clone(d), slices.Clone(a), slices.Clone(b)
+	var dataIn [][]float64
+	for _, row := range data {
+		dataIn = append(dataIn, slices.Clone(row))
+	}
+	if _, err := WilcoxonSignedRank(d, TwoSided, 0.95); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := MannWhitney(a, b, Less, 0.9); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PageL(data, Greater); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d, dIn) || !slices.Equal(a, aIn) || !slices.Equal(b, bIn) {
+		t.Errorf("inputs modified: d %v a %v b %v", d, a, b)
+	}
+	for i := range data {
+		if !slices.Equal(data[i], dataIn[i]) {
+			t.Errorf("PageL modified block %d: %v", i, data[i])
+		}
+	}
+}
