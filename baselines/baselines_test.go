@@ -36,7 +36,7 @@ func TestNamesSortedAndComplete(t *testing.T) {
 	if !slices.IsSorted(names) {
 		t.Errorf("Names() = %v, not sorted", names)
 	}
-	for _, want := range []string{"dp-random", "dp-ucb", "dpgibo", "gibo", "random", "tpe", "ucb"} {
+	for _, want := range []string{"cmaes", "dp-random", "dp-ucb", "dpgibo", "gibo", "random", "tpe", "ucb"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("Names() = %v lacks %q", names, want)
 		}
@@ -74,8 +74,11 @@ func runMethod(t *testing.T, name string, opt Options, obj algo.Objective, budge
 	return res, err
 }
 
+// localMethods run algo.Minimize: batches of d+1 evaluations with the test options.
+var localMethods = []string{"dpgibo", "gibo"}
+
 // scoreBased are the methods that spend exactly their budget, one point per iteration.
-var scoreBased = []string{"random", "ucb", "tpe", "dp-random", "dp-ucb"}
+var scoreBased = []string{"random", "ucb", "tpe", "cmaes", "dp-random", "dp-ucb"}
 
 func TestBudgetAndBoxRespected(t *testing.T) {
 	// The minimum (3, -3) lies outside the box [-2, 2]^2, so good methods press against
@@ -86,6 +89,16 @@ func TestBudgetAndBoxRespected(t *testing.T) {
 				q := newQuadratic([]float64{3, -3}, -2, 2, 5)
 				var tr trace
 				res, err := runMethod(t, name, testOptions(), q, budget, 7, tr.cb)
+				if slices.Contains(localMethods, name) && budget < q.Dim()+1 {
+					// Below DP-GIBO's first batch of d+1 evaluations: an error, not an empty run.
+					if err == nil || !strings.Contains(err.Error(), "budget "+strconv.Itoa(budget)) || !strings.Contains(err.Error(), "below") {
+						t.Errorf("budget %d below the first batch of %d: error %v, want one naming the budget", budget, q.Dim()+1, err)
+					}
+					if q.Evals != 0 || len(tr.its) != 0 {
+						t.Errorf("%d evaluations and %d callbacks before the error", q.Evals, len(tr.its))
+					}
+					return
+				}
 				if err != nil {
 					t.Fatalf("Run: %v", err)
 				}

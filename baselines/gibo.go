@@ -19,7 +19,8 @@ import (
 // start theta0 is Options.Theta0 or, when nil, a uniform draw from the box taken as the
 // first draws from rng (d rng.Float64 values), so that dpgibo and gibo with the same seed
 // start from the same point; rng then drives algo.Minimize. The callback, the released
-// theta and the ledger are algo.Minimize's: one report per DP-GIBO iteration.
+// theta and the ledger are algo.Minimize's: one report per DP-GIBO iteration. A budget
+// below the first iteration's batch (d+1 evaluations by default) is an error.
 type GIBO struct {
 	name    string
 	private bool
@@ -78,7 +79,9 @@ func (g *GIBO) Run(ctx context.Context, obj algo.Objective, budget int, rng *ran
 	}
 	res, err := algo.Minimize(ctx, obj, theta0, s, rng, cb)
 	if err != nil {
-		return res, fmt.Errorf("baselines: %s: %w", g.name, err)
+		// The budget is Settings.MaxEvals (or caps it): name it, since a budget below the
+		// first batch is reported by algo as MaxEvals.
+		return res, fmt.Errorf("baselines: %s (budget %d): %w", g.name, budget, err)
 	}
 	return res, nil
 }

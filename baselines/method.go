@@ -1,6 +1,6 @@
 // Package baselines holds every tuning method of dpgibo behind one interface and one
-// registry: DP-GIBO and GIBO (from package algo), random search, GP-UCB, TPE (goptuna)
-// and the private baselines dp-random and dp-ucb.
+// registry: DP-GIBO and GIBO (from package algo), random search, GP-UCB, TPE and CMA-ES
+// (goptuna) and the private baselines dp-random and dp-ucb.
 //
 // # The contract
 //
@@ -8,7 +8,8 @@
 // algo.Objective. Every method of this package
 //
 //   - evaluates obj.Losses at most budget times (the runner's own reporting evaluations
-//     are not charged to it);
+//     are not charged to it); a budget too small for its first iteration (DP-GIBO's first
+//     batch) is an error, never an empty run;
 //   - only ever evaluates and releases points inside the box;
 //   - draws all its randomness from the rng it is given, so the same seed gives the same
 //     trace;
@@ -18,15 +19,15 @@
 //   - returns the released theta with an algo.Ledger saying whether the release is
 //     differentially private, its mu and its epsilon at algo.DefaultDelta.
 //
-// Score-based methods (random, ucb, tpe, dp-random, dp-ucb) evaluate one point per
+// Score-based methods (random, ucb, tpe, cmaes, dp-random, dp-ucb) evaluate one point per
 // iteration and call the callback after every evaluation: Iter = Evals = the number of
 // evaluations so far, Batch = 1. DP-GIBO and GIBO report once per DP-GIBO iteration.
 //
 // # Privacy
 //
 // dpgibo, dp-random and dp-ucb are mu-GDP with respect to replacing one validation user.
-// gibo, random, ucb and tpe are not private: the theta they release is a function of the
-// validation data without calibrated noise, and their ledger says so
+// gibo, random, ucb, tpe and cmaes are not private: the theta they release is a function of
+// the validation data without calibrated noise, and their ledger says so
 // (algo.NonPrivateLedger).
 //
 // New methods are added with one file and one line in registry.go; README.md, section
@@ -69,7 +70,7 @@ type Options struct {
 	// UCB configures the GP-UCB loop of "ucb" and "dp-ucb".
 	UCB UCBConfig
 	// OnScore, when non-nil, receives every score a score-based method observes, in order:
-	// the mean loss for random, ucb and tpe; the noisy clipped mean (the public release)
+	// the mean loss for random, ucb, tpe and cmaes; the noisy clipped mean (the public release)
 	// for dp-random and dp-ucb. theta is a copy. It lets audits and tests see the
 	// mechanisms' outputs without reaching into the methods.
 	OnScore func(theta []float64, score float64)

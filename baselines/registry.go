@@ -14,6 +14,7 @@ var registry = map[string]func(Options) (Method, error){
 	"random":    newRandom,
 	"ucb":       newUCB,
 	"tpe":       newTPE,
+	"cmaes":     newCMAES,
 	"dp-random": newDPRandom,
 	"dp-ucb":    newDPUCB,
 }

@@ -33,11 +33,20 @@ import (
 //     Parzen-mixture component is drawn from math/rand's process-wide source
 //     (internal/random.ArgMaxMultinomial), that source is re-seeded from rng before each
 //     trial's suggestions, under a package lock that serialises TPE runs' suggestions.
-//     Re-seeding math/rand's process-wide source needs GODEBUG=randseednop=0 (Go 1.24 made
-//     rand.Seed a no-op by default): put `godebug randseednop=0` in go.mod or
-//     `//go:debug randseednop=0` in package main. Without it Run returns an error rather
-//     than a run that cannot be reproduced. No other code of this project uses that
-//     source.
+//     No other code of this project uses that source.
+//
+// Re-seeding math/rand's process-wide source needs GODEBUG=randseednop=0: since Go 1.24
+// math/rand.Seed is a no-op by default. A godebug line applies only in the go.mod of the
+// main module (the one holding the program's package main or the package under test), not
+// in the go.mod of a dependency such as dpgibo, so a program that imports this package adds
+//
+//	godebug randseednop=0
+//
+// to its own go.mod (or `//go:debug randseednop=0` above its package main, or runs with
+// the environment variable GODEBUG=randseednop=0). Without it New("tpe", ...) returns an
+// error saying so, and Run returns the same error should the setting change after New,
+// rather than a run that cannot be reproduced. New checks by seeding the process-wide
+// source, which Run re-seeds before every trial anyway.
 //
 // It is NOT differentially private; its ledger is algo.NonPrivateLedger(). It reports after
 // every evaluation (Iter = Evals, Batch = 1).
@@ -45,26 +54,39 @@ type TPE struct {
 	opt Options
 }
 
-func newTPE(opt Options) (Method, error) { return &TPE{opt: opt}, nil }
+func newTPE(opt Options) (Method, error) {
+	globalRandMu.Lock()
+	defer globalRandMu.Unlock()
+	if err := seedGlobalRand(1); err != nil {
+		return nil, err
+	}
+	return &TPE{opt: opt}, nil
+}
 
 // globalRandMu serialises every use of math/rand's process-wide source by goptuna.
 var globalRandMu sync.Mutex
 
-// errGlobalSeed says that math/rand.Seed has no effect in this process.
+// errGlobalSeed says that math/rand.Seed has no effect in this process and how to fix it.
 var errGlobalSeed = errors.New("goptuna v0.9.0's TPE draws from math/rand's process-wide source, " +
-	"which cannot be seeded in this process: set GODEBUG=randseednop=0 " +
-	"(`godebug randseednop=0` in go.mod or `//go:debug randseednop=0` in package main) for reproducible runs")
+	"which math/rand.Seed cannot seed in this program (a no-op by default since Go 1.24), so its runs could not be reproduced; " +
+	"add the line `godebug randseednop=0` to the go.mod of your own module (the one with the program's package main; " +
+	"a dependency's go.mod does not apply), or run with GODEBUG=randseednop=0")
 
 // seedGlobalRand seeds math/rand's process-wide source and checks that the seed took
-// effect. The caller holds globalRandMu.
+// effect: seeded twice, the source must give the first value of a fresh source with that
+// seed both times. (A single check draw is not enough: when Seed is a no-op and the source
+// happens to sit at the start of that seed's sequence, one draw matches.) The caller holds
+// globalRandMu.
 func seedGlobalRand(seed int64) error {
-	//lint:ignore SA1019 the only handle on the process-wide source goptuna draws from
-	randv1.Seed(seed)
-	got := randv1.Float64()
-	if want := randv1.New(randv1.NewSource(seed)).Float64(); got != want {
-		return errGlobalSeed
+	want := randv1.New(randv1.NewSource(seed)).Float64()
+	for range 2 {
+		//lint:ignore SA1019 the only handle on the process-wide source goptuna draws from
+		randv1.Seed(seed)
+		if randv1.Float64() != want {
+			return errGlobalSeed
+		}
 	}
-	//lint:ignore SA1019 restart the sequence after the check draw
+	//lint:ignore SA1019 restart the sequence after the check draws
 	randv1.Seed(seed)
 	return nil
 }

@@ -42,15 +42,23 @@ func TestTPEIsReproducibleUnderConcurrency(t *testing.T) {
 	}
 }
 
-// TestTPERefusesUnseedableGlobalRand: with math/rand.Seed a no-op (the Go 1.24+ default),
-// tpe must fail with an error that says how to fix it, not run irreproducibly.
+// TestTPERefusesUnseedableGlobalRand: with math/rand.Seed a no-op (the Go 1.24+ default in
+// a module without `godebug randseednop=0`), New("tpe") fails with an error giving the
+// go.mod line to add, and a method built before the setting changed refuses to Run rather
+// than running irreproducibly.
 func TestTPERefusesUnseedableGlobalRand(t *testing.T) {
+	built, err := New("tpe", Options{})
+	if err != nil {
+		t.Fatalf("New(\"tpe\") with randseednop=0: %v", err)
+	}
 	t.Setenv("GODEBUG", "randseednop=1")
+	if _, err := New("tpe", Options{}); err == nil || !strings.Contains(err.Error(), "`godebug randseednop=0`") || !strings.Contains(err.Error(), "go.mod") {
+		t.Fatalf("New(\"tpe\") with randseednop=1: error %v, want one giving the go.mod line godebug randseednop=0", err)
+	}
 	q := newQuadratic([]float64{0, 0}, -1, 1, 3)
-	m, _ := New("tpe", Options{})
-	_, err := m.Run(context.Background(), q, 5, rand.New(rand.NewPCG(1, 1)), nil)
+	_, err = built.Run(context.Background(), q, 5, rand.New(rand.NewPCG(1, 1)), nil)
 	if err == nil || !strings.Contains(err.Error(), "randseednop=0") {
-		t.Fatalf("error %v, want one explaining GODEBUG=randseednop=0", err)
+		t.Fatalf("Run with randseednop=1: error %v, want one explaining randseednop=0", err)
 	}
 	if q.Evals != 0 {
 		t.Errorf("%d evaluations before the error", q.Evals)

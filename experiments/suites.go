@@ -291,7 +291,7 @@ func methodReads(method, param string) bool {
 		return param != "mu"
 	case "dp-random", "dp-ucb":
 		return param == "mu" || param == "noise"
-	case "random", "ucb", "tpe":
+	case "random", "ucb", "tpe", "cmaes":
 		return param == "noise"
 	}
 	return true
