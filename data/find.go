@@ -24,6 +24,7 @@ const (
 	OriginDir    = DefaultDir        // data/ctslice/ below the working directory
 	OriginModule = "module root"     // data/ctslice/ below the repository root
 	OriginNone   = "none (stand-in)" // nothing found
+	OriginSample = "embedded sample" // data.Sample, data/ctslice-sample.csv
 )
 
 // Found is the result of Find.

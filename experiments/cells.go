@@ -30,10 +30,12 @@ type CellSpec struct {
 	// environment variable or the stand-in), so that results on the stand-in are never
 	// resumed as results on the real file.
 	DataSource string `json:"data_source,omitempty"`
-	Method     string `json:"method"`
-	Seed       int    `json:"seed"`
-	Budget     int    `json:"budget"`
-	EvalNoise  num    `json:"eval_noise"`
+	// Data is the block's data selection (Block.Data; "" for the task's default).
+	Data      string `json:"data,omitempty"`
+	Method    string `json:"method"`
+	Seed      int    `json:"seed"`
+	Budget    int    `json:"budget"`
+	EvalNoise num    `json:"eval_noise"`
 	// Mu is the mu of dpgibo and of the private baselines (+Inf for the others).
 	Mu num `json:"mu"`
 	// Settings of dpgibo and gibo; zero for methods that do not read them.
@@ -190,10 +192,10 @@ func cellFor(suite string, b Block, d int, value num, method string, seed int, s
 		dataSeed += uint64(seed)
 	}
 	c := CellSpec{
-		Suite: suite, Task: b.Task, D: d, NTrain: b.NTrain, NVal: b.NVal, DataSeed: dataSeed,
+		Suite: suite, Task: b.Task, D: d, NTrain: b.NTrain, NVal: b.NVal, DataSeed: dataSeed, Data: b.Data,
 		Method: method, Seed: seed, EvalNoise: evalNoise, Mu: inf,
 	}
-	if b.Task == "svr" {
+	if b.Task == "svr" && b.Data == "" {
 		c.DataSource = source
 	}
 	switch {

@@ -232,7 +232,7 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 	source := ""
 	for _, f := range figs {
 		for _, b := range f.Blocks {
-			if b.Task == "svr" {
+			if b.Task == "svr" && b.Data == "" {
 				if source, err = ctsliceSource(o.CTSlice); err != nil {
 					return err
 				}

@@ -21,6 +21,9 @@ type TaskSpec struct {
 	Seed         uint64
 	NTrain, NVal int
 	CTSlice      string
+	// Data selects the task's data set by label ("" is the task's default; see
+	// catalog.Spec.Data).
+	Data string
 }
 
 // TaskFactory builds a task; the default is catalog.New.
@@ -103,7 +106,7 @@ func coordName(task string, d, j int) string {
 // records the loss of every released theta on the noiseless task.
 func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod MethodFactory, ctslice string, warn func(tasks.Task)) (*cellOutput, error) {
 	start := time.Now()
-	task, err := newTask(TaskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice})
+	task, err := newTask(TaskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice, Data: spec.Data})
 	if err != nil {
 		return nil, fmt.Errorf("building task: %w", err)
 	}

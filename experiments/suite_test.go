@@ -471,10 +471,11 @@ func TestPlanIsDeterministicAndDeduplicated(t *testing.T) {
 	if len(p1.uses[fig3f]) != 2 || shared != 2 {
 		t.Errorf("fig3f uses %d cells, %d shared with fig2b; want 2 and 2", len(p1.uses[fig3f]), shared)
 	}
-	// A different data source changes the SVR cells' names (no resume across data).
+	// A different data source changes the names of the SVR cells that look the data up
+	// (no resume across data); the embedded sample's cells do not depend on it.
 	p3, _ := makePlan(SuitePaper, figs, "file:/data/ct.csv")
 	for i, c := range p1.cells {
-		if (p1.stems[i] == p3.stems[i]) == (c.Task == "svr") {
+		if (p1.stems[i] == p3.stems[i]) == (c.Task == "svr" && c.Data == "") {
 			t.Fatalf("cell %s: stem changed = %v with the data source", p1.stems[i], p1.stems[i] != p3.stems[i])
 		}
 	}
@@ -516,5 +517,35 @@ func TestProgressLinesWhenNotATerminal(t *testing.T) {
 	}
 	if stderr.Len() != 0 {
 		t.Errorf("-quiet printed %q", stderr.String())
+	}
+}
+
+func TestFig2bRealRunsOnTheSampleSplitByPatient(t *testing.T) {
+	figs, err := suiteFigures(SuitePaper, "fig2b-real")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := makePlan(SuitePaper, figs, "stand-in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := map[string]int{}
+	for _, c := range p.cells {
+		if c.Task != "svr" || c.Data != "ctslice-sample" || c.D != 103 || c.NTrain != 583 || c.NVal != 98 || c.DataSource != "" {
+			t.Fatalf("cell %+v is not SVR d = 103 on the sample's 583 training and 98 validation slices", c)
+		}
+		methods[c.Method]++
+	}
+	if methods["dpgibo"] != 5 || methods["gibo"] != 5 || methods["random"] != 5 {
+		t.Errorf("runs per method %v, want fig2b's 5 seeds of dpgibo, gibo and random", methods)
+	}
+	rows, err := records.ReadFile[records.Row](filepath.Join(reference(t), "fig2b-real.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Data != "ctslice-sample" {
+			t.Fatalf("quick fig2b-real row labelled data %q", r.Data)
+		}
 	}
 }

@@ -73,6 +73,9 @@ type Block struct {
 	Dims []int
 	// NTrain and NVal are the task's training rows and validation users (0: task default).
 	NTrain, NVal int
+	// Data selects the task's data set by label ("" is the task's default; the svr task
+	// also takes "ctslice-sample", the embedded real sample split by patient).
+	Data string
 	// DataSeed seeds the task's data; with DataPerSeed the replication seed is added, so
 	// every replication draws fresh data.
 	DataSeed    uint64
@@ -139,6 +142,11 @@ var (
 func paperFigures() []Figure {
 	fig2b := Block{Task: "svr", Dims: []int{103}, NTrain: 1000, NVal: 9000, DataSeed: 1,
 		Methods: []string{"dpgibo", "gibo", "random"}, Seeds: 5, Algo: svrAlgo, ThetaCoords: []int{-2, -1}}
+	// fig2b-real: fig2b's protocol on the embedded 681 real CT-slice rows (data label
+	// ctslice-sample), split by patient: SVR trained on the 583 slices of patient 0, one
+	// validation user per slice of patient 1 (98 users).
+	fig2bReal := fig2b
+	fig2bReal.Data, fig2bReal.NTrain, fig2bReal.NVal, fig2bReal.ThetaCoords = "ctslice-sample", 583, 98, nil
 	fig3f := fig2b
 	fig3f.Methods = []string{"dpgibo", "gibo"}
 	fig3f.Seeds = 1
@@ -165,6 +173,7 @@ func paperFigures() []Figure {
 		{Name: "fig2a", Blocks: []Block{{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
 			Methods: []string{"dpgibo", "gibo", "random", "ucb"}, Seeds: 10, Algo: gpAcrossDAlgo}}},
 		{Name: "fig2b", Blocks: []Block{fig2b}},
+		{Name: "fig2b-real", Blocks: []Block{fig2bReal}},
 		{Name: "fig3f", Theta: true, Blocks: []Block{fig3f}},
 		{Name: "fig3ab", Blocks: []Block{gp15(1000, 1000, dp, fig3ab, "bias_tol", 0.1, 0.3, 0.5, 1, 2)}},
 		{Name: "fig3c", Blocks: []Block{gp15(350, 350, dp, fig3c, "mu", 0.1, 0.5, 1, inf)}},

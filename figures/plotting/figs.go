@@ -81,7 +81,7 @@ func evalsOf(r records.Row) float64 { return float64(r.Evals) }
 func iterOf(r records.Row) float64  { return float64(r.Iter) }
 func lossOf(r records.Row) float64  { return r.Loss }
 
-// drawAcrossD draws fig1, fig2a and fig2b: one panel per (task, d), the loss of every
+// drawAcrossD draws fig1, fig2a, fig2b and fig2b-real: one panel per (task, d), the loss of every
 // method against function evaluations.
 func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
 	type panelKey struct {

@@ -50,6 +50,7 @@ var renderers = map[string]figure{
 	"fig1":          {draw: drawAcrossD},
 	"fig2a":         {draw: drawAcrossD},
 	"fig2b":         {draw: drawAcrossD},
+	"fig2b-real":    {draw: drawAcrossD},
 	"fig3f":         {theta: true, draw: drawThetaPaths},
 	"fig3ab":        {draw: drawBiasTol},
 	"fig3c":         {draw: drawSweepByIter},

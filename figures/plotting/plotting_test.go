@@ -53,6 +53,7 @@ func smallInputs(t *testing.T, dir string) {
 	writeCSV(t, dir, "fig1", traceRows("fig1", "grouplasso", "synthetic", []int{2, 10}, []string{""}, gibo, 3, 5))
 	writeCSV(t, dir, "fig2a", traceRows("fig2a", "gpreg", "synthetic", []int{2, 5}, []string{""}, append(gibo, "ucb"), 3, 5))
 	writeCSV(t, dir, "fig2b", traceRows("fig2b", "svr", "ctslice-synthetic", []int{103}, []string{""}, gibo, 2, 4))
+	writeCSV(t, dir, "fig2b-real", traceRows("fig2b-real", "svr", "ctslice-sample", []int{103}, []string{""}, gibo, 2, 4))
 	writeCSV(t, dir, "fig3ab", traceRows("fig3ab", "gpreg", "synthetic", []int{15}, []string{"bias_tol=0.1", "bias_tol=1"}, []string{"dpgibo"}, 3, 5))
 	writeCSV(t, dir, "fig3c", traceRows("fig3c", "gpreg", "synthetic", []int{15}, []string{"mu=0.1", "mu=+Inf"}, []string{"dpgibo"}, 3, 5))
 	writeCSV(t, dir, "fig3d", traceRows("fig3d", "gpreg", "synthetic", []int{15}, []string{"noise=0", "noise=0.1"}, []string{"dpgibo"}, 3, 5))
@@ -121,6 +122,10 @@ func TestEveryFigureRendersNonEmptyImages(t *testing.T) {
 	svg, _ := os.ReadFile(filepath.Join(out, "fig2b.svg"))
 	if !strings.Contains(string(svg), "ctslice-synthetic") {
 		t.Error("fig2b.svg does not name the stand-in data ctslice-synthetic")
+	}
+	svg, _ = os.ReadFile(filepath.Join(out, "fig2b-real.svg"))
+	if !strings.Contains(string(svg), "ctslice-sample") {
+		t.Error("fig2b-real.svg does not name the real sample ctslice-sample")
 	}
 }
 

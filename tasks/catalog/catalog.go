@@ -31,18 +31,37 @@ type Spec struct {
 	// CTSlice is the CT-slice data file or directory (the -ctslice flag), used only by svr;
 	// "" applies svr's lookup order and falls back to its labelled stand-in.
 	CTSlice string
+	// Data selects a data set by its label where a task has several: "" is the task's
+	// default; svr also takes "ctslice-sample" (the embedded real sample, split by
+	// patient) and "ctslice-synthetic" (the stand-in even when the full file is present).
+	Data string
 }
 
 // builders maps every known task name to its constructor.
 var builders = map[string]func(Spec) (tasks.Task, error){
 	grouplasso.Name: func(s Spec) (tasks.Task, error) {
+		if err := defaultDataOnly(s); err != nil {
+			return nil, err
+		}
 		return grouplasso.New(grouplasso.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
 	},
 	gpreg.Name: func(s Spec) (tasks.Task, error) {
+		if err := defaultDataOnly(s); err != nil {
+			return nil, err
+		}
 		return gpreg.New(gpreg.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
 	},
 	svr.Name: func(s Spec) (tasks.Task, error) {
 		cfg := svr.Config{Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal, Path: s.CTSlice}
+		switch s.Data {
+		case "":
+		case data.SampleLabel:
+			cfg.Sample, cfg.Path = true, ""
+		case data.StandinLabel:
+			cfg.Standin, cfg.Path = true, ""
+		default:
+			return nil, fmt.Errorf("unknown data %q (known: %q for the lookup order, %q, %q)", s.Data, "", data.SampleLabel, data.StandinLabel)
+		}
 		if s.D != 0 {
 			if s.D < 4 {
 				return nil, fmt.Errorf("dimension %d is too small: d = p + 3 hyperparameters with p >= 1 features, so d >= 4", s.D)
@@ -55,6 +74,14 @@ var builders = map[string]func(Spec) (tasks.Task, error){
 		}
 		return svr.New(cfg)
 	},
+}
+
+// defaultDataOnly rejects a data selection for tasks that have one data set.
+func defaultDataOnly(s Spec) error {
+	if s.Data != "" {
+		return fmt.Errorf("task %s generates its own data; Data must be empty, got %q", s.Name, s.Data)
+	}
+	return nil
 }
 
 // Names returns the known task names, sorted.

@@ -97,3 +97,28 @@ func TestDimensionLimitsAreCheckedUpFront(t *testing.T) {
 		}
 	}
 }
+
+func TestDataSelection(t *testing.T) {
+	for _, tc := range []struct {
+		spec  Spec
+		label string // "" when New must fail
+	}{
+		{Spec{Name: "svr", D: 8, Seed: 1, NTrain: 40, NVal: 30, Data: "ctslice-sample"}, "ctslice-sample"},
+		{Spec{Name: "svr", D: 8, Seed: 1, NTrain: 40, NVal: 30, Data: "ctslice-synthetic"}, "ctslice-synthetic"},
+		{Spec{Name: "svr", D: 8, Seed: 1, NTrain: 40, NVal: 30, Data: "imagenet"}, ""},
+		{Spec{Name: "grouplasso", D: 2, Seed: 1, Data: "ctslice-sample"}, ""},
+		{Spec{Name: "gpreg", D: 2, Seed: 1, NTrain: 20, NVal: 20, Data: "synthetic"}, ""},
+	} {
+		task, err := New(tc.spec)
+		switch {
+		case tc.label == "" && err == nil:
+			t.Errorf("%+v: accepted", tc.spec)
+		case tc.label == "" && !strings.Contains(err.Error(), tc.spec.Data):
+			t.Errorf("%+v: error %q does not name the data %q", tc.spec, err, tc.spec.Data)
+		case tc.label != "" && err != nil:
+			t.Errorf("%+v: %v", tc.spec, err)
+		case tc.label != "" && task.DataLabel() != tc.label:
+			t.Errorf("%+v: data label %q, want %q", tc.spec, task.DataLabel(), tc.label)
+		}
+	}
+}

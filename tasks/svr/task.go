@@ -63,6 +63,12 @@ type Config struct {
 	Path string
 	// Standin forces the generated stand-in even when the real data is present.
 	Standin bool
+	// Sample runs on the embedded real sample (data.Sample, labelled data.SampleLabel)
+	// instead of looking for the full file, split by patient: the training rows are drawn
+	// from the slices of patient data.SampleTrainPatient and the validation users from those
+	// of patient data.SampleValPatient, so a user is one CT slice. NTrain and NVal default
+	// to every slice of the two patients (583 and 98).
+	Sample bool
 	// LossBound is Lmax, the public per-user loss bound that private baselines clip each
 	// per-user loss to (default DefaultLossBound). See Task.LossBound.
 	LossBound float64
@@ -72,12 +78,18 @@ type Config struct {
 	MaxIter int
 }
 
-func (c *Config) defaults() {
+func (c *Config) defaults(sample *data.CTSlice) {
 	if c.NTrain == 0 {
 		c.NTrain = DefaultNTrain
+		if sample != nil {
+			c.NTrain = len(data.PatientRows(sample, data.SampleTrainPatient))
+		}
 	}
 	if c.NVal == 0 {
 		c.NVal = DefaultNVal
+		if sample != nil {
+			c.NVal = len(data.PatientRows(sample, data.SampleValPatient))
+		}
 	}
 	if c.P == 0 {
 		c.P = DefaultP
@@ -124,7 +136,17 @@ type Task struct {
 // New builds the task: it finds and loads the data (or generates the stand-in), draws the
 // rows and features with cfg.Seed and standardises the target.
 func New(cfg Config) (*Task, error) {
-	cfg.defaults()
+	var sample *data.CTSlice
+	if cfg.Sample {
+		if cfg.Standin {
+			return nil, fmt.Errorf("svr: Sample and Standin are both set; choose one data set")
+		}
+		var err error
+		if sample, err = data.Sample(); err != nil {
+			return nil, fmt.Errorf("svr: %w", err)
+		}
+	}
+	cfg.defaults(sample)
 	if cfg.NTrain < 2 || cfg.NVal < 1 {
 		return nil, fmt.Errorf("svr: need NTrain >= 2 and NVal >= 1, got %d and %d", cfg.NTrain, cfg.NVal)
 	}
@@ -136,6 +158,9 @@ func New(cfg Config) (*Task, error) {
 	}
 	t := &Task{cfg: cfg}
 	var all *data.CTSlice
+	if cfg.Sample {
+		return t.fromSample(sample)
+	}
 	if cfg.Standin {
 		t.found = data.Found{Origin: data.OriginNone}
 	} else {
@@ -159,13 +184,47 @@ func New(cfg Config) (*Task, error) {
 		return nil, fmt.Errorf("svr: NTrain + NVal = %d exceeds the %d rows of the data", need, all.Rows())
 	}
 
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x737672)) // "svr"
-	t.features = rng.Perm(data.Features)[:cfg.P]
-	slices.Sort(t.features)
+	rng := t.drawFeatures()
 	rows := rng.Perm(all.Rows())[:cfg.NTrain+cfg.NVal]
-	t.trainRows, t.valRows = rows[:cfg.NTrain], rows[cfg.NTrain:]
-	t.train = subset(all, rows[:cfg.NTrain], t.features)
-	t.val = subset(all, rows[cfg.NTrain:], t.features)
+	return t.finish(all, rows[:cfg.NTrain], rows[cfg.NTrain:])
+}
+
+// drawFeatures draws the feature subset and returns the source that then draws the rows.
+func (t *Task) drawFeatures() *rand.Rand {
+	rng := rand.New(rand.NewPCG(t.cfg.Seed, 0x737672)) // "svr"
+	t.features = rng.Perm(data.Features)[:t.cfg.P]
+	slices.Sort(t.features)
+	return rng
+}
+
+// fromSample builds the task on the embedded sample, split by patient (Config.Sample).
+func (t *Task) fromSample(all *data.CTSlice) (*Task, error) {
+	cfg := t.cfg
+	t.found = data.Found{Origin: data.OriginSample}
+	trainPool := data.PatientRows(all, data.SampleTrainPatient)
+	valPool := data.PatientRows(all, data.SampleValPatient)
+	if cfg.NTrain > len(trainPool) || cfg.NVal > len(valPool) {
+		return nil, fmt.Errorf("svr: the sample has %d training slices (patient %d) and %d validation slices (patient %d); NTrain = %d and NVal = %d do not fit",
+			len(trainPool), data.SampleTrainPatient, len(valPool), data.SampleValPatient, cfg.NTrain, cfg.NVal)
+	}
+	rng := t.drawFeatures()
+	train, val := make([]int, cfg.NTrain), make([]int, cfg.NVal)
+	for i, k := range rng.Perm(len(trainPool))[:cfg.NTrain] {
+		train[i] = trainPool[k]
+	}
+	for i, k := range rng.Perm(len(valPool))[:cfg.NVal] {
+		val[i] = valPool[k]
+	}
+	return t.finish(all, train, val)
+}
+
+// finish takes the given training and validation rows of all, standardises the target
+// and sets the box.
+func (t *Task) finish(all *data.CTSlice, trainRows, valRows []int) (*Task, error) {
+	cfg := t.cfg
+	t.trainRows, t.valRows = trainRows, valRows
+	t.train = subset(all, trainRows, t.features)
+	t.val = subset(all, valRows, t.features)
 
 	// Standardise the target with the training rows' mean and sd.
 	mean := 0.0
@@ -262,10 +321,14 @@ func (t *Task) Users() int { return t.cfg.NVal }
 // Name returns "svr".
 func (t *Task) Name() string { return Name }
 
-// DataLabel returns "ctslice" on the real data and "ctslice-synthetic" on the stand-in.
+// DataLabel returns "ctslice" on the real data, "ctslice-sample" on the embedded sample and
+// "ctslice-synthetic" on the stand-in.
 func (t *Task) DataLabel() string {
-	if t.synthetic {
+	switch {
+	case t.synthetic:
 		return data.StandinLabel
+	case t.cfg.Sample:
+		return data.SampleLabel
 	}
 	return data.RealLabel
 }
@@ -306,7 +369,7 @@ func (t *Task) TargetScale() (mean, sd float64) { return t.mean, t.sd }
 func (t *Task) Synthetic() bool { return t.synthetic }
 
 // DataPath returns the file the data was loaded from and which lookup step found it
-// (Path "" and Origin data.OriginNone for the stand-in).
+// (Path "" and Origin data.OriginNone for the stand-in, data.OriginSample for the sample).
 func (t *Task) DataPath() data.Found { return t.found }
 
 // Warning returns the one warning line the runner prints when the task runs on the

@@ -58,7 +58,7 @@ func TestTaskShapeAndBox(t *testing.T) {
 
 func TestTaskDefaults(t *testing.T) {
 	var c Config
-	c.defaults()
+	c.defaults(nil)
 	if c.NTrain != 1000 || c.NVal != 9000 || c.P != 100 || c.LossBound != DefaultLossBound {
 		t.Errorf("defaults %+v", c)
 	}
@@ -323,6 +323,58 @@ func TestConfigErrors(t *testing.T) {
 	} {
 		if _, err := New(c); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestSampleSplitsByPatient(t *testing.T) {
+	task, err := New(Config{Sample: true, P: 10, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if task.DataLabel() != data.SampleLabel || task.Synthetic() || task.Warning() != "" {
+		t.Errorf("label %q, synthetic %v, warning %q", task.DataLabel(), task.Synthetic(), task.Warning())
+	}
+	if got := task.DataPath().Origin; got != data.OriginSample {
+		t.Errorf("origin %q, want %q", got, data.OriginSample)
+	}
+	if task.Users() != 98 || task.Config().NTrain != 583 {
+		t.Fatalf("%d users and %d training rows, want every slice of the two patients (98, 583)", task.Users(), task.Config().NTrain)
+	}
+	all, err := data.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, val := task.Rows()
+	for _, r := range train {
+		if all.PatientID[r] != data.SampleTrainPatient {
+			t.Fatalf("training row %d is of patient %d", r, all.PatientID[r])
+		}
+	}
+	for _, r := range val {
+		if all.PatientID[r] != data.SampleValPatient {
+			t.Fatalf("validation row %d is of patient %d", r, all.PatientID[r])
+		}
+	}
+	losses := make([]float64, task.Users())
+	if err := task.Losses(centre(task), losses); err != nil {
+		t.Fatal(err)
+	}
+
+	sub, err := New(Config{Sample: true, P: 10, Seed: 3, NTrain: 40, NVal: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.Users() != 30 {
+		t.Errorf("%d users, want 30", sub.Users())
+	}
+	for _, bad := range []Config{
+		{Sample: true, NTrain: 584},
+		{Sample: true, NVal: 99},
+		{Sample: true, Standin: true},
+	} {
+		if _, err := New(bad); err == nil {
+			t.Errorf("New(%+v) accepted a configuration the sample cannot serve", bad)
 		}
 	}
 }
