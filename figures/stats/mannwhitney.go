@@ -26,7 +26,9 @@ const MaxExactMannWhitney = 8
 //     there are ties); otherwise the normal approximation without continuity correction, z =
 //     (U - n_a n_b/2) / sigma with sigma^2 = n_a n_b/12 ((n+1) - sum_g (t_g^3 - t_g)/(n(n-1))),
 //     n = n_a + n_b, over the groups g of t_g tied values (scipy's tie correction). When every
-//     pooled value is the same sigma = 0 and the p-value is 1 (scipy gives NaN).
+//     pooled value is the same sigma = 0 and the p-value is 1 (scipy gives NaN). The exact
+//     distribution costs about min(n_a, n_b)^2 max(n_a, n_b)^2 / 4 operations (0.05 s for 8
+//     against 1000 values).
 //
 // Estimate is the Hodges-Lehmann shift, the median (Median) of the n_a n_b differences a_i -
 // b_j. [CILow, CIHigh] = [D_(k), D_(M+1-k)] over the sorted differences D, M = n_a n_b, the

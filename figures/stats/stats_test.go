@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -495,6 +496,96 @@ func TestInputsUnchanged(t *testing.T) {
 	for i := range data {
 		if !slices.Equal(data[i], dataIn[i]) {
 			t.Errorf("PageL modified block %d: %v", i, data[i])
+		}
+	}
+}
+
+// The Hodges-Lehmann interval is the inversion of the test: a shift delta just inside it is
+// not rejected by the two-sided test of the shifted sample at 1 - coverage (p > 1 -
+// coverage), one just outside is (p <= 1 - coverage). The midpoints between consecutive
+// Walsh averages (or differences) are neither zeros nor ties of the shifted sample.
+func TestHodgesLehmannIsTestInversion(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	shifted := func(x []float64, delta float64) []float64 {
+		y := make([]float64, len(x))
+		for i, v := range x {
+			y[i] = v - delta
+		}
+		return y
+	}
+	check := func(name string, sorted []float64, res TestResult, pAt func(delta float64) float64) {
+		t.Helper()
+		k := 1 + sort.SearchFloat64s(sorted, res.CILow) // CILow = sorted[k-1]
+		m := len(sorted)
+		if sorted[k-1] != res.CILow || sorted[m-k] != res.CIHigh {
+			t.Fatalf("%s: interval [%v, %v] is not symmetric in the order statistics", name, res.CILow, res.CIHigh)
+		}
+		alpha := 1 - res.CICoverage
+		inside := []float64{(sorted[k-1] + sorted[k]) / 2, (sorted[m-k-1] + sorted[m-k]) / 2}
+		for _, delta := range inside {
+			if p := pAt(delta); !(p > alpha) {
+				t.Errorf("%s: delta %v inside [%v, %v] has p = %v <= 1 - coverage = %v", name, delta, res.CILow, res.CIHigh, p, alpha)
+			}
+		}
+		if k > 1 {
+			for _, delta := range []float64{(sorted[k-2] + sorted[k-1]) / 2, (sorted[m-k] + sorted[m-k+1]) / 2} {
+				if p := pAt(delta); p > alpha*(1+1e-12) {
+					t.Errorf("%s: delta %v outside [%v, %v] has p = %v > 1 - coverage = %v", name, delta, res.CILow, res.CIHigh, p, alpha)
+				}
+			}
+		}
+	}
+	for n := 5; n <= 20; n++ {
+		d := make([]float64, n)
+		for i := range d {
+			d[i] = rng.NormFloat64()*2 + 0.5
+		}
+		res, err := WilcoxonSignedRank(d, TwoSided, 0.9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var walsh []float64
+		for i := range d {
+			for j := i; j < n; j++ {
+				walsh = append(walsh, d[i]+(d[j]-d[i])/2)
+			}
+		}
+		slices.Sort(walsh)
+		check(fmt.Sprintf("Wilcoxon n=%d", n), walsh, res, func(delta float64) float64 {
+			r, err := WilcoxonSignedRank(shifted(d, delta), TwoSided, 0.9)
+			if err != nil || !r.Exact {
+				t.Fatalf("Wilcoxon n=%d shifted by %v: exact=%v %v", n, delta, r.Exact, err)
+			}
+			return r.PValue
+		})
+	}
+	for na := 3; na <= 8; na++ {
+		for nb := 3; nb <= 10; nb += 3 {
+			a, b := make([]float64, na), make([]float64, nb)
+			for i := range a {
+				a[i] = rng.NormFloat64() + 1
+			}
+			for i := range b {
+				b[i] = rng.NormFloat64()
+			}
+			res, err := MannWhitney(a, b, TwoSided, 0.9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var diffs []float64
+			for _, x := range a {
+				for _, y := range b {
+					diffs = append(diffs, x-y)
+				}
+			}
+			slices.Sort(diffs)
+			check(fmt.Sprintf("Mann-Whitney %dx%d", na, nb), diffs, res, func(delta float64) float64 {
+				r, err := MannWhitney(shifted(a, delta), b, TwoSided, 0.9)
+				if err != nil || !r.Exact {
+					t.Fatalf("Mann-Whitney %dx%d shifted by %v: exact=%v %v", na, nb, delta, r.Exact, err)
+				}
+				return r.PValue
+			})
 		}
 	}
 }
