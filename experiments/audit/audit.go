@@ -103,6 +103,10 @@ type Config struct {
 	// These settings act on released scores only (post-processing), so lighter ones
 	// change the run time, not the privacy audited.
 	UCB baselines.UCBConfig
+	// ClipQuantile, ClipRate and ClipCountShare configure the adaptive-clipping mechanisms
+	// (algo.AdaptiveClip; defaults 0.5, 0.2 and 0.5: half of mu^2 on the counts, so that the
+	// count audit has a mu_c near the gradient audits' mu).
+	ClipQuantile, ClipRate, ClipCountShare float64
 	// Workers is the number of concurrent runs (default min(2, GOMAXPROCS)).
 	Workers int
 	// Progress, when non-nil, receives a progress bar.
@@ -112,19 +116,23 @@ type Config struct {
 // DefaultConfig is the audit of the -suite=audit: R = 5000 runs per dataset and mechanism.
 func DefaultConfig() Config {
 	return Config{
-		Runs:           5000,
-		Iters:          10,
-		Mu:             1,
-		Users:          10,
-		Dim:            1,
-		Clip:           1,
-		Slope:          4,
-		Step:           1,
-		HalfWidth:      100,
-		NoClipFactor:   100,
-		Seed:           1,
-		Mechanisms:     []string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip, DPRandom, DPUCB, ControlDPRandomNoiseHalved},
+		Runs:         5000,
+		Iters:        10,
+		Mu:           1,
+		Users:        10,
+		Dim:          1,
+		Clip:         1,
+		Slope:        4,
+		Step:         1,
+		HalfWidth:    100,
+		NoClipFactor: 100,
+		Seed:         1,
+		Mechanisms: []string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip, DPRandom, DPUCB, ControlDPRandomNoiseHalved,
+			DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved},
 		Confidence:     0.95,
+		ClipQuantile:   0.5,
+		ClipRate:       0.2,
+		ClipCountShare: 0.5,
 		BaselineBudget: 10,
 		LossBound:      1,
 	}
@@ -137,7 +145,8 @@ func QuickConfig() Config {
 	c := DefaultConfig()
 	c.Runs = 400
 	c.Iters = 5
-	c.Mechanisms = []string{DPGIBO, ControlNoiseHalved, ControlNoClip, DPRandom, ControlDPRandomNoiseHalved}
+	c.Mechanisms = []string{DPGIBO, ControlNoiseHalved, ControlNoClip, DPRandom, ControlDPRandomNoiseHalved,
+		DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved}
 	return c
 }
 
@@ -186,6 +195,15 @@ func (c Config) withDefaults() (Config, error) {
 	if c.LossBound == 0 {
 		c.LossBound = d.LossBound
 	}
+	if c.ClipQuantile == 0 {
+		c.ClipQuantile = d.ClipQuantile
+	}
+	if c.ClipRate == 0 {
+		c.ClipRate = d.ClipRate
+	}
+	if c.ClipCountShare == 0 {
+		c.ClipCountShare = d.ClipCountShare
+	}
 	if c.Workers == 0 {
 		c.Workers = min(2, runtime.GOMAXPROCS(0))
 	}
@@ -209,6 +227,9 @@ func (c Config) withDefaults() (Config, error) {
 	check(c.BaselineBudget > 0, "BaselineBudget must be positive, got %d", c.BaselineBudget)
 	check(c.LossBound > 0 && !math.IsInf(c.LossBound, 0), "LossBound must be positive and finite, got %v", c.LossBound)
 	check(c.Workers > 0, "Workers must be positive, got %d", c.Workers)
+	check(c.ClipQuantile > 0 && c.ClipQuantile < 1, "ClipQuantile must lie in (0, 1), got %v", c.ClipQuantile)
+	check(c.ClipRate > 0 && !math.IsInf(c.ClipRate, 0), "ClipRate must be positive and finite, got %v", c.ClipRate)
+	check(c.ClipCountShare > 0 && c.ClipCountShare < 1, "ClipCountShare must lie in (0, 1), got %v", c.ClipCountShare)
 	if len(errs) > 0 {
 		return c, fmt.Errorf("audit: invalid Config: %w", errors.Join(errs...))
 	}
@@ -264,6 +285,11 @@ func Audit(ctx context.Context, cfg Config) ([]Row, error) {
 	}
 	if err := CheckWorstCase(ctx, cfg); err != nil {
 		return nil, err
+	}
+	if slices.ContainsFunc(cfg.Mechanisms, func(m string) bool { return slices.Contains(adaptiveNames(), m) }) {
+		if err := CheckFlip(ctx, cfg); err != nil {
+			return nil, err
+		}
 	}
 	return AuditMechanisms(ctx, cfg, mechs)
 }
@@ -353,7 +379,7 @@ func IsControl(name string) bool { return strings.HasPrefix(name, ControlPrefix)
 
 // KnownMechanisms lists the names Mechanisms accepts.
 func KnownMechanisms() []string {
-	return append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip}, baselineNames()...)
+	return append(append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip}, baselineNames()...), adaptiveNames()...)
 }
 
 // Mechanisms builds the configured mechanisms. An unknown name is an error listing the known

@@ -69,6 +69,29 @@ func TestWorstCaseConstruction(t *testing.T) {
 	}
 }
 
+func TestFlipNeighbours(t *testing.T) {
+	if err := CheckFlip(context.Background(), QuickConfig()); err != nil {
+		t.Fatal(err)
+	}
+	x, xp, err := NewFlipNeighbours(2, 4, 3, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lx, lxp := make([]float64, 4), make([]float64, 4)
+	_ = x.Losses([]float64{0.5, 1}, lx)
+	_ = xp.Losses([]float64{0.5, 1}, lxp)
+	if lx[0] != 1.5 || lxp[0] != 0 || lx[1] != 0 || lxp[1] != 0 {
+		t.Fatalf("flip neighbours' losses %v and %v, want user 0 at 1.5 and 0, others 0", lx, lxp)
+	}
+	// With user 0's slope below B_0 it is never clipped in X: not a flip, and the check
+	// must say so.
+	c := QuickConfig()
+	c.Slope = 0.5 * c.Clip
+	if err := CheckFlip(context.Background(), c); err == nil {
+		t.Error("slope below B_0 passed the flip check")
+	}
+}
+
 // TestQuickAudit is the short audit of the issue: the real mechanism passes and both broken
 // controls are flagged, at a few hundred runs per dataset.
 func TestQuickAudit(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"dpgibo/algo"
 )
@@ -55,6 +56,9 @@ func buildMechanism(cfg Config, name string) (Mechanism, error) {
 				return theta[0], nil
 			},
 		}, nil
+	}
+	if slices.Contains(adaptiveNames(), name) {
+		return buildAdaptiveMechanism(cfg, name)
 	}
 	return buildBaselineMechanism(cfg, name)
 }
