@@ -87,9 +87,9 @@ func WilcoxonSignedRank(d []float64, alt Alternative, level float64) (TestResult
 		res.Exact = true
 		res.PValue = signedRankExactP(n, int(tPlus), alt)
 	} else {
-		fn := float64(n)
-		mean := fn * (fn + 1) / 4
-		variance := (fn*(fn+1)*(2*fn+1) - tieTerm(ties)/2) / 24
+		nf := float64(n)
+		mean := nf * (nf + 1) / 4
+		variance := (nf*(nf+1)*(2*nf+1) - tieTerm(ties)/2) / 24
 		res.PValue = normalP((tPlus-mean)/math.Sqrt(variance), alt)
 	}
 	res.Estimate, res.CILow, res.CIHigh, res.CICoverage = walshCI(d, level)
@@ -170,8 +170,8 @@ func walshCI(d []float64, level float64) (est, lo, hi, coverage float64) {
 	if n <= maxExactWalshCI {
 		cdf = pmfCDF(signedRankPMF(n))
 	} else {
-		fn := float64(n)
-		cdf = normalCDF(fn*(fn+1)/4, math.Sqrt(fn*(fn+1)*(2*fn+1)/24))
+		nf := float64(n)
+		cdf = normalCDF(nf*(nf+1)/4, math.Sqrt(nf*(nf+1)*(2*nf+1)/24))
 	}
 	k, coverage := ciOrder(len(walsh), cdf, level)
 	return est, walsh[k-1], walsh[len(walsh)-k], coverage
