@@ -6,35 +6,23 @@ import (
 	"sort"
 
 	"dpgibo/experiments/records"
+	"dpgibo/figures/stats"
 )
 
-// Band is a curve summarised over seeds: at every X, the median and the interquartile
-// range (25% and 75% quantiles, linear interpolation) of the seeds' values.
+// BandLevel is the confidence level of the bands drawn around every median.
+const BandLevel = 0.95
+
+// Band is a curve summarised over seeds: at every X, the median of the seeds' values and
+// the distribution-free confidence interval of that median (order statistics, at
+// BandLevel; stats.MedianCI), so that a band shows how well the seeds pin the median down.
 type Band struct {
-	X, Median, Q1, Q3 []float64
+	X, Median, Lo, Hi []float64
 	// Seeds is the number of replications summarised.
 	Seeds int
 }
 
 // point is one (x, y) of one seed's series.
 type point struct{ x, y float64 }
-
-// quartiles returns the 25%, 50% and 75% quantiles of values (sorted in place), with
-// linear interpolation between order statistics (Hyndman and Fan's type 7, the default of R
-// and numpy), so the middle quantile is the usual median. gonum's stat.Quantile offers
-// types 1 and 4 only, whose "medians" of an even or odd sample differ from it.
-func quartiles(values []float64) (q1, med, q3 float64) {
-	sort.Float64s(values)
-	q := func(p float64) float64 {
-		h := p * float64(len(values)-1)
-		lo := int(math.Floor(h))
-		if lo+1 >= len(values) {
-			return values[len(values)-1]
-		}
-		return values[lo] + (h-float64(lo))*(values[lo+1]-values[lo])
-	}
-	return q(0.25), q(0.5), q(0.75)
-}
 
 // summarise turns one series per seed into a Band. Each series is a step function: at x its
 // value is that of its last point with abscissa <= x (the released theta does not change
@@ -74,11 +62,11 @@ func summarise(series map[int][]point) Band {
 			}
 			vals[k] = pts[pos[k]].y
 		}
-		q1, med, q3 := quartiles(slices.Clone(vals))
+		lo, hi, _ := stats.MedianCI(vals, BandLevel)
 		b.X = append(b.X, x)
-		b.Median = append(b.Median, med)
-		b.Q1 = append(b.Q1, q1)
-		b.Q3 = append(b.Q3, q3)
+		b.Median = append(b.Median, stats.Median(vals))
+		b.Lo = append(b.Lo, lo)
+		b.Hi = append(b.Hi, hi)
 	}
 	return b
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"dpgibo/experiments/records"
+	"dpgibo/figures/stats"
 )
 
 const (
@@ -106,11 +107,11 @@ func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 			if err := addBand(p, b, curveName(k, true, true), methodColor(k.Method), false); err != nil {
 				return nil, err
 			}
-			all = append(all, b.Q1...)
-			all = append(all, b.Q3...)
+			all = append(all, b.Lo...)
+			all = append(all, b.Hi...)
 		}
 		logYIfWide(p, all)
-		legendRoom(p)
+		finishPanel(p)
 		out = append(out, p)
 	}
 	return [][]*plot.Plot{out}, nil
@@ -158,7 +159,7 @@ func drawThetaPaths(_ string, _ []records.Row, rows []records.ThetaRow) ([][]*pl
 				return nil, err
 			}
 		}
-		legendRoom(p)
+		finishPanel(p)
 		out = append(out, p)
 	}
 	return [][]*plot.Plot{out}, nil
@@ -173,13 +174,13 @@ func sweepPanel(p *plot.Plot, rows []records.Row, x, y func(records.Row) float64
 		if err := addBand(p, b, curveName(k, len(distinct(rows, func(r records.Row) string { return r.Method })) > 1, true), sweepColor(i), false); err != nil {
 			return err
 		}
-		all = append(all, b.Q1...)
-		all = append(all, b.Q3...)
+		all = append(all, b.Lo...)
+		all = append(all, b.Hi...)
 	}
 	if logY {
 		logYIfWide(p, all)
 	}
-	legendRoom(p)
+	finishPanel(p)
 	return nil
 }
 
@@ -216,25 +217,27 @@ func drawSweepByIter(name string, rows []records.Row, _ []records.ThetaRow) ([][
 	return [][]*plot.Plot{{p}}, nil
 }
 
-// errPoints are medians with interquartile error bars.
+// errPoints are medians with the confidence intervals of the medians as error bars.
 type errPoints struct {
 	plotter.XYs
 	plotter.YErrors
 }
 
-// addPointsIQR draws, at each x, the median of values[i] with its interquartile range as
-// error bars, joined by a line, under name.
-func addPointsIQR(p *plot.Plot, x []float64, values [][]float64, name string, c color.Color, dashed bool) ([]float64, error) {
+// addPointsCI draws, at each x, the median of values[i] with its confidence interval
+// (stats.MedianCI at BandLevel) as error bars, joined by a line, under name.
+func addPointsCI(p *plot.Plot, x []float64, values [][]float64, name string, c color.Color, dashed bool) ([]float64, error) {
 	pts := errPoints{}
 	var span []float64
 	for i := range x {
 		if len(values[i]) == 0 {
 			continue
 		}
-		q1, med, q3 := quartiles(append([]float64(nil), values[i]...))
+		med := stats.Median(values[i])
+		lo, hi, _ := stats.MedianCI(values[i], BandLevel)
 		pts.XYs = append(pts.XYs, plotter.XY{X: x[i], Y: med})
-		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{med - q1, q3 - med})
-		span = append(span, q1, q3)
+		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{med - lo, hi - med})
+		span = append(span, lo, hi)
+		noteSeeds(p, len(values[i]))
 	}
 	if len(pts.XYs) == 0 {
 		return nil, nil
@@ -263,7 +266,7 @@ func addPointsIQR(p *plot.Plot, x []float64, values [][]float64, name string, c 
 	return span, nil
 }
 
-// drawFinalByNoise draws fig3d: the final loss (median and interquartile range over
+// drawFinalByNoise draws fig3d: the final loss (median and its confidence interval over
 // seeds) for each evaluation-noise level, "none" included.
 func drawFinalByNoise(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
 	keys, by := groups(rows)
@@ -287,14 +290,14 @@ func drawFinalByNoise(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*
 		}
 		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
 	}
-	span, err := addPointsIQR(p, x, values, MethodName(r0.Method), methodColor(r0.Method), false)
+	span, err := addPointsCI(p, x, values, MethodName(r0.Method), methodColor(r0.Method), false)
 	if err != nil {
 		return nil, err
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.5, float64(len(keys))-0.5
 	logYIfWide(p, span)
-	legendRoom(p)
+	finishPanel(p)
 	return [][]*plot.Plot{{p}}, nil
 }
 
@@ -329,11 +332,11 @@ func drawMisspec(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 			if err := addBand(p, b, MethodName(kk.Method), methodColor(kk.Method), false); err != nil {
 				return nil, err
 			}
-			all = append(all, b.Q1...)
-			all = append(all, b.Q3...)
+			all = append(all, b.Lo...)
+			all = append(all, b.Hi...)
 		}
 		logYIfWide(p, all)
-		legendRoom(p)
+		finishPanel(p)
 		out = append(out, p)
 	}
 	if len(out) == 0 {
@@ -383,7 +386,7 @@ func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 						values[i] = append(values[i], r.Loss)
 					}
 				}
-				s, err := addPointsIQR(p, x, values, MethodName(m), methodColor(m), false)
+				s, err := addPointsCI(p, x, values, MethodName(m), methodColor(m), false)
 				if err != nil {
 					return nil, err
 				}
@@ -400,7 +403,7 @@ func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 			}
 			p.X.Min, p.X.Max = float64(dims[0])-pad, float64(dims[len(dims)-1])+pad
 			logYIfWide(p, span)
-			legendRoom(p)
+			finishPanel(p)
 			row = append(row, p)
 		}
 		grid = append(grid, row)

@@ -25,6 +25,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"dpgibo/experiments/records"
 )
@@ -32,10 +33,17 @@ import (
 // Formats are the file formats every figure is written in.
 var Formats = []string{"png", "svg", "pdf"}
 
-// PanelWidth and PanelHeight are the size of one panel of a figure.
+// PanelWidth and PanelHeight are the size of one panel of a figure; MaxColumns panels at
+// most share a row (more panels wrap onto further rows), so a figure is never a strip.
+// Images are rendered at a resolution that makes them at least MinPixelWidth pixels wide
+// (and at least 200 dpi); fonts are sized in points, so they keep their size in print.
 var (
-	PanelWidth  = 4.2 * vg.Inch
-	PanelHeight = 3.2 * vg.Inch
+	PanelWidth    = 4.6 * vg.Inch
+	PanelHeight   = 3.8 * vg.Inch
+	MaxColumns    = 2
+	MinPixelWidth = 1600
+	TickFontSize  = vg.Points(11)
+	LabelFontSize = vg.Points(12)
 )
 
 // figure is a renderer: it reads NAME.csv from the input directory and returns the panels
@@ -145,9 +153,26 @@ func RenderFile(path, name, outDir string) ([]string, error) {
 	return written, nil
 }
 
-// writePanels draws a grid of plots on one canvas of the given format and writes it
-// atomically to path.
+// layout re-flows panels onto a grid of at most MaxColumns columns: a row of the drawing
+// that is wider wraps onto further rows; empty cells (nil) keep their place.
+func layout(panels [][]*plot.Plot) [][]*plot.Plot {
+	var grid [][]*plot.Plot
+	for _, row := range panels {
+		for len(row) > MaxColumns {
+			grid = append(grid, row[:MaxColumns])
+			row = row[MaxColumns:]
+		}
+		if len(row) > 0 {
+			grid = append(grid, row)
+		}
+	}
+	return grid
+}
+
+// writePanels draws a grid of plots (re-flowed by layout) on one canvas of the given
+// format and writes it atomically to path.
 func writePanels(panels [][]*plot.Plot, format, path string) error {
+	panels = layout(panels)
 	rows := len(panels)
 	cols := 0
 	for _, r := range panels {
@@ -157,9 +182,15 @@ func writePanels(panels [][]*plot.Plot, format, path string) error {
 		return errors.New("nothing to draw")
 	}
 	w, h := PanelWidth*vg.Length(cols), PanelHeight*vg.Length(rows)
-	c, err := draw.NewFormattedCanvas(w, h, format)
-	if err != nil {
-		return err
+	var c vg.CanvasWriterTo
+	if format == "png" {
+		dpi := max(200, int(math.Ceil(float64(MinPixelWidth)/float64(w/vg.Inch))))
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
+	} else {
+		var err error
+		if c, err = draw.NewFormattedCanvas(w, h, format); err != nil {
+			return err
+		}
 	}
 	dc := draw.New(c)
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 2, PadY: vg.Millimeter * 2,
@@ -271,27 +302,34 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Y.Label.Text = y
 	p.Legend.Top = true
 	p.Legend.ThumbnailWidth = vg.Points(14)
+	p.Title.TextStyle.Font.Size = LabelFontSize
+	p.X.Label.TextStyle.Font.Size = LabelFontSize
+	p.Y.Label.TextStyle.Font.Size = LabelFontSize
+	p.X.Tick.Label.Font.Size = TickFontSize
+	p.Y.Tick.Label.Font.Size = TickFontSize
+	p.Legend.TextStyle.Font.Size = TickFontSize
 	p.Add(plotter.NewGrid())
 	return p
 }
 
-// addBand draws a band's interquartile range as a translucent polygon and its median as a
-// line, and adds the line to the legend under name.
+// addBand draws the confidence interval of a band's median as a translucent polygon and
+// its median as a line, and adds the line to the legend under name.
 func addBand(p *plot.Plot, b Band, name string, c color.Color, dashed bool) error {
 	if len(b.X) == 0 {
 		return nil
 	}
+	noteSeeds(p, b.Seeds)
 	if b.Seeds > 1 {
 		poly := make(plotter.XYs, 0, 2*len(b.X))
 		for i := range b.X {
-			poly = append(poly, plotter.XY{X: b.X[i], Y: b.Q3[i]})
+			poly = append(poly, plotter.XY{X: b.X[i], Y: b.Hi[i]})
 		}
 		for i := len(b.X) - 1; i >= 0; i-- {
-			poly = append(poly, plotter.XY{X: b.X[i], Y: b.Q1[i]})
+			poly = append(poly, plotter.XY{X: b.X[i], Y: b.Lo[i]})
 		}
 		if len(b.X) == 1 {
 			// A single abscissa: draw the range as a thin vertical bar.
-			poly = plotter.XYs{{X: b.X[0], Y: b.Q1[0]}, {X: b.X[0], Y: b.Q3[0]}}
+			poly = plotter.XYs{{X: b.X[0], Y: b.Lo[0]}, {X: b.X[0], Y: b.Hi[0]}}
 		}
 		pg, err := plotter.NewPolygon(poly)
 		if err != nil {
@@ -347,6 +385,39 @@ func addLegend(p *plot.Plot, name string, thumbs ...plot.Thumbnailer) {
 	n, _ := legendEntries.Load(p)
 	count, _ := n.(int)
 	legendEntries.Store(p, count+1)
+}
+
+// panelSeeds records the seed counts of the curves drawn on plots being built.
+var panelSeeds sync.Map // *plot.Plot -> map[int]bool
+
+// noteSeeds records that a curve of n seeds was drawn on p.
+func noteSeeds(p *plot.Plot, n int) {
+	v, _ := panelSeeds.LoadOrStore(p, map[int]bool{})
+	v.(map[int]bool)[n] = true
+}
+
+// finishPanel makes room for p's legend and says in its title what the curves show: the
+// median over how many seeds, with the confidence band of the median.
+func finishPanel(p *plot.Plot) {
+	legendRoom(p)
+	v, ok := panelSeeds.LoadAndDelete(p)
+	if !ok {
+		return
+	}
+	var counts []int
+	for n := range v.(map[int]bool) {
+		counts = append(counts, n)
+	}
+	sort.Ints(counts)
+	seeds := strconv.Itoa(counts[0])
+	if len(counts) > 1 {
+		seeds += "-" + strconv.Itoa(counts[len(counts)-1])
+	}
+	if counts[len(counts)-1] > 1 {
+		p.Title.Text += fmt.Sprintf("\nmedian of %s seeds, band: %.0f%% CI of the median", seeds, 100*BandLevel)
+	} else {
+		p.Title.Text += "\none seed"
+	}
 }
 
 // legendRoom raises the top of p's y axis so that the legend in the top right corner sits

@@ -2,6 +2,7 @@ package plotting
 
 import (
 	"bytes"
+	"gonum.org/v1/plot/vg"
 	"image/png"
 	"math"
 	"os"
@@ -104,8 +105,12 @@ func TestEveryFigureRendersNonEmptyImages(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s.png: %v", name, err)
 		}
-		blue := 0
 		bounds := img.Bounds()
+		// Readable when projected or printed: at least 1200 px wide, never a strip.
+		if w, h := bounds.Dx(), bounds.Dy(); w < 1200 || float64(w)/float64(h) > 2.5 {
+			t.Errorf("%s.png: %d x %d px, want width >= 1200 and width/height <= 2.5", name, w, h)
+		}
+		blue := 0
 		for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
 			for x := bounds.Min.X; x < bounds.Max.X; x++ {
 				r, g, bl, _ := img.At(x, y).RGBA()
@@ -116,6 +121,16 @@ func TestEveryFigureRendersNonEmptyImages(t *testing.T) {
 		}
 		if blue < 20 {
 			t.Errorf("%s.png: %d pixels in the first curve's colour; the data was not drawn", name, blue)
+		}
+	}
+	// Every loss figure says what its bands are and over how many seeds.
+	for _, name := range Names() {
+		if name == "fig3f" {
+			continue
+		}
+		svg, _ := os.ReadFile(filepath.Join(out, name+".svg"))
+		if !strings.Contains(string(svg), "seeds, band: 95% CI of the median") {
+			t.Errorf("%s.svg does not say its seed count and band", name)
 		}
 	}
 	// SVR figures carry the data label in their titles.
@@ -167,7 +182,29 @@ func TestRenderErrors(t *testing.T) {
 	}
 }
 
-func TestSummariseStepsAndQuartiles(t *testing.T) {
+func TestTickLabelsAtLeastTenPoints(t *testing.T) {
+	p := newPlot("t", "x", "y")
+	for _, size := range []vg.Length{p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size, p.Legend.TextStyle.Font.Size} {
+		if size < vg.Points(10) {
+			t.Errorf("font size %v pt, want >= 10 pt", size.Points())
+		}
+	}
+}
+
+// The band is the order-statistic CI of the median: for 12 seeds holding 1..12 it is
+// [x_(3), x_(10)] = [3, 10].
+func TestBandIsTheMediansCI(t *testing.T) {
+	series := map[int][]point{}
+	for s := 1; s <= 12; s++ {
+		series[s] = []point{{0, float64(13 - s)}}
+	}
+	b := summarise(series)
+	if b.Median[0] != 6.5 || b.Lo[0] != 3 || b.Hi[0] != 10 || b.Seeds != 12 {
+		t.Fatalf("median %v, band [%v, %v], seeds %d; want 6.5, [3, 10], 12", b.Median[0], b.Lo[0], b.Hi[0], b.Seeds)
+	}
+}
+
+func TestSummariseSteps(t *testing.T) {
 	// Seed 1 reports at x = 0, 2, 4; seed 2 at x = 1, 3; seed 3 at x = 1, 4.
 	b := summarise(map[int][]point{
 		1: {{0, 10}, {2, 6}, {4, 2}},
@@ -185,8 +222,8 @@ func TestSummariseStepsAndQuartiles(t *testing.T) {
 		if b.X[i] != wantX[i] || b.Median[i] != wantMed[i] {
 			t.Errorf("x=%v: median %v, want %v at %v", b.X[i], b.Median[i], wantMed[i], wantX[i])
 		}
-		if !(b.Q1[i] <= b.Median[i] && b.Median[i] <= b.Q3[i]) {
-			t.Errorf("x=%v: quartiles %v %v %v out of order", b.X[i], b.Q1[i], b.Median[i], b.Q3[i])
+		if !(b.Lo[i] <= b.Median[i] && b.Median[i] <= b.Hi[i]) {
+			t.Errorf("x=%v: CI %v, median %v, %v out of order", b.X[i], b.Lo[i], b.Median[i], b.Hi[i])
 		}
 	}
 }
