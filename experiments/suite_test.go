@@ -536,8 +536,8 @@ func TestFig2bRealRunsOnTheSampleSplitByPatient(t *testing.T) {
 		}
 		methods[c.Method]++
 	}
-	if methods["dpgibo"] != 5 || methods["gibo"] != 5 || methods["random"] != 5 {
-		t.Errorf("runs per method %v, want fig2b's 5 seeds of dpgibo, gibo and random", methods)
+	if methods["dpgibo"] != seedsFig2bReal || methods["gibo"] != seedsFig2bReal || methods["random"] != seedsFig2bReal {
+		t.Errorf("runs per method %v, want %d seeds of dpgibo, gibo and random", methods, seedsFig2bReal)
 	}
 	rows, err := records.ReadFile[records.Row](filepath.Join(reference(t), "fig2b-real.csv"))
 	if err != nil {
