@@ -142,6 +142,18 @@ func RenderFile(path, name, outDir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("figure %s: %w", name, err)
 	}
+	if hasSNR(rows) {
+		// Every figure with private runs gets their privacy SNR (a non-private diagnostic).
+		snr, err := snrPanel(rows)
+		if err != nil {
+			return nil, fmt.Errorf("figure %s: SNR panel: %w", name, err)
+		}
+		if last := len(panels) - 1; last >= 0 && len(panels[last])%MaxColumns != 0 {
+			panels[last] = append(panels[last], snr) // fill the last row's empty slot
+		} else {
+			panels = append(panels, []*plot.Plot{snr})
+		}
+	}
 	var written []string
 	for _, format := range Formats {
 		out := filepath.Join(outDir, name+"."+format)

@@ -24,11 +24,16 @@ func traceRows(fig, task, data string, dims []int, configs, methods []string, se
 					for it := 0; it <= iters; it++ {
 						floor := 0.1 * float64(mi+ci+1)
 						loss := floor + (1-floor)*math.Exp(-float64(it)/3) + 0.01*float64(s)
-						rows = append(rows, records.Row{
+						r := records.Row{
 							Suite: "test", Figure: fig, Config: cfg, Task: task, Data: data, Method: m, D: d,
 							NUsers: 10, Mu: math.Inf(1), EvalNoise: 0.01, Iters: iters, Seed: s, Iter: it,
 							Evals: it * (d + 1) * (1 + ci), Batch: d + 1, Loss: loss, DPEpsilon: math.Inf(1),
-						})
+						}
+						if m == "dpgibo" && it > 0 {
+							// DP-GIBO's non-private diagnostics: SNR = 0.5 / (0.1 sqrt(d)) * seed.
+							r.GradNorm, r.NoiseScale = records.Some(0.5*float64(s)), records.Some(0.1)
+						}
+						rows = append(rows, r)
 					}
 				}
 			}
@@ -123,6 +128,13 @@ func TestEveryFigureRendersNonEmptyImages(t *testing.T) {
 			t.Errorf("%s.png: %d pixels in the first curve's colour; the data was not drawn", name, blue)
 		}
 	}
+	// Every figure with private runs has a privacy SNR panel.
+	for _, name := range Names() {
+		svg, _ := os.ReadFile(filepath.Join(out, name+".svg"))
+		if want := name != "fig3f"; strings.Contains(string(svg), "privacy SNR") != want {
+			t.Errorf("%s.svg: SNR panel present = %v, want %v", name, !want, want)
+		}
+	}
 	// Every loss figure says what its bands are and over how many seeds.
 	for _, name := range Names() {
 		if name == "fig3f" {
@@ -179,6 +191,18 @@ func TestRenderErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(in, "fig1.csv"), []byte("suite,figure\n"), 0o644)
 	if _, err := RenderDir(in, t.TempDir(), []string{"fig1"}); err == nil || !strings.Contains(err.Error(), "no rows") {
 		t.Errorf("header-only CSV: got %v", err)
+	}
+}
+
+func TestSNROf(t *testing.T) {
+	r := records.Row{D: 4, GradNorm: records.Some(0.3), NoiseScale: records.Some(0.05)}
+	if got := snrOf(r); math.Abs(got-3) > 1e-12 { // 0.3 / (0.05 * 2)
+		t.Fatalf("SNR %v, want 3", got)
+	}
+	for _, r := range []records.Row{{D: 4, GradNorm: records.Some(0.3)}, {D: 4, GradNorm: records.Some(0.3), NoiseScale: records.Some(0)}, {D: 4}} {
+		if !math.IsNaN(snrOf(r)) {
+			t.Errorf("row %+v: SNR %v, want NaN (no privacy noise or no diagnostics)", r, snrOf(r))
+		}
 	}
 }
 

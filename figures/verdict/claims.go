@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"dpgibo/experiments/records"
 	"dpgibo/figures/stats"
 )
 
@@ -79,14 +80,14 @@ type ClaimRow struct {
 	N        int    `csv:"n"`
 	// Estimate, CILow, CIHigh: Hodges-Lehmann estimate of a - b and its interval (empty for a
 	// trend or when the claim could not be tested).
-	Estimate optional `csv:"estimate"`
-	CILow    optional `csv:"ci_low"`
-	CIHigh   optional `csv:"ci_high"`
+	Estimate records.OptFloat `csv:"estimate"`
+	CILow    records.OptFloat `csv:"ci_low"`
+	CIHigh   records.OptFloat `csv:"ci_high"`
 	// PValue is the one-sided p-value in the claimed direction, PHolm its Holm adjustment
 	// over the figure's claim tests; POppositeHolm the same for the opposite direction.
-	PValue        optional `csv:"p_value"`
-	PHolm         optional `csv:"p_holm"`
-	POppositeHolm optional `csv:"p_opposite_holm"`
+	PValue        records.OptFloat `csv:"p_value"`
+	PHolm         records.OptFloat `csv:"p_holm"`
+	POppositeHolm records.OptFloat `csv:"p_opposite_holm"`
 }
 
 // Verdicts.
@@ -104,8 +105,8 @@ type judged struct {
 	pAgainst   float64
 	test       string
 	n          int
-	estimate   optional
-	lo, hi     optional
+	estimate   records.OptFloat
+	lo, hi     records.OptFloat
 	note       string // why the claim could not be tested, if it could not
 	tested     bool
 	metricName string
@@ -241,7 +242,7 @@ func judge(res *Results, curves []*Curve, cl Claim) (judged, error) {
 	if err != nil {
 		return j, err
 	}
-	j.estimate, j.lo, j.hi = some(base.Estimate), base.CILow, base.CIHigh
+	j.estimate, j.lo, j.hi = records.Some(base.Estimate), base.CILow, base.CIHigh
 	return j, nil
 }
 
@@ -387,7 +388,7 @@ func Judge(res *Results, claims []Claim) ([]ClaimRow, []Comparison, error) {
 		k := family[j.claim.Figure]
 		row.Test, row.N = j.test, j.n
 		row.Estimate, row.CILow, row.CIHigh = j.estimate, j.lo, j.hi
-		row.PValue, row.PHolm, row.POppositeHolm = some(j.pFor), some(pHolm[i]), some(pAgainstHolm[i])
+		row.PValue, row.PHolm, row.POppositeHolm = records.Some(j.pFor), records.Some(pHolm[i]), records.Some(pAgainstHolm[i])
 		switch {
 		case pHolm[i] <= Alpha:
 			row.Verdict = Reproduced
@@ -408,7 +409,7 @@ func Judge(res *Results, claims []Claim) ([]ClaimRow, []Comparison, error) {
 func evidence(j judged, pHolm, pAgainstHolm float64, k int) string {
 	var b strings.Builder
 	if j.test == "page-L" {
-		fmt.Fprintf(&b, "Page's L over %d seeds, L = %s", j.n, formatFloat(j.rows[0].Estimate))
+		fmt.Fprintf(&b, "Page's L over %d seeds, L = %g", j.n, j.rows[0].Estimate)
 	} else {
 		what := "pairs"
 		if j.test == "mann-whitney" {

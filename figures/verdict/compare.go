@@ -3,6 +3,7 @@ package verdict
 import (
 	"fmt"
 
+	"dpgibo/experiments/records"
 	"dpgibo/figures/stats"
 )
 
@@ -35,10 +36,10 @@ type Comparison struct {
 	Exact bool `csv:"exact"`
 	// Estimate is the Hodges-Lehmann estimate of a - b with its distribution-free interval
 	// [CILow, CIHigh] at Level (Page's L statistic for a trend, without interval).
-	Estimate float64  `csv:"estimate"`
-	CILow    optional `csv:"ci_low"`
-	CIHigh   optional `csv:"ci_high"`
-	PValue   float64  `csv:"p_value"`
+	Estimate float64          `csv:"estimate"`
+	CILow    records.OptFloat `csv:"ci_low"`
+	CIHigh   records.OptFloat `csv:"ci_high"`
+	PValue   float64          `csv:"p_value"`
 	// PHolm is the Holm-adjusted p-value: over the figure's claim tests for claim rows, over
 	// the figure's exploratory rows otherwise.
 	PHolm float64 `csv:"p_holm"`
@@ -108,7 +109,7 @@ func testPair(a, b *Curve, metric func(Run) float64, shift float64, alt stats.Al
 	cmp.N, cmp.Exact, cmp.PValue = res.N, res.Exact, res.PValue
 	// Report the estimate on the unshifted scale.
 	cmp.Estimate = res.Estimate + shift
-	cmp.CILow, cmp.CIHigh = some(res.CILow+shift), some(res.CIHigh+shift)
+	cmp.CILow, cmp.CIHigh = records.Some(res.CILow+shift), records.Some(res.CIHigh+shift)
 	return cmp, nil
 }
 

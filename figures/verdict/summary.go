@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"dpgibo/experiments/records"
 	"dpgibo/figures/stats"
 )
 
@@ -37,8 +38,8 @@ type SummaryRow struct {
 	MedianEvals float64 `csv:"median_evals"`
 	// FStar is the best-known optimum of the setting (empty when unknown); MedianGap the
 	// median of final loss - f*.
-	FStar     optional `csv:"f_star"`
-	MedianGap optional `csv:"median_gap"`
+	FStar     records.OptFloat `csv:"f_star"`
+	MedianGap records.OptFloat `csv:"median_gap"`
 }
 
 // Summarise returns one SummaryRow per curve, in curve order.
@@ -64,8 +65,8 @@ func Summarise(res *Results) []SummaryRow {
 			for i, l := range losses {
 				gaps[i] = l - fstar
 			}
-			row.FStar = some(fstar)
-			row.MedianGap = some(stats.Median(gaps))
+			row.FStar = records.Some(fstar)
+			row.MedianGap = records.Some(stats.Median(gaps))
 		}
 		out = append(out, row)
 	}

@@ -82,7 +82,7 @@ func TestSummariseMedianCIAndEvals(t *testing.T) {
 	if math.Abs(r.StdErr-wantSE) > 1e-12 {
 		t.Fatalf("std err %g, want %g", r.StdErr, wantSE)
 	}
-	if r.FStar.Set {
+	if r.FStar.Valid {
 		t.Fatal("f* set without fstar.csv")
 	}
 }
