@@ -51,13 +51,13 @@ func benchDesign(b *testing.B, d, iters int, base ...Settings) {
 	if len(base) > 0 {
 		s = base[0]
 	}
-	set, err := s.resolved(d)
-	if err != nil {
-		b.Fatal(err)
-	}
 	lo, hi := make([]float64, d), make([]float64, d)
 	for j := range lo {
 		lo[j], hi[j] = -6, 0
+	}
+	set, err := s.resolved(publicFacts{d: d, width: boxWidth(lo, hi), lossScale: 1})
+	if err != nil {
+		b.Fatal(err)
 	}
 	theta := make([]float64, d)
 	for j := range theta {

@@ -105,7 +105,7 @@ func TestDiagnosticsValues(t *testing.T) {
 	// here). GIBO draws no noise.
 	obj := linearUsers{slopes: []float64{2, 2, 2, 2, 2}, d: 2}
 	for _, c := range []struct{ clip, norm, frac float64 }{{0.5, 0.5, 1}, {10, 2, 0}} {
-		s := Settings{Mu: math.Inf(1), Iters: 3, Clip: c.clip, NonPrivateDiagnostics: true, NoiseStd: 1e-4}
+		s := Settings{Mu: math.Inf(1), Iters: 3, Clip: c.clip, Kernel: RBF{Lengthscale: 1, Variance: 1}, Step: 0.3, NonPrivateDiagnostics: true, NoiseStd: 1e-4}
 		_, err := Minimize(context.Background(), obj, []float64{0, 0}, s, rand.New(rand.NewPCG(1, 1)), func(it Iteration) error {
 			g := it.Diagnostics
 			if math.Abs(g.ClippedMeanNorm-c.norm) > 1e-2*c.norm || g.ClippedFrac != c.frac || g.NoiseNorm != 0 || it.NoiseStd != 0 {
@@ -206,7 +206,7 @@ func TestAdaptiveClipTracksQuantile(t *testing.T) {
 		slopes[i] = 0.05 * math.Pow(100, float64(i)/100) // 0.05 .. 5, median 0.5
 	}
 	for _, q := range []float64{0.25, 0.5, 0.75} {
-		s := Settings{Mu: math.Inf(1), Iters: 60, Clip: 3, AdaptiveClip: &AdaptiveClip{Quantile: q, Rate: 1}, Step: 1e-6, NoiseStd: 1e-4}
+		s := Settings{Mu: math.Inf(1), Iters: 60, Clip: 3, Kernel: RBF{Lengthscale: 1, Variance: 1}, AdaptiveClip: &AdaptiveClip{Quantile: q, Rate: 1}, Step: 1e-6, NoiseStd: 1e-4}
 		var last float64
 		_, err := Minimize(context.Background(), linearUsers{slopes: slopes, d: 1}, []float64{0}, s, rand.New(rand.NewPCG(1, 1)), func(it Iteration) error {
 			last = it.Clip

@@ -75,7 +75,7 @@ func TestLedgerJSONRoundTrip(t *testing.T) {
 
 func TestBadKernelIsReportedAlone(t *testing.T) {
 	for _, k := range []RBF{{Lengthscale: -1, Variance: 1}, {Lengthscale: math.NaN(), Variance: 1}, {Lengthscale: math.Inf(1), Variance: 1}} {
-		_, err := Settings{Mu: 1, Kernel: k}.resolved(2)
+		_, err := Settings{Mu: 1, Kernel: k}.resolved(unitFacts(2))
 		if err == nil || !strings.Contains(err.Error(), "Kernel") {
 			t.Errorf("kernel %+v: got %v, want an error naming Kernel", k, err)
 			continue
@@ -84,7 +84,7 @@ func TestBadKernelIsReportedAlone(t *testing.T) {
 			t.Errorf("kernel %+v: error %q also names LocalRadius, which was not set", k, err)
 		}
 	}
-	if _, err := (Settings{Mu: 1, LocalRadius: -1}).resolved(2); err == nil || !strings.Contains(err.Error(), "LocalRadius") {
+	if _, err := (Settings{Mu: 1, LocalRadius: -1}).resolved(unitFacts(2)); err == nil || !strings.Contains(err.Error(), "LocalRadius") {
 		t.Errorf("LocalRadius -1: got %v, want an error naming it", err)
 	}
 }

@@ -90,7 +90,11 @@ func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, 
 			return nil, fmt.Errorf("algo: Minimize: theta0[%d] = %v lies outside the box [%v, %v]", j, v, lo[j], hi[j])
 		}
 	}
-	set, err := s.resolved(d)
+	facts, err := factsOf(obj, lo, hi)
+	if err != nil {
+		return nil, fmt.Errorf("algo: Minimize: %w", err)
+	}
+	set, err := s.resolved(facts)
 	if err != nil {
 		return nil, err
 	}

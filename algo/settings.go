@@ -60,9 +60,13 @@ func (p PriorMean) String() string {
 // Settings configure DP-GIBO. The zero value of every field except Mu is usable and means
 // the default given in its comment; Mu must be set on purpose (a positive value for
 // DP-GIBO, math.Inf(1) for non-private GIBO), so that no run is non-private by accident.
+// Defaults that depend on the problem's scale (Kernel, LocalRadius, Clip, Step) are derived
+// from public facts only: the box's median side W and the objective's loss bound S when it
+// implements LossBounder. WithDefaults lists the formulas and returns the settings a run
+// would use.
 type Settings struct {
-	// Iters is T, the number of iterations (default 20). The privacy noise scales with
-	// sqrt(Iters), so it is fixed before the run.
+	// Iters is T, the number of iterations (default DefaultIters = 20). The privacy noise
+	// scales with sqrt(Iters), so it is fixed before the run.
 	Iters int
 	// Batch is a fixed batch size b per iteration. When Batch and BiasTol are both zero,
 	// Batch is d+1, the setting of the paper's experiments.
@@ -72,8 +76,10 @@ type Settings struct {
 	BiasTol float64
 	// MaxBatch caps the adaptive batch (default 4(d+1)); the trace reports when it binds.
 	MaxBatch int
-	// Clip is B, the per-user gradient clipping norm of line 8 (default 1). With
-	// AdaptiveClip it is B_0, the first iteration's norm, and must not depend on the data.
+	// Clip is B, the per-user gradient clipping norm of line 8 (default S/(4 l) with l the
+	// kernel's length-scale and S the objective's LossBound(), 1 without one; see
+	// WithDefaults). With AdaptiveClip it is B_0, the first iteration's norm, and must not
+	// depend on the data.
 	Clip float64
 	// AdaptiveClip, when non-nil, replaces the fixed Clip by adaptive clipping (see
 	// AdaptiveClip): part of Mu pays for a privatised count per iteration from which the
@@ -103,11 +109,13 @@ type Settings struct {
 	// NoiseStd is sigma, the standard deviation of the evaluation noise the surrogate
 	// assumes (default 0: noiseless; a numerical floor MinNoiseVar*Variance is used).
 	NoiseStd float64
-	// Step is eta (default 0.3, the paper's GP-regression setting).
+	// Step is eta (default W/(2 sqrt(Iters)) with AdaGrad, W/(Iters Clip) with
+	// GradientDescent, W the box's median side; see WithDefaults).
 	Step float64
 	// StepRule is AdaGrad (zero value) or GradientDescent.
 	StepRule StepRule
-	// Kernel is the surrogate's RBF kernel (default Lengthscale 1, Variance 1).
+	// Kernel is the surrogate's RBF kernel. A zero Lengthscale defaults to W/6 (W the box's
+	// median side; the paper's 1 on its boxes of side 6), a zero Variance to 1.
 	Kernel RBF
 	// PriorMean selects zero or per-user-constant prior mean (default DefaultPriorMean).
 	PriorMean PriorMean
@@ -135,32 +143,22 @@ type Settings struct {
 // that keeps Cholesky factorisations well conditioned when NoiseStd is zero or tiny.
 const MinNoiseVar = 1e-6
 
-// resolved is Settings with defaults applied for a problem of dimension d.
-func (s Settings) resolved(d int) (Settings, error) {
+// DefaultIters is the default T.
+const DefaultIters = 20
+
+// resolved is Settings with defaults applied for a problem with the public facts f (see
+// WithDefaults), validated.
+func (s Settings) resolved(f publicFacts) (Settings, error) {
 	if math.IsNaN(s.Mu) || s.Mu <= 0 {
 		return s, fmt.Errorf("algo: Settings.Mu must be positive (math.Inf(1) for non-private GIBO), got %v", s.Mu)
 	}
-	if s.Iters == 0 {
-		s.Iters = 20
-	}
-	if s.Kernel == (RBF{}) {
-		s.Kernel = RBF{Lengthscale: 1, Variance: 1}
-	}
-	if s.Clip == 0 {
-		s.Clip = 1
-	}
-	if s.Step == 0 {
-		s.Step = 0.3
-	}
+	d := f.d
+	s = s.applyPublicDefaults(f)
 	if s.Batch == 0 && s.BiasTol == 0 {
 		s.Batch = d + 1
 	}
 	if s.MaxBatch == 0 {
 		s.MaxBatch = 4 * (d + 1)
-	}
-	radiusSet := s.LocalRadius != 0
-	if !radiusSet {
-		s.LocalRadius = 2 * s.Kernel.Lengthscale
 	}
 	if s.DesignStarts == 0 {
 		s.DesignStarts = 3
@@ -181,14 +179,21 @@ func (s Settings) resolved(d int) (Settings, error) {
 	check(s.Batch >= 0, "Batch must be >= 0, got %d", s.Batch)
 	check(s.BiasTol >= 0 && !math.IsNaN(s.BiasTol), "BiasTol must be >= 0, got %v", s.BiasTol)
 	check(s.MaxBatch > 0, "MaxBatch must be positive, got %d", s.MaxBatch)
-	check(s.Clip > 0 && !math.IsInf(s.Clip, 0), "Clip must be positive and finite, got %v", s.Clip)
+	// Clip, Step and LocalRadius still zero here are defaults that could not be derived
+	// because a field they depend on (Kernel, Iters, Clip) is invalid, which is reported
+	// alone.
+	if s.Clip != 0 {
+		check(positiveFinite(s.Clip), "Clip must be positive and finite, got %v", s.Clip)
+	}
 	check(s.NoiseStd >= 0 && !math.IsInf(s.NoiseStd, 0), "NoiseStd must be >= 0 and finite, got %v", s.NoiseStd)
-	check(s.Step > 0 && !math.IsInf(s.Step, 0), "Step must be positive and finite, got %v", s.Step)
+	if s.Step != 0 {
+		check(positiveFinite(s.Step), "Step must be positive and finite, got %v", s.Step)
+	}
 	check(s.StepRule == AdaGrad || s.StepRule == GradientDescent, "unknown StepRule %d", int(s.StepRule))
 	check(s.PriorMean == PriorZero || s.PriorMean == PriorUserMean, "unknown PriorMean %d", int(s.PriorMean))
 	check(positiveFinite(s.Kernel.Lengthscale) && positiveFinite(s.Kernel.Variance), "Kernel needs positive finite Lengthscale and Variance, got %+v", s.Kernel)
-	if radiusSet {
-		check(s.LocalRadius > 0, "LocalRadius must be positive, got %v", s.LocalRadius)
+	if s.LocalRadius != 0 {
+		check(positiveFinite(s.LocalRadius), "LocalRadius must be positive and finite, got %v", s.LocalRadius)
 	}
 	check(s.MaxKept >= 0, "MaxKept must be >= 0, got %d", s.MaxKept)
 	check(s.MaxEvals >= 0, "MaxEvals must be >= 0, got %d", s.MaxEvals)

@@ -148,7 +148,11 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 			Iters: spec.Iters, Batch: spec.Batch, BiasTol: float64(spec.BiasTol), MaxBatch: spec.MaxBatch,
 			Clip: float64(spec.Clip), Mu: float64(spec.Mu), NoiseStd: float64(spec.NoiseStd),
 			Step: float64(spec.Step), StepRule: algo.AdaGrad,
-			Kernel:      algo.RBF{Lengthscale: float64(spec.Lengthscale), Variance: 1},
+			Kernel: algo.RBF{Lengthscale: float64(spec.Lengthscale), Variance: 1},
+			// Every suite keeps design points within two surrogate length-scales of theta
+			// (algo's default before its defaults were derived from the box), set here so
+			// that results do not move with algo's defaults.
+			LocalRadius: 2 * float64(spec.Lengthscale),
 			Standardise: spec.Standardise,
 			// The rows carry the diagnostics; they are for this harness's analysis only.
 			NonPrivateDiagnostics: true,

@@ -16,14 +16,23 @@ type gibo struct {
 	muClaimed float64
 }
 
+// The audit's surrogate: length-scale 1, variance 1, design points within 2 of theta, set
+// explicitly so that the audit does not move with algo's box-derived defaults.
+var (
+	auditKernel      = algo.RBF{Lengthscale: 1, Variance: 1}
+	auditLocalRadius = 2.0
+)
+
 // giboVariant returns the settings of a DP-GIBO mechanism or control.
 func giboVariant(cfg Config, name string) (gibo, bool) {
 	s := algo.Settings{
-		Iters:    cfg.Iters,
-		Clip:     cfg.Clip,
-		Mu:       cfg.Mu,
-		Step:     cfg.Step,
-		StepRule: algo.GradientDescent,
+		Iters:       cfg.Iters,
+		Clip:        cfg.Clip,
+		Mu:          cfg.Mu,
+		Step:        cfg.Step,
+		StepRule:    algo.GradientDescent,
+		Kernel:      auditKernel,
+		LocalRadius: auditLocalRadius,
 	}
 	switch name {
 	case DPGIBO:
@@ -113,7 +122,8 @@ func CheckWorstCase(ctx context.Context, cfg Config) error {
 			}
 			theta0 := make([]float64, cfg.Dim)
 			theta0[0] = start
-			s := algo.Settings{Iters: cfg.Iters, Clip: cfg.Clip, Mu: math.Inf(1), Step: cfg.Step, StepRule: algo.GradientDescent}
+			s := algo.Settings{Iters: cfg.Iters, Clip: cfg.Clip, Mu: math.Inf(1), Step: cfg.Step, StepRule: algo.GradientDescent,
+				Kernel: auditKernel, LocalRadius: auditLocalRadius}
 			// The noiseless run draws no privacy noise; the design may still use rng.
 			theta, err := runGIBO(ctx, cfg, s, prime, theta0, rand.New(rand.NewPCG(cfg.Seed, 0)))
 			if err != nil {

@@ -280,6 +280,9 @@ func (c Config) runOne(ctx context.Context, st setting) (SweepRow, error) {
 	s := algo.Settings{
 		Iters: c.Iters, Batch: st.batch, BiasTol: st.biasTol, MaxBatch: st.maxBatch,
 		Clip: clip, Mu: st.mu, NoiseStd: st.noiseStd, Step: c.Step, StepRule: algo.GradientDescent,
+		// Length-scale 1 and design points within 2 of theta, set explicitly so that the
+		// sweep does not move with algo's box-derived defaults.
+		Kernel: algo.RBF{Lengthscale: 1, Variance: 1}, LocalRadius: 2,
 	}
 	theta0 := make([]float64, st.dim)
 	for j := range theta0 {
