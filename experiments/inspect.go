@@ -40,11 +40,15 @@ func runInspect(w, warn io.Writer, spec catalog.Spec, dumpDir, evalTheta string)
 	if evalTheta != "" {
 		var err error
 		if theta, err = inspectParseTheta(evalTheta); err != nil {
-			return err
+			return usageError{err}
 		}
 	}
 	task, err := catalog.New(spec)
 	if err != nil {
+		var limit *tasks.LimitError
+		if errors.As(err, &limit) {
+			return usagef("-d=%d: %v", spec.D, limit)
+		}
 		return fmt.Errorf("inspect: %w", err)
 	}
 	if task.DataLabel() == "ctslice-synthetic" && warn != nil {
@@ -84,11 +88,11 @@ func inspectParseTheta(s string) ([]float64, error) {
 // inspectWriteLosses evaluates task at theta and writes user,loss rows to w.
 func inspectWriteLosses(w io.Writer, task tasks.Task, theta []float64) error {
 	if len(theta) != task.Dim() {
-		return fmt.Errorf("inspect: task %s has d = %d hyperparameters, got %d theta values", task.Name(), task.Dim(), len(theta))
+		return usagef("inspect: task %s has d = %d hyperparameters, got %d theta values", task.Name(), task.Dim(), len(theta))
 	}
 	lo, hi := task.Bounds()
 	if err := tasks.CheckTheta(task.Name(), theta, lo, hi); err != nil {
-		return fmt.Errorf("inspect: %w", err)
+		return usagef("inspect: %w", err)
 	}
 	losses := make([]float64, task.Users())
 	if err := task.Losses(theta, losses); err != nil {

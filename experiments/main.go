@@ -30,7 +30,9 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -38,6 +40,7 @@ import (
 	"dpgibo/experiments/audit"
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
+	"dpgibo/tasks/catalog"
 )
 
 // Options are the command-line settings of a suite run.
@@ -77,9 +80,32 @@ func (e usageError) Unwrap() error { return e.err }
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var caught atomic.Value // the first os.Signal
+	go func() {
+		sig := <-sigs
+		caught.Store(sig)
+		grace := interruptGrace()
+		if grace > 0 {
+			fmt.Fprintf(os.Stderr, "experiments: %s: stopping within %v; finished cells are kept (rerun with -resume); signal again to exit at once\n", signalName(sig), grace)
+		}
+		cancel()
+		select {
+		case <-sigs:
+		case <-time.After(grace):
+		}
+		fmt.Fprintf(os.Stderr, "experiments: %s: exiting now\n", signalName(sig))
+		exitNow(signalStatus(sig))
+	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	if sig, ok := caught.Load().(os.Signal); ok {
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "experiments:", err)
+		}
+		exitNow(signalStatus(sig))
+	}
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
@@ -96,7 +122,9 @@ func main() {
 // run parses the command line and dispatches to task inspection, a merge or a suite.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("experiments", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// The flag package would print a parse error and the whole usage before returning it;
+	// the caller prints the error once, and -h prints the usage.
+	fs.SetOutput(io.Discard)
 	var o Options
 	var shard string
 	fs.StringVar(&o.Suite, "suite", "", "suite to run: "+strings.Join(suiteNames, ", "))
@@ -121,9 +149,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&evalTheta, "eval-theta", "", "task inspection: print user,loss rows at theta v1,v2,...")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "Usage of experiments (see the package documentation: go doc ./experiments):\n")
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
 			return err
 		}
-		return usageError{err}
+		return usagef("%v (see -h for the flags)", err)
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q (flags only; see -h)", fs.Arg(0))
@@ -139,6 +170,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		if dump == "" && evalTheta == "" {
 			return usagef("-task needs -dump-data=DIR or -eval-theta=v1,v2,...")
+		}
+		if !slices.Contains(catalog.Names(), task) {
+			return usagef("unknown -task %q (known: %s)", task, strings.Join(catalog.Names(), ", "))
+		}
+		if d < 0 || (task == "svr" && d > 0 && d < 4) {
+			return usagef("-d=%d: %s needs d >= %d (0: its default)", d, task, map[bool]int{true: 4, false: 1}[task == "svr"])
 		}
 		return inspectTask(stdout, stderr, task, d, seed, o.CTSlice, dump, evalTheta)
 	}
@@ -198,6 +235,7 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 	if o.Stderr == nil {
 		o.Stderr = os.Stderr
 	}
+	setInterruptGrace(suiteGrace)
 	if o.Out == "" {
 		o.Out = defaultOut(o.Suite)
 	}

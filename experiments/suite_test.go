@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -60,7 +61,18 @@ func reference(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	binDir, err := os.MkdirTemp("", "dpgibo-experiments-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if err := buildBinary(binDir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(binDir)
+		os.Exit(1)
+	}
 	code := m.Run()
+	os.RemoveAll(binDir)
 	if refDir != "" {
 		os.RemoveAll(refDir)
 	}

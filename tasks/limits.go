@@ -3,9 +3,9 @@ package tasks
 import "fmt"
 
 // MaxTaskBytes bounds the memory a task may allocate for its data and solver buffers
-// (2 GiB). Tasks check their size against it before allocating anything, so that a d far
+// (1 GiB). Tasks check their size against it before allocating anything, so that a d far
 // beyond what a machine holds is an error naming d, not an out-of-memory crash.
-const MaxTaskBytes = 2 << 30
+const MaxTaskBytes = 1 << 30
 
 // LimitError reports a dimension d outside what a task supports, with the largest d it
 // supports and why. It is the user's d (the -d flag), not a field of a task's Config.

@@ -220,6 +220,8 @@ func ReadFile[T any](path string) ([]T, error) {
 // a rename, so that a reader (or a run resumed after a kill) sees either the old file or the
 // complete new one, never a partial write. The data is synced before the rename.
 func WriteFileAtomic(path string, data []byte) error {
+	writes.RLock()
+	defer writes.RUnlock()
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

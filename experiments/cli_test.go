@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cliBinary is the experiments command built once by TestMain, for the tests that drive the
+// command line as a user does (exit statuses, signals, messages on stderr).
+var cliBinary string
+
+// buildBinary builds the command into dir (with the test's build tags' default: none).
+func buildBinary(dir string) error {
+	gocmd, err := exec.LookPath("go")
+	if err != nil {
+		gocmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	cliBinary = filepath.Join(dir, "experiments")
+	out, err := exec.Command(gocmd, "build", "-o", cliBinary, ".").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("building the experiments command: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// command prepares the built binary with args, its stdout and stderr captured.
+func command(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(cliBinary, args...)
+	cmd.Dir = t.TempDir()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	return cmd, &stdout, &stderr
+}
+
+// exitStatus is the command's exit status (-1 when it was killed by a signal it did not
+// handle).
+func exitStatus(t *testing.T, err error) int {
+	t.Helper()
+	if err == nil {
+		return 0
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("running the command: %v", err)
+	}
+	return ee.ExitCode()
+}
+
+func zeros(n int) string { return strings.TrimSuffix(strings.Repeat("0,", n), ",") }
+
+func TestCommandLineExitStatusAndMessages(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"-bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"-suite=nope"}, 2, `unknown suite "nope"`},
+		{[]string{"-task=nope", "-eval-theta=1"}, 2, `unknown -task "nope"`},
+		{[]string{"-task=grouplasso", "-d=2", "-eval-theta=1,abc"}, 2, "is not a number"},
+		{[]string{"-task=grouplasso", "-d=2", "-eval-theta=1"}, 2, "got 1 theta values"},
+		{[]string{"-task=grouplasso", "-d=2", "-eval-theta=1,99"}, 2, "outside"},
+		{[]string{"-task=grouplasso", "-d=100000", "-eval-theta=1"}, 2, "-d=100000: grouplasso: d = 100000 is above the largest supported d"},
+		{[]string{"-task=gpreg", "-d=5000", "-eval-theta=1"}, 2, "-d=5000: gpreg: d = 5000 is above the largest supported d"},
+		{[]string{"-task=svr", "-d=2", "-eval-theta=1,1"}, 2, "-d=2: svr needs d >= 4"},
+	} {
+		cmd, _, stderr := command(t, tc.args...)
+		status := exitStatus(t, cmd.Run())
+		msg := stderr.String()
+		if status != tc.status || !strings.Contains(msg, tc.want) {
+			t.Errorf("%v: exit status %d, stderr %q; want %d and %q", tc.args, status, msg, tc.status, tc.want)
+			continue
+		}
+		// One message, once: no usage listing, no repetition.
+		if strings.Count(msg, tc.want) != 1 || strings.Contains(msg, "-progress-every") {
+			t.Errorf("%v: stderr repeats the message or lists the usage:\n%s", tc.args, msg)
+		}
+	}
+	cmd, _, stderr := command(t, "-h")
+	if status := exitStatus(t, cmd.Run()); status != 0 || !strings.Contains(stderr.String(), "-progress-every") {
+		t.Errorf("-h: exit status %d, stderr %q; want 0 and the usage", status, stderr.String())
+	}
+}
+
+// startAndSignal starts cmd, waits for wait, sends each signal in sigs (spaced by gap) and
+// returns the exit status and the time from the first signal to the exit.
+func startAndSignal(t *testing.T, cmd *exec.Cmd, wait, gap time.Duration, sigs ...os.Signal) (int, time.Duration) {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("the command ended before the signal: %v", err)
+	case <-time.After(wait):
+	}
+	start := time.Now()
+	for i, sig := range sigs {
+		if i > 0 {
+			time.Sleep(gap)
+		}
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case err := <-done:
+		return exitStatus(t, err), time.Since(start)
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running 60 s after %v", sigs)
+	}
+	return 0, 0
+}
+
+// A task evaluation cannot be interrupted from inside (Losses takes no context); the
+// process exits on a signal anyway, with the signal's exit status. The evaluation used here
+// runs for tens of seconds on two cores; the bound is loose so that a loaded machine
+// does not make the test flaky.
+func TestSignalStopsTaskInspection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command for a few seconds")
+	}
+	for _, tc := range []struct {
+		sig    syscall.Signal
+		status int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		cmd, stdout, stderr := command(t, "-task=svr", "-d=387", "-eval-theta="+zeros(387))
+		status, took := startAndSignal(t, cmd, time.Second, 0, tc.sig)
+		if status != tc.status || took > 10*time.Second {
+			t.Errorf("%v: exit status %d after %v (stderr %q); want %d within 10 s", tc.sig, status, took, stderr.String(), tc.status)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%v: an interrupted evaluation printed %d bytes of losses", tc.sig, stdout.Len())
+		}
+		t.Logf("%v: exit %d after %v", tc.sig, status, took.Round(time.Millisecond))
+	}
+}
+
+// A suite stops within its grace period after one signal, at once after a second, and
+// leaves the output directory resumable (no temporary file, no lock).
+func TestSignalStopsSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command for a few seconds")
+	}
+	for _, tc := range []struct {
+		sigs   []os.Signal
+		status int
+		bound  time.Duration
+	}{
+		{[]os.Signal{syscall.SIGINT}, 130, 15 * time.Second},
+		{[]os.Signal{syscall.SIGTERM, syscall.SIGTERM}, 143, 10 * time.Second},
+	} {
+		out := t.TempDir()
+		cmd, _, stderr := command(t, "-suite=paper", "-only=fig2b", "-workers=1", "-quiet", "-out="+out)
+		status, took := startAndSignal(t, cmd, 2*time.Second, 100*time.Millisecond, tc.sigs...)
+		if status != tc.status || took > tc.bound {
+			t.Errorf("%v: exit status %d after %v (stderr %q); want %d within %v", tc.sigs, status, took, stderr.String(), tc.status, tc.bound)
+		}
+		t.Logf("%v: exit %d after %v", tc.sigs, status, took.Round(time.Millisecond))
+		left, _ := filepath.Glob(filepath.Join(out, "*", ".*tmp*"))
+		top, _ := filepath.Glob(filepath.Join(out, ".*tmp*"))
+		if len(left)+len(top) > 0 {
+			t.Errorf("%v: temporary files left: %v %v", tc.sigs, left, top)
+		}
+	}
+}
