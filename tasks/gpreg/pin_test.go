@@ -1,0 +1,95 @@
+package gpreg
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"math"
+	"strconv"
+	"testing"
+)
+
+// pinnedLosses are the per-user losses of the default task (d = 15, 1000 training and 1000
+// validation points, seed 1) at fixed thetas, recorded from the implementation the speed-ups
+// of Losses started from: a speed-up must leave every bit of every loss unchanged. Each
+// entry gives the SHA-256 of all losses (little-endian IEEE bits in user order) and three
+// users' losses in hexadecimal. The values depend on the BLAS (pinLossesBLAS, one table per
+// build), because the data and every kernel product run on it.
+type pinnedLosses struct {
+	name  string
+	theta func(task *Task) []float64
+	sum   string     // SHA-256 of the losses' bits
+	users [3]float64 // losses of users 0, 499, 999
+}
+
+var pinnedUsers = [3]int{0, 499, 999}
+
+func constantTheta(v float64) func(*Task) []float64 {
+	return func(task *Task) []float64 {
+		theta := make([]float64, task.Dim())
+		for j := range theta {
+			theta[j] = v
+		}
+		return theta
+	}
+}
+
+// pinThetas are the thetas of the pins: the truth, the box centre, a mixed point and both
+// ends of the range that matters (very short length-scales: K close to the noise diagonal;
+// long ones: K badly conditioned, so any change of rounding shows).
+var pinThetas = []struct {
+	name  string
+	theta func(task *Task) []float64
+}{
+	{"truth", func(task *Task) []float64 { return task.TrueTheta() }},
+	{"centre", constantTheta(0)},
+	{"mixed", func(task *Task) []float64 {
+		theta := make([]float64, task.Dim())
+		for j := range theta {
+			theta[j] = -1.5 + 0.25*float64(j%11)
+		}
+		return theta
+	}},
+	{"short", constantTheta(-2.5)},
+	{"long", constantTheta(2.5)},
+}
+
+func lossesDigest(losses []float64) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, v := range losses {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// TestLossesPinned checks that Losses reproduces the pinned losses bit for bit, also when
+// evaluations at other thetas run in between (buffers reused across calls).
+func TestLossesPinned(t *testing.T) {
+	if testing.Short() {
+		t.Skip("default-size task")
+	}
+	task := mustNew(t, Config{Seed: 1})
+	dst := make([]float64, task.Users())
+	for round := 0; round < 2; round++ {
+		for i, pt := range pinThetas {
+			if err := task.Losses(pt.theta(task), dst); err != nil {
+				t.Fatal(err)
+			}
+			want := pinLossesBLAS[i]
+			got := lossesDigest(dst)
+			users := [3]float64{}
+			for k, u := range pinnedUsers {
+				users[k] = dst[u]
+			}
+			if got != want.sum || users != want.users {
+				t.Errorf("round %d, theta %s: losses changed:\n  got  {%q, [3]float64{%s, %s, %s}}\n  want {%q, [3]float64{%s, %s, %s}}", round, pt.name,
+					got, hexFloat(users[0]), hexFloat(users[1]), hexFloat(users[2]),
+					want.sum, hexFloat(want.users[0]), hexFloat(want.users[1]), hexFloat(want.users[2]))
+			}
+		}
+	}
+}
+
+func hexFloat(v float64) string { return strconv.FormatFloat(v, 'x', -1, 64) }

@@ -1,0 +1,93 @@
+package svr
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// The pins are the per-user losses of the default task on the stand-in (n_train = 1000,
+// p = 100, n_val = 9000, seed 1) at fixed thetas, recorded from the implementation the
+// speed-ups of Losses started from: a speed-up must leave every bit of every loss unchanged.
+// Each entry gives the SHA-256 of all losses (little-endian IEEE bits in user order) and
+// three users' losses in hexadecimal. The values depend on the BLAS (pinLossesBLAS, one
+// table per build).
+var pinnedUsers = [3]int{0, 4500, 8999}
+
+// pinThetas are the thetas of the pins: the benchmark's two points, the box centre, a point
+// drawn uniformly from the box and a narrow kernel with a large C and a thin tube (most
+// training points support vectors, many SMO steps).
+var pinThetas = []struct {
+	name  string
+	theta func(task *Task) []float64
+}{
+	{"bench-C1", func(task *Task) []float64 { return benchTheta(task, 1) }},
+	{"bench-C3", func(task *Task) []float64 { return benchTheta(task, 3) }},
+	{"centre", centre},
+	{"uniform", func(task *Task) []float64 {
+		rng := rand.New(rand.NewPCG(7, 7))
+		lo, hi := task.Bounds()
+		theta := make([]float64, len(lo))
+		for j := range theta {
+			theta[j] = lo[j] + (hi[j]-lo[j])*rng.Float64()
+		}
+		return theta
+	}},
+	{"narrow", func(task *Task) []float64 {
+		p := task.Config().P
+		theta := make([]float64, p+3)
+		for j := 0; j < p; j++ {
+			theta[j] = -0.5
+		}
+		theta[p], theta[p+1], theta[p+2] = math.Log(0.02), math.Log(3), math.Log(0.5)
+		return theta
+	}},
+}
+
+func lossesDigest(losses []float64) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, v := range losses {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func hexFloat(v float64) string { return strconv.FormatFloat(v, 'x', -1, 64) }
+
+// TestLossesPinned checks that Losses reproduces the pinned losses bit for bit, also when
+// evaluations at other thetas run in between (buffers reused across fits).
+func TestLossesPinned(t *testing.T) {
+	if testing.Short() {
+		t.Skip("default-size task")
+	}
+	task, err := New(Config{Standin: true, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]float64, task.Users())
+	for round := 0; round < 2; round++ {
+		for i, pt := range pinThetas {
+			if err := task.Losses(pt.theta(task), dst); err != nil {
+				t.Fatal(err)
+			}
+			want := pinLossesBLAS[i]
+			got := lossesDigest(dst)
+			users := [3]float64{}
+			for k, u := range pinnedUsers {
+				users[k] = dst[u]
+			}
+			if got != want.sum || users != want.users {
+				t.Errorf("round %d, theta %s (%d SVs, %d SMO steps): losses changed:\n  got  {%q, [3]float64{%s, %s, %s}}\n  want {%q, [3]float64{%s, %s, %s}}",
+					round, pt.name, task.model.SupportVectors(), task.model.Iterations(),
+					got, hexFloat(users[0]), hexFloat(users[1]), hexFloat(users[2]),
+					want.sum, hexFloat(want.users[0]), hexFloat(want.users[1]), hexFloat(want.users[2]))
+			}
+		}
+	}
+}
