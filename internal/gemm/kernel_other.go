@@ -2,6 +2,9 @@
 
 package gemm
 
+// useAVX2 is false off amd64: the Go micro-kernel runs everywhere.
+var useAVX2 = false
+
 func kernel(kc int, a, b, c []float64, ldc int, alpha float64) {
 	kernelGo(kc, a, b, c, ldc, alpha)
 }
