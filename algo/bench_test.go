@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -94,4 +95,109 @@ func BenchmarkDesignStepD103(b *testing.B) { benchDesign(b, 103, 3) }
 // capped batch of 64 points; after 8 iterations the kept design holds 512 points.
 func BenchmarkDesignStepAdaptiveSigma1(b *testing.B) {
 	benchDesign(b, 15, 8, Settings{Mu: 1, BiasTol: 0.5, NoiseStd: 1})
+}
+
+// Noise-misspec's worst case: d = 15, the surrogate told sigma = 1, an adaptive batch capped
+// at 64 points, and the design of the run's last iteration, which keeps 24 x 64 = 1536
+// points. Running 24 design steps to build it would cost far more than the step timed, so
+// the kept design is laid out like a run's: iteration t's 64 points lie within the local
+// box of theta_t (uniform, half the local radius per coordinate), and theta moves by 0.1
+// per iteration along the first coordinate. The previous iteration's points are the warm
+// starts.
+const (
+	worstD     = 15
+	worstBatch = 64
+	worstIters = 24
+)
+
+func worstCaseDesign() (set Settings, pts, prev, theta []float64) {
+	set, err := Settings{Mu: 1, BiasTol: 0.5, NoiseStd: 1, Kernel: RBF{Lengthscale: 1, Variance: 1}}.resolved(
+		publicFacts{d: worstD, width: 6, lossScale: 1})
+	if err != nil {
+		panic(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	theta = make([]float64, worstD)
+	for j := range theta {
+		theta[j] = -3
+	}
+	half := set.LocalRadius / 2
+	for t := 0; t < worstIters; t++ {
+		for p := 0; p < worstBatch; p++ {
+			for j := 0; j < worstD; j++ {
+				pts = append(pts, theta[j]+half*(2*rng.Float64()-1))
+			}
+		}
+		theta[0] += 0.1
+	}
+	prev = make([]float64, worstBatch*worstD)
+	last := pts[(worstIters-1)*worstBatch*worstD:]
+	for i := range prev {
+		prev[i] = last[i] - (theta[i%worstD] - 0.1*float64(1-min(i%worstD, 1)))
+	}
+	return set, pts, prev, theta
+}
+
+func worstCaseState(b *testing.B) (*designer, []float64) {
+	set, pts, prev, theta := worstCaseDesign()
+	st := newGradState(set.Kernel, set.noiseVar(), worstD)
+	if err := st.reset(rowsOf(pts, len(pts)/worstD, worstD)); err != nil {
+		b.Fatal(err)
+	}
+	st.setTheta(theta)
+	lo, hi := make([]float64, worstD), make([]float64, worstD)
+	for j := range lo {
+		lo[j], hi[j] = -6, 0
+	}
+	g := &designer{set: set, d: worstD, lo: lo, hi: hi, st: st, rng: rand.New(rand.NewPCG(9, 10)),
+		llo: make([]float64, worstD), lhi: make([]float64, worstD), prev: prev}
+	g.setLocalBox(theta)
+	return g, theta
+}
+
+// BenchmarkAcquisitionWorstCase is one acquisition evaluation against noise-misspec's
+// worst-case design (1536 kept points, d = 15): a single candidate point (the greedy growth
+// evaluates thousands of these per iteration), with and without the gradient, and the
+// whole capped batch of 64 points with its gradient (the joint refinement).
+func BenchmarkAcquisitionWorstCase(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		batch int
+		grad  bool
+	}{{"b=1/value", 1, false}, {"b=1/gradient", 1, true}, {"b=64/gradient", worstBatch, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			g, theta := worstCaseState(b)
+			z := make([]float64, c.batch*worstD)
+			for i := range z {
+				z[i] = math.Min(math.Max(theta[i%worstD]+g.prev[i], g.llo[i%worstD]), g.lhi[i%worstD])
+			}
+			var grad []float64
+			if c.grad {
+				grad = make([]float64, len(z))
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, ok := g.st.block(z, c.batch, grad); !ok {
+					b.Fatal("not positive definite")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDesignStepWorstCase is one complete design step (Algorithm 1, lines 4-5) at
+// noise-misspec's worst case: 1536 kept points, d = 15, the adaptive batch growing to its
+// cap of 64 greedily added points, then the joint refinement of all 64.
+func BenchmarkDesignStepWorstCase(b *testing.B) {
+	g, theta := worstCaseState(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := g.chooseBatch(theta)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.b != worstBatch {
+			b.Fatalf("batch of %d points, want the cap %d", res.b, worstBatch)
+		}
+	}
 }
