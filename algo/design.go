@@ -3,6 +3,7 @@ package algo
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/optimize"
 )
@@ -83,17 +84,26 @@ func (g *designer) minimizeBlock(x0 []float64, b int) ([]float64, float64) {
 	g.fromBox(u0, x0)
 	g.toBox(x, nil, u0)
 	best := append([]float64(nil), x...)
-	bestAlpha, ok := g.st.block(x, b, nil)
-	if !ok {
+	// gonum's line search asks for the value at a point, then for the gradient at the same
+	// point: the gradient reuses the work of that value (g.st.value keeps it), so such a
+	// pair costs one acquisition evaluation with gradient, not one plus a value.
+	valuedAt := append([]float64(nil), x...)
+	valuedAlpha, valued := g.st.value(x, b)
+	bestAlpha := valuedAlpha
+	if !valued {
 		bestAlpha = math.Inf(1)
 	}
 	eval := func(u []float64, grad []float64) float64 {
 		g.toBox(x, dxdu, u)
-		var gp []float64
-		if grad != nil {
-			gp = gx
+		a, ok := valuedAlpha, valued
+		if grad == nil || !valued || !slices.Equal(x, valuedAt) {
+			a, ok = g.st.value(x, b)
+			copy(valuedAt, x)
+			valuedAlpha, valued = a, ok
 		}
-		a, ok := g.st.block(x, b, gp)
+		if ok && grad != nil {
+			g.st.gradient(x, b, gx)
+		}
 		if !ok || math.IsNaN(a) {
 			for i := range grad {
 				grad[i] = 0

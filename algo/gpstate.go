@@ -29,6 +29,7 @@ type gradState struct {
 	capacity int       // allocated rows of pts and L
 	pts      []float64 // D, capacity x d row-major
 	chol     []float64 // L, capacity x capacity, lower triangle of the leading m x m block
+	cholT    []float64 // L^T, capacity x capacity, upper triangle: row k holds column k of L
 	theta    []float64
 	p        []float64 // P, capacity x d row-major (first m rows valid)
 	base     float64
@@ -62,11 +63,57 @@ func (s *gradState) reserve(n int) {
 	p := make([]float64, c*s.d)
 	copy(p, s.p[:s.m*s.d])
 	chol := make([]float64, c*c)
+	cholT := make([]float64, c*c)
 	for i := 0; i < s.m; i++ {
 		copy(chol[i*c:i*c+i+1], s.chol[i*s.capacity:i*s.capacity+i+1])
+		copy(cholT[i*c+i:i*c+s.m], s.cholT[i*s.capacity+i:i*s.capacity+s.m])
 	}
-	s.pts, s.p, s.chol, s.capacity = pts, p, chol, c
+	s.pts, s.p, s.chol, s.cholT, s.capacity = pts, p, chol, cholT, c
 }
+
+// solveL overwrites x (m x n) with L^{-1} x, and solveLT with L^{-T} x, by Dtrsm. For one
+// column (see oneColumnByTrsv) they call Dtrsv, or run column-oriented solves by axpys
+// along rows of L^T (forward) and of L (backward): the same operations, in the same order,
+// as gonum's Dtrsm for one column, which calls a function per matrix entry.
+func (s *gradState) solveL(x blas64.General) {
+	if x.Cols != 1 {
+		blas64.Trsm(blas.Left, blas.NoTrans, 1, s.lower(), x)
+		return
+	}
+	if oneColumnByTrsv {
+		blas64.Trsv(blas.NoTrans, s.lower(), blas64.Vector{N: s.m, Inc: x.Stride, Data: x.Data})
+		return
+	}
+	m, cp := s.m, s.capacity
+	v := x.Data[:m]
+	for k := 0; k < m; k++ {
+		v[k] *= 1 / s.chol[k*cp+k]
+		if k+1 < m {
+			blas64.Axpy(-v[k], vec(s.cholT[k*cp+k+1:k*cp+m]), vec(v[k+1:m]))
+		}
+	}
+}
+
+func (s *gradState) solveLT(x blas64.General) {
+	if x.Cols != 1 {
+		blas64.Trsm(blas.Left, blas.Trans, 1, s.lower(), x)
+		return
+	}
+	if oneColumnByTrsv {
+		blas64.Trsv(blas.Trans, s.lower(), blas64.Vector{N: s.m, Inc: x.Stride, Data: x.Data})
+		return
+	}
+	cp := s.capacity
+	v := x.Data[:s.m]
+	for k := s.m - 1; k >= 0; k-- {
+		v[k] *= 1 / s.chol[k*cp+k]
+		if k > 0 {
+			blas64.Axpy(-v[k], vec(s.chol[k*cp:k*cp+k]), vec(v[:k]))
+		}
+	}
+}
+
+func vec(x []float64) blas64.Vector { return blas64.Vector{N: len(x), Inc: 1, Data: x} }
 
 // reset factorises k(D,D)+noiseVar I from scratch for the rows of D.
 func (s *gradState) reset(D blas64.General) error {
@@ -123,10 +170,19 @@ func grow(buf []float64, n int) []float64 {
 // which costs O(m^2 b + m b d + b^2 (m + d) + b^3) instead of O((m+b)^3). When grad is
 // non-nil (b x d), it receives d alpha / d z. ok is false when S is not positive definite.
 func (s *gradState) block(z []float64, b int, grad []float64) (alpha float64, ok bool) {
+	alpha, ok = s.value(z, b)
+	if ok && grad != nil {
+		s.gradient(z, b, grad)
+	}
+	return alpha, ok
+}
+
+// value is the first half of block: alpha(z; D, theta) alone, leaving in s.work what
+// gradient needs (C, k(D,z), k(z,z), the factor U of S and U^{-T} E).
+func (s *gradState) value(z []float64, b int) (alpha float64, ok bool) {
 	d, m := s.d, s.m
 	w := &s.work
 	zg := blas64.General{Rows: b, Cols: d, Stride: d, Data: z[:b*d]}
-	il2 := 1 / (s.k.Lengthscale * s.k.Lengthscale)
 
 	// S = k(z,z) + noiseVar I - C^T C, stored in szz (b x b, lower used after Potrf).
 	w.szz = grow(w.szz, b*b)
@@ -135,18 +191,16 @@ func (s *gradState) block(z []float64, b int, grad []float64) (alpha float64, ok
 	s.k.gramRaw(szz, zg, s.noiseVar, w.norms)
 	// Keep k(z,z) for the gradient before the update and Potrf overwrite it.
 	w.u = grow(w.u, b*b)
-	if grad != nil {
-		copy(w.u, w.szz)
-	}
-	var kdz, c blas64.General
+	copy(w.u, w.szz)
+	var kdz blas64.General
 	if m > 0 {
 		w.kdz = grow(w.kdz, m*b)
 		w.c = grow(w.c, m*b)
 		kdz = blas64.General{Rows: m, Cols: b, Stride: b, Data: w.kdz}
 		s.k.crossRaw(kdz, s.design(), zg, w.norms)
-		c = blas64.General{Rows: m, Cols: b, Stride: b, Data: w.c}
+		c := blas64.General{Rows: m, Cols: b, Stride: b, Data: w.c}
 		copy(w.c, w.kdz)
-		blas64.Trsm(blas.Left, blas.NoTrans, 1, s.lower(), c) // C = L^{-1} k(D,z)
+		s.solveL(c) // C = L^{-1} k(D,z)
 		blas64.Syrk(blas.Trans, -1, c, 1, szz)
 	}
 	// Potrf on the upper triangle gives U with S = U^T U; U^T is the lower factor L22.
@@ -172,10 +226,17 @@ func (s *gradState) block(z []float64, b int, grad []float64) (alpha float64, ok
 	for _, v := range w.q {
 		reduction += v * v
 	}
-	alpha = s.base - reduction
-	if grad == nil {
-		return alpha, true
-	}
+	return s.base - reduction, true
+}
+
+// gradient is the second half of block: d alpha / d z into grad (b x d), for the z that the
+// preceding call of value (with no state change in between) evaluated successfully.
+func (s *gradState) gradient(z []float64, b int, grad []float64) {
+	d, m := s.d, s.m
+	w := &s.work
+	il2 := 1 / (s.k.Lengthscale * s.k.Lengthscale)
+	U := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: b, Stride: b, Data: w.szz[:b*b]}
+	q := blas64.General{Rows: b, Cols: d, Stride: d, Data: w.q[:b*d]}
 	blas64.Trsm(blas.Left, blas.NoTrans, 1, U, q) // Q = S^{-1} E
 
 	// dR = 2<Q, dJ_z^T> + <Gzd, dk(z,D)> - <Q Q^T, dk(z,z)>, Gzd = 2 Q (H Q - P)^T with
@@ -214,7 +275,7 @@ func (s *gradState) block(z []float64, b int, grad []float64) (alpha float64, ok
 		w.h = grow(w.h, m*b)
 		copy(w.h, w.c)
 		h := blas64.General{Rows: m, Cols: b, Stride: b, Data: w.h}
-		blas64.Trsm(blas.Left, blas.Trans, 1, s.lower(), h)
+		s.solveLT(h)
 		w.v = grow(w.v, m*d)
 		copy(w.v, s.p[:m*d])
 		v := blas64.General{Rows: m, Cols: d, Stride: d, Data: w.v}
@@ -244,7 +305,6 @@ func (s *gradState) block(z []float64, b int, grad []float64) (alpha float64, ok
 			}
 		}
 	}
-	return alpha, true
 }
 
 // grow appends the block z (rows of Z) to D: the Cholesky factor gains the rows
@@ -278,11 +338,15 @@ func (s *gradState) grow(Z blas64.General) error {
 		for c := 0; c <= r; c++ {
 			row[m+c] = w.szz[c*b+r]
 		}
+		for c, v := range row {
+			s.cholT[c*cp+m+r] = v
+		}
 	}
 	if m > 0 {
-		h := blas64.General{Rows: m, Cols: b, Stride: b, Data: grow(nil, m*b)}
-		copy(h.Data, w.c[:m*b])
-		blas64.Trsm(blas.Left, blas.Trans, 1, s.lower(), h)
+		w.h = grow(w.h, m*b)
+		copy(w.h, w.c[:m*b])
+		h := blas64.General{Rows: m, Cols: b, Stride: b, Data: w.h}
+		s.solveLT(h)
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, h, qg, 1, s.pMat())
 	}
 	copy(s.p[m*d:(m+b)*d], w.q[:b*d])
