@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -272,5 +273,50 @@ func TestStandardiseIsScaleFree(t *testing.T) {
 	}
 	if _, err := Minimize(context.Background(), flat, []float64{0.5}, Settings{Mu: 1, AdaptiveClip: &AdaptiveClip{CountShare: 1}}, rand.New(rand.NewPCG(1, 1)), nil); err == nil {
 		t.Fatal("AdaptiveClip.CountShare = 1 accepted")
+	}
+}
+
+func TestNoiseFloorClip(t *testing.T) {
+	k := RBF{Lengthscale: 1, Variance: 1}
+	for _, c := range []struct {
+		k     RBF
+		sigma float64
+		want  float64
+	}{
+		{k, 0.05, 0.1},
+		{k, 0.01, 0.02},
+		{RBF{Lengthscale: 2, Variance: 1}, 0.05, 0.05},
+		// sigma = 0 takes the surrogate's floor sqrt(1e-6) = 1e-3.
+		{k, 0, 2e-3},
+	} {
+		if got := NoiseFloorClip(c.k, c.sigma); got != c.want {
+			t.Errorf("NoiseFloorClip(%+v, %v) = %v, want %v", c.k, c.sigma, got, c.want)
+		}
+	}
+	// The premise: the surrogate gradient of pure-noise observations on a design within l
+	// of theta has an rms norm of the order of NoiseFloorClip (within a factor 2.5).
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, d := range []int{2, 10} {
+		const sigma, runs = 0.05, 200
+		m := 3 * (d + 1)
+		ss := 0.0
+		for r := 0; r < runs; r++ {
+			D := mat.NewDense(m, d, nil)
+			Y := mat.NewDense(1, m, nil)
+			for i := 0; i < m; i++ {
+				for j := 0; j < d; j++ {
+					D.Set(i, j, 2*rng.Float64()-1)
+				}
+				Y.Set(0, i, sigma*rng.NormFloat64())
+			}
+			g := GradientMean(k, sigma*sigma, D, Y, make([]float64, d)).RawRowView(0)
+			for _, v := range g {
+				ss += v * v
+			}
+		}
+		rms, b := math.Sqrt(ss/runs), NoiseFloorClip(k, sigma)
+		if rms < b/2.5 || rms > 2.5*b {
+			t.Errorf("d = %d: rms surrogate gradient of noise %v, NoiseFloorClip %v: not the same order", d, rms, b)
+		}
 	}
 }

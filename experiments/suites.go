@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"dpgibo/algo"
 )
 
 // num is a float64 that JSON-encodes +Inf, -Inf and NaN as the strings "+Inf", "-Inf" and
@@ -133,6 +135,10 @@ var (
 	gpAcrossDAlgo = AlgoConfig{Iters: 25, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
 	// SVR, appendix: T = 10, b = d+1 = 104, eta = 0.8, B = 1, l = 1, mu = 0.2.
 	svrAlgo = AlgoConfig{Iters: 10, Clip: 1, Mu: 0.2, Step: 0.8, Lengthscale: 1}
+	// fig2a: the paper gives no B for it; the data-independent rule algo.NoiseFloorClip
+	// (B = 2 sigma/l = 0.1 at sigma = 0.05, l = 1), fixed before any run used it.
+	// fig-private keeps gpAcrossDAlgo's B = 3.
+	fig2aAlgo = withClip(gpAcrossDAlgo, algo.NoiseFloorClip(algo.RBF{Lengthscale: 1, Variance: 1}, 0.05))
 	// GP regression d = 15 appendix examples: B = 3, sigma = 0.05, mu = 1, T = 25, eta = 0.3,
 	// adaptive batch with bias tolerance 0.5 where the paper sweeps something else.
 	gp15Algo = AlgoConfig{Iters: 25, BiasTol: 0.5, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
@@ -158,6 +164,12 @@ const (
 	seedsPrivate      = 10
 )
 
+// withClip returns a with Clip set to clip.
+func withClip(a AlgoConfig, clip float64) AlgoConfig {
+	a.Clip = num(clip)
+	return a
+}
+
 // paperFigures returns the paper suite.
 func paperFigures() []Figure {
 	fig2b := Block{Task: "svr", Dims: []int{103}, NTrain: 1000, NVal: 9000, DataSeed: 1,
@@ -176,7 +188,10 @@ func paperFigures() []Figure {
 	fig3ab.BiasTol = 0
 	fig3c := gp15Algo
 	fig3d := AlgoConfig{Iters: 45, Clip: 1, Mu: 0.1, Step: 0.3, Lengthscale: 1}
-	misspec := gp15Algo
+	// noise-misspec: the paper gives no B; algo.NoiseFloorClip at the true evaluation noise
+	// 0.01 (B = 0.02), the same for every sigma told to the surrogate so that the sweep
+	// varies sigma only.
+	misspec := withClip(gp15Algo, algo.NoiseFloorClip(algo.RBF{Lengthscale: 1, Variance: 1}, 0.01))
 	misspec.NoiseStd = 0
 	clip := gp15Algo
 	clip.Clip = 0
@@ -192,7 +207,8 @@ func paperFigures() []Figure {
 		{Name: "fig1", Blocks: []Block{{Task: "grouplasso", Dims: []int{2, 10, 20}, DataSeed: 1,
 			Methods: []string{"dpgibo", "gibo", "random"}, Seeds: seedsFig1, Algo: groupLassoAlgo}}},
 		{Name: "fig2a", Blocks: []Block{{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
-			Methods: []string{"dpgibo", "gibo", "random", "ucb"}, Seeds: seedsFig2a, Algo: gpAcrossDAlgo}}},
+			Methods: []string{"dpgibo", "gibo", "random", "ucb"}, Seeds: seedsFig2a, Algo: fig2aAlgo}}},
+		{Name: "fig2a-clip", Blocks: fig2aClipBlocks()},
 		{Name: "fig2b", Blocks: []Block{fig2b}},
 		{Name: "fig2b-real", Blocks: []Block{fig2bReal}},
 		{Name: "fig3f", Theta: true, Blocks: []Block{fig3f}},
@@ -202,6 +218,19 @@ func paperFigures() []Figure {
 		{Name: "noise-misspec", Blocks: []Block{misspecBlock}},
 		{Name: "clip-sweep", Blocks: []Block{gp15(500, 500, dp, seedsClipSweep, clip, "clip", 0.1, 1, 10, 100)}},
 	}
+}
+
+// fig2aClipBlocks is fig2a-clip: DP-GIBO at fig2a's settings and d = 10 with B in
+// {0.1, 0.3, 1, 3} and with adaptive clipping (algo's defaults: target median, rate 0.2, a
+// tenth of mu^2 on the counts) from B_0 = fig2a's rule value, so that the reader sees what
+// the choice of B does. Its seeds are fig2a's, so the B = 0.1 runs are fig2a's d = 10 runs.
+func fig2aClipBlocks() []Block {
+	fixed := Block{Task: "gpreg", Dims: []int{10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
+		Methods: []string{"dpgibo"}, Seeds: seedsFig2a, Algo: fig2aAlgo, Sweep: "clip", Values: []num{0.1, 0.3, 1, 3}}
+	adaptive := fixed
+	adaptive.Sweep, adaptive.Values = "", nil
+	adaptive.Algo.AdaptiveClip = &AdaptiveClipConfig{}
+	return []Block{fixed, adaptive}
 }
 
 // privateFigures returns the private suite: fig-private, every method private at equal mu
@@ -234,8 +263,10 @@ func quickFigures() []Figure {
 				b.Dims = []int{2, 3}
 				b.NTrain, b.NVal = 30, 40
 			case "gpreg":
+				// A figure at one d (the paper's d = 15 sweeps, fig2a-clip) stays at one d.
+				single := len(b.Dims) == 1
 				b.Dims = []int{2, 3}
-				if len(figs[fi].Blocks) == 1 && len(b.Values) > 0 {
+				if single || len(figs[fi].Blocks) == 1 && len(b.Values) > 0 {
 					b.Dims = []int{3}
 				}
 				b.NTrain, b.NVal = 30, 30

@@ -207,7 +207,7 @@ func drawSweepByIter(name string, rows []records.Row, _ []records.ThetaRow) ([][
 	switch name {
 	case "fig3c":
 		title = "Privacy levels: " + title
-	case "clip-sweep":
+	case "clip-sweep", "fig2a-clip":
 		title = "Clipping B: " + title
 	}
 	p := newPlot(title, xIter, lossLabel(r0.Task))

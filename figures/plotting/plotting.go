@@ -65,6 +65,7 @@ var renderers = map[string]figure{
 	"fig3d":         {draw: drawFinalByNoise},
 	"noise-misspec": {draw: drawMisspec},
 	"clip-sweep":    {draw: drawSweepByIter},
+	"fig2a-clip":    {draw: drawSweepByIter},
 	"fig-private":   {draw: drawPrivate},
 }
 
