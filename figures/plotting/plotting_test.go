@@ -67,6 +67,7 @@ func smallInputs(t *testing.T, dir string) {
 	misspec = append(misspec, traceRows("noise-misspec", "gpreg", "synthetic", []int{15}, []string{""}, []string{"random"}, 3, 5)...)
 	writeCSV(t, dir, "noise-misspec", misspec)
 	writeCSV(t, dir, "clip-sweep", traceRows("clip-sweep", "gpreg", "synthetic", []int{15}, []string{"clip=0.1", "clip=10"}, []string{"dpgibo"}, 3, 5))
+	writeCSV(t, dir, "fig2a-clip", traceRows("fig2a-clip", "gpreg", "synthetic", []int{10}, []string{"clip=0.1", "clip=3", "adaptive"}, []string{"dpgibo"}, 3, 5))
 	private := traceRows("fig-private", "grouplasso", "synthetic", []int{2, 10}, []string{"mu=1", "mu=0.2"}, []string{"dpgibo", "dp-random", "dp-ucb"}, 3, 4)
 	private = append(private, traceRows("fig-private", "svr", "ctslice-synthetic", []int{103}, []string{"mu=1", "mu=0.2"}, []string{"dpgibo", "dp-random"}, 3, 2)...)
 	writeCSV(t, dir, "fig-private", private)
