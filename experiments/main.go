@@ -52,10 +52,12 @@ type Options struct {
 	Workers int
 	Resume  bool
 	Merge   bool
-	Shard   Shard
-	CTSlice string
-	Quiet   bool
-	Render  bool
+	// AllowMixedBackend admits cells of another BLAS backend on -resume and -merge.
+	AllowMixedBackend bool
+	Shard             Shard
+	CTSlice           string
+	Quiet             bool
+	Render            bool
 	// ProgressEvery is the period of the plain progress line when stderr is not a terminal.
 	ProgressEvery time.Duration
 	// Stderr receives progress, warnings and notes (nil: os.Stderr).
@@ -133,6 +135,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Seeds, "seeds", 0, "replications per configuration (0: the suite's; fig3f always uses one run)")
 	fs.IntVar(&o.Workers, "workers", runtime.NumCPU(), "cells run in parallel")
 	fs.BoolVar(&o.Resume, "resume", false, "skip cells already finished in the output directory")
+	fs.BoolVar(&o.AllowMixedBackend, "allow-mixed-backend", false, "let -resume and -merge use cells computed with another BLAS backend or OpenBLAS core type (results then agree to rounding only)")
 	fs.BoolVar(&o.Merge, "merge", false, "run nothing: write the figure CSVs from the cells in the output directory (after sharded runs)")
 	fs.StringVar(&shard, "shard", "", "run shard K/N (0 <= K < N): cells i with i mod N = K")
 	fs.StringVar(&o.CTSlice, "ctslice", "", "CT-slice data file or directory (default $DPGIBO_CTSLICE, then data/ctslice/, else the stand-in)")
@@ -290,18 +293,17 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 	man := newManifest(o, p, args, start)
 	r := &Runner{
 		Out: o.Out, Workers: o.Workers, Resume: o.Resume, Shard: o.Shard, CTSlice: o.CTSlice,
+		Only: o.Only, AllowMixedBackend: o.AllowMixedBackend,
 		NewTask: o.NewTask, NewMethod: o.NewMethod, Warnings: o.Stderr, afterCell: o.afterCell,
 	}
 	if !o.Merge {
 		r.Progress = newProgress(o.Stderr, o.Quiet, o.ProgressEvery)
-		todo := 0
-		for i, stem := range p.stems {
-			if r.Shard.owns(i) && !(r.Resume && r.done(stem)) {
-				todo++
-			}
+		todo, err := r.Todo(p)
+		if err != nil {
+			return err
 		}
-		man.Ran = todo
-		if err := r.Execute(ctx, p); err != nil {
+		man.Ran = len(todo)
+		if err := r.Execute(ctx, p, todo); err != nil {
 			return err
 		}
 	}
@@ -319,6 +321,7 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 	if err := r.Merge(p); err != nil {
 		return err
 	}
+	man.CellBLAS = r.cellBLAS
 	if o.Suite == SuiteQuick && o.Only == "" && !o.skipAuditTheory {
 		if err := audit.Run(ctx, audit.QuickConfig(), filepath.Join(o.Out, "audit")); err != nil {
 			return fmt.Errorf("quick audit: %w", err)

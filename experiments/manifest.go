@@ -38,11 +38,19 @@ type Manifest struct {
 	OS        string `json:"os"`
 	Arch      string `json:"arch"`
 	CPUs      int    `json:"cpus"`
-	// BLAS is the BLAS/LAPACK backend compiled in ("gonum" or "openblas").
-	BLAS    string `json:"blas"`
-	Workers int    `json:"workers"`
-	Shard   string `json:"shard,omitempty"`
-	Resume  bool   `json:"resume"`
+	// BLAS is the BLAS/LAPACK backend of this build (algo.BLASBackend): "gonum", or
+	// "openblas VERSION core=CORE"; BLASConfig is OpenBLAS's build description, and
+	// BLASReproduce the environment that selects the same OpenBLAS kernels on another
+	// machine of the same architecture (OPENBLAS_CORETYPE=CORE).
+	BLAS          string `json:"blas"`
+	BLASConfig    string `json:"blas_config,omitempty"`
+	BLASReproduce string `json:"blas_reproduce,omitempty"`
+	// CellBLAS lists the distinct backends that computed the merged cells (more than one
+	// only with -allow-mixed-backend).
+	CellBLAS []string `json:"cell_blas,omitempty"`
+	Workers  int      `json:"workers"`
+	Shard    string   `json:"shard,omitempty"`
+	Resume   bool     `json:"resume"`
 	// DataSource says where the SVR data came from (a file or the stand-in).
 	DataSource string `json:"data_source,omitempty"`
 	// Start and End are wall-clock times (RFC 3339).
@@ -102,9 +110,12 @@ func newManifest(o Options, p *plan, args []string, start time.Time) *Manifest {
 	commit, dirty := gitCommit()
 	m := &Manifest{
 		Suite: o.Suite, Only: o.Only, Args: args, Commit: commit, Dirty: dirty,
-		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: algo.BLASBackend(),
+		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: algo.BLASBackend(), BLASConfig: algo.BLASConfig(),
 		Workers: o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
 		Start: start.Format(time.RFC3339),
+	}
+	if core := algo.BLASCoreType(); core != "" {
+		m.BLASReproduce = "OPENBLAS_CORETYPE=" + core
 	}
 	if p != nil {
 		m.ConfigHash = configHash(o.Suite, p)

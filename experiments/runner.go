@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"dpgibo/algo"
 	"dpgibo/experiments/pool"
 	"dpgibo/experiments/records"
 	"dpgibo/tasks"
@@ -55,19 +56,27 @@ func parseShard(s string) (Shard, error) {
 // done), so a run killed at any moment loses only the cells in flight, and -resume skips
 // every cell whose done file exists.
 type Runner struct {
-	Out       string
-	Workers   int
-	Resume    bool
-	Shard     Shard
-	CTSlice   string
-	NewTask   TaskFactory
-	NewMethod MethodFactory
+	Out     string
+	Workers int
+	Resume  bool
+	Shard   Shard
+	// Only is the -only figure: Merge then writes timings-NAME.csv, leaving the full run's
+	// timings.csv alone.
+	Only string
+	// AllowMixedBackend admits cells computed with another BLAS backend (or OpenBLAS core
+	// type) than this build's on -resume, and cells of several backends in one merge.
+	AllowMixedBackend bool
+	CTSlice           string
+	NewTask           TaskFactory
+	NewMethod         MethodFactory
 	// Progress reports finished cells (nil: none).
 	Progress Progress
 	// Warnings receives one line per run when a task runs on stand-in data (nil: none).
 	Warnings io.Writer
 
 	warnOnce sync.Once
+	// cellBLAS lists the distinct backends of the merged cells (set by Merge).
+	cellBLAS []string
 	// afterCell, when set, is called after each cell is written (tests cancel midway with it).
 	afterCell func()
 }
@@ -98,18 +107,47 @@ func (r *Runner) warn(t tasks.Task) {
 	})
 }
 
-// Execute runs the cells of p that belong to the runner's shard (skipping finished ones
-// with Resume). It returns the first error; cells finished before it are kept.
-func (r *Runner) Execute(ctx context.Context, p *plan) error {
-	if err := os.MkdirAll(r.cellsDir(), 0o755); err != nil {
-		return fmt.Errorf("output directory: %w", err)
-	}
+// Todo lists the cells of p that Execute is to run: those of the runner's shard, less, with
+// Resume, the finished ones that pass verification (verifyCell). A finished cell that fails
+// it is run again, with a note on Warnings saying why. With Resume, a finished cell computed
+// with another BLAS backend than this build's is an error naming both, unless
+// AllowMixedBackend.
+func (r *Runner) Todo(p *plan) ([]int, error) {
 	var todo []int
 	for i, stem := range p.stems {
-		if !r.Shard.owns(i) || (r.Resume && r.done(stem)) {
+		if !r.Shard.owns(i) {
 			continue
 		}
+		if !r.Resume {
+			todo = append(todo, i)
+			continue
+		}
+		rec, err := r.verifyCell(stem, p.cells[i])
+		switch {
+		case err == nil:
+			if backend := algo.BLASBackend(); rec.BLAS != backend && !r.AllowMixedBackend {
+				return nil, fmt.Errorf("cell %s was computed with BLAS backend %q, this build uses %q: resuming would mix the two in one result (they agree to rounding only); resume with the build that made the cells, use another -out, or pass -allow-mixed-backend",
+					stem, rec.BLAS, backend)
+			}
+			continue
+		case !isMissing(err):
+			if r.Warnings != nil {
+				fmt.Fprintf(r.Warnings, "cell %s: %v; running it again\n", stem, err)
+			}
+			if err := os.Remove(r.cellPath(stem, "done")); err != nil && !isMissing(err) {
+				return nil, fmt.Errorf("cell %s: %w", stem, err)
+			}
+		}
 		todo = append(todo, i)
+	}
+	return todo, nil
+}
+
+// Execute runs the cells todo of p (from Todo). It returns the first error; cells finished
+// before it are kept.
+func (r *Runner) Execute(ctx context.Context, p *plan, todo []int) error {
+	if err := os.MkdirAll(r.cellsDir(), 0o755); err != nil {
+		return fmt.Errorf("output directory: %w", err)
 	}
 	// Longest cells first keeps the pool busy to the end; the order does not change any
 	// output file.
@@ -161,12 +199,16 @@ func (r *Runner) Execute(ctx context.Context, p *plan) error {
 	return nil
 }
 
-// writeCell writes the cell's files, the done file last.
+// writeCell writes the cell's files, the done record (with their checksums) last.
 func (r *Runner) writeCell(stem string, spec CellSpec, out *cellOutput) error {
+	if err := finiteLosses(out.rows); err != nil {
+		return err
+	}
 	rows, err := records.Marshal(out.rows)
 	if err != nil {
 		return err
 	}
+	done := records.CellDone{Rows: len(out.rows), RowsSHA256: checksum(rows), BLAS: algo.BLASBackend()}
 	if err := records.WriteFileAtomic(r.cellPath(stem, "rows"), rows); err != nil {
 		return err
 	}
@@ -178,13 +220,15 @@ func (r *Runner) writeCell(stem string, spec CellSpec, out *cellOutput) error {
 		if err := records.WriteFileAtomic(r.cellPath(stem, "theta"), theta); err != nil {
 			return err
 		}
+		done.ThetaRows, done.ThetaSHA256 = len(out.theta), checksum(theta)
 	}
 	out.timing.Cell = stem
-	timing, err := records.Marshal([]records.Timing{out.timing})
+	done.Timing = out.timing
+	record, err := records.Marshal([]records.CellDone{done})
 	if err != nil {
 		return err
 	}
-	return records.WriteFileAtomic(r.cellPath(stem, "done"), timing)
+	return records.WriteFileAtomic(r.cellPath(stem, "done"), record)
 }
 
 // missing returns the stems of the plan's cells without a done file.
@@ -201,12 +245,34 @@ func (r *Runner) missing(p *plan) []string {
 // errIncomplete is returned by Merge when cells are missing.
 var errIncomplete = errors.New("cells are missing")
 
-// Merge writes every figure's CSV and timings.csv from the cell files, in plan order. The
-// files depend only on the cells' contents, never on how many workers or shards made them.
+// Merge writes every figure's CSV and timings.csv (timings-NAME.csv for an -only run) from
+// the cell files, in plan order. The files depend only on the cells' contents, never on how
+// many workers or shards made them. Every cell is verified against its done record first; a
+// cell that fails, or cells of several BLAS backends (unless AllowMixedBackend), make Merge
+// write nothing and name the cell.
 func (r *Runner) Merge(p *plan) error {
 	if miss := r.missing(p); len(miss) > 0 {
 		return fmt.Errorf("%w: %d of %d cells in %s have no done file (first: %s); run the remaining shards or rerun with -resume",
 			errIncomplete, len(miss), len(p.stems), r.cellsDir(), miss[0])
+	}
+	recs := make([]*records.CellDone, len(p.stems))
+	firstOf := map[string]string{} // backend -> first cell computed with it
+	r.cellBLAS = nil
+	for i, stem := range p.stems {
+		rec, err := r.verifyCell(stem, p.cells[i])
+		if err != nil {
+			return fmt.Errorf("cell %s cannot be merged: %w; rerun with -resume to compute it again", stem, err)
+		}
+		recs[i] = rec
+		if _, ok := firstOf[rec.BLAS]; !ok {
+			firstOf[rec.BLAS] = stem
+			r.cellBLAS = append(r.cellBLAS, rec.BLAS)
+		}
+	}
+	if len(r.cellBLAS) > 1 && !r.AllowMixedBackend {
+		a, b := r.cellBLAS[0], r.cellBLAS[1]
+		return fmt.Errorf("cells were computed with different BLAS backends, %q (e.g. %s) and %q (e.g. %s), which agree to rounding only; rerun one part with the other's build, or pass -allow-mixed-backend",
+			a, firstOf[a], b, firstOf[b])
 	}
 	for fi, fig := range p.figures {
 		var data []byte
@@ -254,23 +320,26 @@ func (r *Runner) Merge(p *plan) error {
 		}
 	}
 	var timings []records.Timing
-	for i, stem := range p.stems {
-		rows, err := records.ReadFile[records.Timing](r.cellPath(stem, "done"))
-		if err != nil {
-			return err
-		}
-		if len(rows) != 1 {
-			return fmt.Errorf("%s: want one timing row, found %d", r.cellPath(stem, "done"), len(rows))
-		}
-		rows[0].Figures = strings.Join(p.users[i], ";")
-		rows[0].Config = labels[i]
-		timings = append(timings, rows[0])
+	for i := range p.stems {
+		t := recs[i].Timing
+		t.Figures = strings.Join(p.users[i], ";")
+		t.Config = labels[i]
+		timings = append(timings, t)
 	}
 	data, err := records.Marshal(timings)
 	if err != nil {
 		return err
 	}
-	return records.WriteFileAtomic(filepath.Join(r.Out, "timings.csv"), data)
+	return records.WriteFileAtomic(filepath.Join(r.Out, timingsFile(r.Only)), data)
+}
+
+// timingsFile is timings.csv for a full run and timings-NAME.csv for an -only=NAME run, so
+// that running one figure again never overwrites the full run's timings.
+func timingsFile(only string) string {
+	if only == "" {
+		return "timings.csv"
+	}
+	return "timings-" + only + ".csv"
 }
 
 // estimatedCost is a rough estimate of a cell's wall time in seconds on a 2-core machine
