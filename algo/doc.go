@@ -42,4 +42,18 @@
 //
 // Ledger records every run's guarantee: mu, the number of composed releases, and epsilon at
 // delta = 1e-5 from the exact conversion GDPToEpsDelta / EpsilonForDelta.
+//
+// # Choosing the clipping norm
+//
+// Settings.Clip is B. NoiseFloorClip is a rule that reads no data (B = 2 sigma/l, the size
+// of the surrogate gradient of evaluation noise alone). Settings.AdaptiveClip instead
+// tracks a quantile of the users' gradient norms from a privatised count per iteration
+// (Andrew et al. 2021); the ledger then records the split mu^2 = GradientMu^2 + CountMu^2.
+//
+// # Diagnostics
+//
+// Settings.NonPrivateDiagnostics fills Iteration.Diagnostics with the clipped mean
+// gradient's norm, the privacy noise's norm and the share of users clipped. They are
+// computed from the data outside the privacy guarantee, for experiments only; turning them
+// on changes no released value.
 package algo
