@@ -262,9 +262,15 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 		return err
 	}
 	switch o.Suite {
-	case SuiteAudit:
-		return audit.Run(ctx, audit.DefaultConfig(), o.Out)
-	case SuiteTheory:
+	case SuiteAudit, SuiteTheory:
+		release, err := acquireLock(o.Out, lockInfo{Suite: o.Suite, ConfigHash: "suite " + o.Suite}, o.Stderr)
+		if err != nil {
+			return err
+		}
+		defer release()
+		if o.Suite == SuiteAudit {
+			return audit.Run(ctx, audit.DefaultConfig(), o.Out)
+		}
 		return runTheory(ctx, false, o.Out)
 	}
 	if o.Seeds > 0 {
@@ -284,6 +290,11 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 	if err != nil {
 		return err
 	}
+	release, err := acquireLock(o.Out, lockInfo{Suite: o.Suite, Only: o.Only, Shard: o.Shard.String(), ConfigHash: configHash(o.Suite, p)}, o.Stderr)
+	if err != nil {
+		return err
+	}
+	defer release()
 	// One BLAS thread per worker, always: the workers already use the cores, and a
 	// multithreaded OpenBLAS splits reductions by its thread count, so results would
 	// otherwise depend on -workers in the last bits. (No-op in the pure-Go build, whose

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// writeLock plants a lock file of another run in dir.
+func writeLock(t *testing.T, dir string, l lockInfo) {
+	t.Helper()
+	b, _ := json.Marshal(l)
+	if err := os.WriteFile(filepath.Join(dir, lockFileName(l.Shard)), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// liveProcess starts a process that outlives the test's checks and returns its PID.
+func liveProcess(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Skip("cannot start sleep:", err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd.Process.Pid
+}
+
+// deadPID returns the PID of a process that has exited.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip("cannot run true:", err)
+	}
+	return cmd.ProcessState.Pid()
+}
+
+func fig1Hash(t *testing.T) string {
+	t.Helper()
+	figs, _ := suiteFigures(SuiteQuick, "fig1")
+	p, err := makePlan(SuiteQuick, figs, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return configHash(SuiteQuick, p)
+}
+
+func TestOutputLock(t *testing.T) {
+	host := hostName()
+	live := liveProcess(t)
+	hash := fig1Hash(t)
+	for _, tc := range []struct {
+		name   string
+		holder lockInfo
+		shard  Shard
+		ok     bool
+		note   string
+	}{
+		{"live run, other settings", lockInfo{Host: host, PID: live, Suite: "paper", ConfigHash: "other"}, Shard{}, false, ""},
+		{"live run, same settings", lockInfo{Host: host, PID: live, Suite: "quick", ConfigHash: hash}, Shard{}, false, ""},
+		{"live run on another host", lockInfo{Host: host + "-elsewhere", PID: 1, Suite: "quick", ConfigHash: "other"}, Shard{}, false, ""},
+		{"stale lock of a killed run", lockInfo{Host: host, PID: deadPID(t), Suite: "quick", ConfigHash: "other"}, Shard{}, true, "stale lock"},
+		{"sibling shard of the same run", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, Shard{K: 1, N: 2}, true, ""},
+		{"shard of another run", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: "other"}, Shard{K: 1, N: 2}, false, ""},
+		{"a whole run beside a running shard", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, Shard{}, false, ""},
+		{"the same shard rerun from another host", lockInfo{Host: host + "-elsewhere", PID: 1, Suite: "quick", Shard: "1/2", ConfigHash: hash}, Shard{K: 1, N: 2}, true, "taking over"},
+	} {
+		dir := t.TempDir()
+		writeLock(t, dir, tc.holder)
+		var notes bytes.Buffer
+		o := quickOptions(dir, 1)
+		o.Only, o.Shard, o.Stderr = "fig1", tc.shard, &notes
+		ran := 0
+		o.afterCell = func() { ran++ }
+		err := runSuite(context.Background(), o, nil)
+		if tc.ok {
+			if err != nil || !strings.Contains(notes.String(), tc.note) {
+				t.Errorf("%s: got %v, notes %q; want the run to proceed (note %q)", tc.name, err, notes.String(), tc.note)
+			}
+			if _, err := os.Stat(filepath.Join(dir, lockFileName(tc.shard.String()))); err == nil {
+				t.Errorf("%s: the run left its lock behind", tc.name)
+			}
+			continue
+		}
+		want := "PID " + strconv.Itoa(tc.holder.PID) + " on host " + tc.holder.Host
+		if err == nil || !strings.Contains(err.Error(), want) || ran > 0 {
+			t.Errorf("%s: got %v after %d cells; want a refusal naming %q before any cell", tc.name, err, ran, want)
+		}
+		// The holder's lock is left as it was.
+		if l, err := readLock(filepath.Join(dir, lockFileName(tc.holder.Shard))); err != nil || l.PID != tc.holder.PID {
+			t.Errorf("%s: the holder's lock was changed: %+v, %v", tc.name, l, err)
+		}
+	}
+}
+
+// Two processes into one folder: the second refuses at once naming the first; after the
+// first is killed (SIGKILL leaves its lock behind) the next run proceeds.
+func TestSecondRunRefusedAndKilledRunsLockIsStale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command")
+	}
+	out := t.TempDir()
+	first, _, _ := command(t, "-suite=paper", "-only=fig2b", "-workers=1", "-quiet", "-out="+out)
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { first.Process.Kill(); first.Wait() }()
+	lock := filepath.Join(out, "experiments.lock")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(lock); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first run took no lock within 30 s")
+		}
+	}
+	second, _, stderr := command(t, "-suite=quick", "-only=fig1", "-quiet", "-out="+out)
+	start := time.Now()
+	status := exitStatus(t, second.Run())
+	want := "PID " + strconv.Itoa(first.Process.Pid)
+	if status != 1 || !strings.Contains(stderr.String(), want) || time.Since(start) > 20*time.Second {
+		t.Errorf("second run: exit status %d after %v, stderr %q; want 1 at once, naming %s", status, time.Since(start), stderr.String(), want)
+	}
+	first.Process.Signal(syscall.SIGKILL)
+	first.Wait()
+	if _, err := os.Stat(lock); err != nil {
+		t.Fatalf("SIGKILL removed the lock (%v); the test needs it left behind", err)
+	}
+	third, _, stderr := command(t, "-suite=quick", "-only=fig1", "-out="+out, "-progress-every=1h")
+	if status := exitStatus(t, third.Run()); status != 0 || !strings.Contains(stderr.String(), "stale lock") {
+		t.Errorf("run after the kill: exit status %d, stderr %q; want 0 and a note on the stale lock", status, stderr.String())
+	}
+	if _, err := os.Stat(lock); err == nil {
+		t.Error("the run left its lock behind")
+	}
+}
