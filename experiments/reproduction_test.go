@@ -1,0 +1,59 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// reproductionDirs are the committed result folders whose manifests must match the code:
+// README's tables are generated from them (go run ./figures/readme).
+var reproductionDirs = []string{filepath.Join("..", "reproduction")}
+
+// Every committed manifest names a configuration hash; the code's suite of that name (and
+// -only figure) must still hash to it, so that results of an older configuration cannot sit
+// beside green tests. Seeds are part of the hash: a committed run used the suite's seeds.
+func TestReproductionManifestsMatchTheCode(t *testing.T) {
+	checked := 0
+	for _, dir := range reproductionDirs {
+		paths, err := filepath.Glob(filepath.Join(dir, "manifest*.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range paths {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m Manifest
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			figs, err := suiteFigures(m.Suite, m.Only)
+			if err != nil {
+				t.Errorf("%s: %v", path, err)
+				continue
+			}
+			source := m.DataSource
+			if source == "" {
+				source = "stand-in"
+			}
+			p, err := makePlan(m.Suite, figs, source)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if got := configHash(m.Suite, p); got != m.ConfigHash {
+				t.Errorf("%s: config hash %s, but the code's -suite=%s -only=%s hashes to %s: the committed results are stale; rerun the figure and go run ./figures/readme",
+					path, m.ConfigHash[:12], m.Suite, m.Only, got[:12])
+			}
+			if m.Dirty {
+				t.Errorf("%s: the run was made from a dirty work tree (commit %s)", path, m.Commit)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no committed manifest under reproduction/")
+	}
+}
