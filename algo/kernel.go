@@ -6,6 +6,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"dpgibo/internal/fastexp"
 )
 
 // RBF is the squared-exponential kernel
@@ -26,7 +28,7 @@ func (k RBF) At(a, b []float64) float64 {
 }
 
 func (k RBF) fromSqDist(sq float64) float64 {
-	return k.Variance * ExpNonPositive(-sq/(2*k.Lengthscale*k.Lengthscale))
+	return k.Variance * fastexp.ExpNonPositive(-sq/(2*k.Lengthscale*k.Lengthscale))
 }
 
 // GradAt writes into dst the gradient of k(a, b) with respect to a:

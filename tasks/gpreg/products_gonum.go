@@ -5,7 +5,7 @@ package gpreg
 import (
 	"gonum.org/v1/gonum/blas/blas64"
 
-	"dpgibo/algo"
+	"dpgibo/internal/fastexp"
 	"dpgibo/internal/gemm"
 )
 
@@ -36,7 +36,7 @@ func gramUpper(ws *gemm.Workspace, dst blas64.Symmetric, x blas64.General, varia
 		row := dst.Data[a*dst.Stride : a*dst.Stride+n]
 		row[a] = variance + noiseVar
 		for b := a + 1; b < n; b++ {
-			row[b] = variance * algo.ExpNonPositive(-0.5*max(0, row[b]))
+			row[b] = variance * fastexp.ExpNonPositive(-0.5*max(0, row[b]))
 		}
 	})
 }
@@ -66,7 +66,7 @@ func predictiveMeans(ws *gemm.Workspace, mean []float64, cross, val, train blas6
 	forRows(nv, nv*nt, func(r int) {
 		row := cross.Data[r*cross.Stride : r*cross.Stride+nt]
 		for c, sq := range row {
-			row[c] = variance * algo.ExpNonPositive(-0.5*max(0, sq))
+			row[c] = variance * fastexp.ExpNonPositive(-0.5*max(0, sq))
 		}
 		mean[r] = blas64.Dot(blas64.Vector{N: nt, Inc: 1, Data: row}, alphaVec)
 	})

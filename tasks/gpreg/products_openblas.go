@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 
-	"dpgibo/algo"
+	"dpgibo/internal/fastexp"
 	"dpgibo/internal/gemm"
 )
 
@@ -30,7 +30,7 @@ func gramUpper(_ *gemm.Workspace, dst blas64.Symmetric, x blas64.General, varian
 		row[a] = variance + noiseVar
 		na := norms[a]
 		for b := a + 1; b < n; b++ {
-			row[b] = variance * algo.ExpNonPositive(-0.5*max(0, row[b]+na+norms[b]))
+			row[b] = variance * fastexp.ExpNonPositive(-0.5*max(0, row[b]+na+norms[b]))
 		}
 	})
 }
@@ -46,7 +46,7 @@ func crossKernel(dst, a, b blas64.General, variance float64, norms []float64) {
 		row := dst.Data[r*dst.Stride : r*dst.Stride+b.Rows]
 		nr := na[r]
 		for c := range row {
-			row[c] = variance * algo.ExpNonPositive(-0.5*max(0, row[c]+nr+nb[c]))
+			row[c] = variance * fastexp.ExpNonPositive(-0.5*max(0, row[c]+nr+nb[c]))
 		}
 	})
 }

@@ -1,10 +1,10 @@
 package svr
 
 import (
-	"dpgibo/algo"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"dpgibo/internal/fastexp"
 )
 
 // The ARD-RBF kernel of this package is
@@ -49,7 +49,7 @@ func gramRBF(dst, u, norms []float64, n, p int, gamma float64) {
 		row[i] = 1
 		for j := i + 1; j < n; j++ {
 			// exp(-gamma |u_i - u_j|^2) with the cross product already scaled by 2 gamma
-			row[j] = algo.ExpNonPositive(min(ci-gamma*norms[j]+row[j], 0))
+			row[j] = fastexp.ExpNonPositive(min(ci-gamma*norms[j]+row[j], 0))
 		}
 	}
 	for i := 1; i < n; i++ {
@@ -111,7 +111,7 @@ func (c *rowCache) row(i int) []float64 {
 	blas64.Gemv(blas.NoTrans, 2*c.gamma, a, x, 0, blas64.Vector{N: c.n, Inc: 1, Data: out})
 	ci := -c.gamma * c.norms[i]
 	for j := range out {
-		out[j] = algo.ExpNonPositive(min(ci-c.gamma*c.norms[j]+out[j], 0))
+		out[j] = fastexp.ExpNonPositive(min(ci-c.gamma*c.norms[j]+out[j], 0))
 	}
 	out[i] = 1
 	return out

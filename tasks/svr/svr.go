@@ -1,13 +1,14 @@
 package svr
 
 import (
-	"dpgibo/algo"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"dpgibo/internal/fastexp"
 )
 
 // DefaultCacheBytes is the default kernel-cache budget of an SVR: the full n x n training
@@ -212,7 +213,7 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 			cu := -s.gamma * s.blockNorms[r]
 			f := s.bias
 			for k, g := range cross {
-				f += s.coef[k] * algo.ExpNonPositive(min(cu+s.svArg[k]+g, 0))
+				f += s.coef[k] * fastexp.ExpNonPositive(min(cu+s.svArg[k]+g, 0))
 			}
 			dst[start+r] = f
 		}

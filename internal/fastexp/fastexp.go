@@ -1,4 +1,8 @@
-package algo
+// Package fastexp is the exponential of non-positive arguments used by every RBF kernel
+// of this project (algo's surrogate, the gpreg and svr tasks): table-driven, faster than
+// math.Exp (BenchmarkExpNonPositive against BenchmarkMathExp) and accurate to 1e-15. It is
+// internal: a numeric helper, not part of any package's API.
+package fastexp
 
 import "math"
 
@@ -24,9 +28,9 @@ var expTable = func() (t [expTableSize]uint64) {
 	return t
 }()
 
-// ExpNonPositive returns e^x for x <= 0 (the argument of every RBF kernel value) about
-// four times faster than math.Exp, with relative error below 1e-15 on [-708, 0] and 0
-// below -708. For x > 0 the result is unspecified.
+// ExpNonPositive returns e^x for x <= 0 (the argument of every RBF kernel value) faster
+// than math.Exp, with relative error below 1e-15 on [-708, 0] and 0 below -708. For x > 0
+// the result is unspecified.
 func ExpNonPositive(x float64) float64 {
 	if x < -708 {
 		return 0
