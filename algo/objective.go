@@ -8,6 +8,11 @@ import "math"
 //
 // Losses must be safe to call repeatedly; implementations may reuse internal buffers and
 // need not be safe for concurrent use.
+//
+// An Objective may also implement LossBounder, a method LossBound() float64 returning an
+// upper bound on every user's loss known without looking at the data (every task of this
+// project does): the default Clip is derived from it (see Settings.WithDefaults), and the
+// private score-based baselines clip each user's loss to it.
 type Objective interface {
 	// Dim is d, the number of hyperparameters.
 	Dim() int
