@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"dpgibo/algo"
+	"dpgibo/data"
 	"dpgibo/experiments/records"
+	"dpgibo/tasks"
 )
 
 // fig1Run runs the quick suite's fig1 into a new directory and returns it with fig1.csv's
@@ -198,5 +200,35 @@ func TestOnlyRunKeepsTheFullRunsTimings(t *testing.T) {
 	rows, err := records.ReadFile[records.Timing](filepath.Join(dir, "timings-fig1.csv"))
 	if err != nil || len(rows) == 0 || rows[0].Cell == "" {
 		t.Errorf("timings-fig1.csv: %d rows, %v", len(rows), err)
+	}
+}
+
+// A bad CT-slice file is reported before any cell starts, not when the first SVR cell
+// builds its task.
+func TestBadCTSliceFileFoundBeforeTheFirstCell(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "slice_localization_data.csv")
+	var b strings.Builder
+	b.WriteString(strings.Join(data.Header(), ","))
+	b.WriteString("\n")
+	for i := 0; i < 3; i++ {
+		row := make([]string, data.Columns)
+		for j := range row {
+			row[j] = "0.5"
+		}
+		b.WriteString(strings.Join(row, ",") + "\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	built := 0
+	o := quickOptions(t.TempDir(), 1)
+	o.Only, o.CTSlice = "fig2b", path
+	o.NewTask = func(s TaskSpec) (tasks.Task, error) {
+		built++
+		return defaultTaskFactory(s)
+	}
+	err := runSuite(context.Background(), o, nil)
+	if err == nil || !strings.Contains(err.Error(), path) || built > 0 {
+		t.Errorf("bad CT-slice file: got %v after building %d tasks; want an error naming the file before any cell", err, built)
 	}
 }

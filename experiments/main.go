@@ -41,6 +41,7 @@ import (
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
 	"dpgibo/tasks/catalog"
+	"dpgibo/tasks/svr"
 )
 
 // Options are the command-line settings of a suite run.
@@ -279,11 +280,19 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 	source := ""
 	for _, f := range figs {
 		for _, b := range f.Blocks {
-			if b.Task == "svr" && b.Data == "" {
+			if b.Task == "svr" && b.Data == "" && source == "" {
 				if source, err = ctsliceSource(o.CTSlice); err != nil {
 					return err
 				}
 			}
+		}
+	}
+	// Every input the run will read is checked before the first cell: the CT-slice file is
+	// read and validated now (and kept for the SVR cells), not when the first SVR cell
+	// builds its task.
+	if source != "" && !o.Merge {
+		if err := svr.Preload(o.CTSlice); err != nil {
+			return fmt.Errorf("CT-slice data (checked before the first cell): %w", err)
 		}
 	}
 	p, err := makePlan(o.Suite, figs, source)
