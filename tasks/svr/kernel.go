@@ -5,6 +5,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 
 	"dpgibo/internal/fastexp"
+	"dpgibo/internal/gemm"
 )
 
 // The ARD-RBF kernel of this package is
@@ -34,22 +35,19 @@ func scaleRows(dst, norms []float64, x blas64.General, invLengthscale []float64)
 }
 
 // gramRBF writes the full n x n kernel matrix of the pre-scaled rows u (n x p, row-major,
-// squared norms in norms) into dst (n*n, row-major). One Syrk computes the upper triangle
-// of the cross products; the exponentials are taken there and mirrored below.
-func gramRBF(dst, u, norms []float64, n, p int, gamma float64) {
+// squared norms in norms) into dst (n*n, row-major). gramArgs leaves the exponents
+// -gamma |u_i - u_j|^2 in the upper triangle (one product); the exponentials are taken
+// there and mirrored below.
+func gramRBF(ws *gemm.Workspace, dst, u, norms []float64, n, p int, gamma float64) {
 	if n == 0 {
 		return
 	}
-	a := blas64.General{Rows: n, Cols: p, Stride: p, Data: u}
-	c := blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: dst}
-	blas64.Syrk(blas.NoTrans, 2*gamma, a, 0, c)
+	gramArgs(ws, dst, u, norms, n, p, gamma)
 	for i := 0; i < n; i++ {
 		row := dst[i*n : (i+1)*n]
-		ci := -gamma * norms[i]
 		row[i] = 1
 		for j := i + 1; j < n; j++ {
-			// exp(-gamma |u_i - u_j|^2) with the cross product already scaled by 2 gamma
-			row[j] = fastexp.ExpNonPositive(min(ci-gamma*norms[j]+row[j], 0))
+			row[j] = fastexp.ExpNonPositive(min(row[j], 0))
 		}
 	}
 	for i := 1; i < n; i++ {
