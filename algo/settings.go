@@ -137,6 +137,11 @@ type Settings struct {
 	// DesignEvals caps objective evaluations of the acquisition per L-BFGS run
 	// (default 60).
 	DesignEvals int
+	// DesignGreedyOnly keeps the greedily grown batch without the joint L-BFGS refinement
+	// of all its points, and grows a fixed batch greedily every iteration (warm-started
+	// from the previous design) instead of refining the shifted previous design. Off by
+	// default: not yet shown loss-equivalent (README, "Batch design").
+	DesignGreedyOnly bool
 }
 
 // MinNoiseVar is the floor on the surrogate noise variance, relative to Kernel.Variance,
