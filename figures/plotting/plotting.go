@@ -166,18 +166,32 @@ func RenderFile(path, name, outDir string) ([]string, error) {
 	return written, nil
 }
 
-// layout re-flows panels onto a grid of at most MaxColumns columns: a row of the drawing
-// that is wider wraps onto further rows; empty cells (nil) keep their place.
+// layout re-flows panels onto a grid of at most MaxColumns columns. A drawing whose rows
+// fit keeps them; otherwise its panels are taken in reading order (empty cells dropped) and
+// wrapped, so that no row is wider than MaxColumns and no slot but the last row's is empty.
 func layout(panels [][]*plot.Plot) [][]*plot.Plot {
-	var grid [][]*plot.Plot
+	fits := true
 	for _, row := range panels {
-		for len(row) > MaxColumns {
-			grid = append(grid, row[:MaxColumns])
-			row = row[MaxColumns:]
+		fits = fits && len(row) <= MaxColumns
+	}
+	if fits {
+		return panels
+	}
+	var flat []*plot.Plot
+	for _, row := range panels {
+		for _, p := range row {
+			if p != nil {
+				flat = append(flat, p)
+			}
 		}
-		if len(row) > 0 {
-			grid = append(grid, row)
-		}
+	}
+	var grid [][]*plot.Plot
+	for len(flat) > MaxColumns {
+		grid = append(grid, flat[:MaxColumns])
+		flat = flat[MaxColumns:]
+	}
+	if len(flat) > 0 {
+		grid = append(grid, flat)
 	}
 	return grid
 }
@@ -441,7 +455,7 @@ func legendRoom(p *plot.Plot) {
 	if entries == 0 || !(p.Y.Max > p.Y.Min) {
 		return
 	}
-	frac := 0.09*float64(entries) + 0.04
+	frac := min(0.09*float64(entries)+0.04, 0.6)
 	if _, ok := p.Y.Scale.(plot.LogScale); ok && p.Y.Min > 0 {
 		p.Y.Max *= math.Pow(p.Y.Max/p.Y.Min, frac/(1-frac))
 		return

@@ -88,7 +88,8 @@ func snrPanel(rows []records.Row) (*plot.Plot, error) {
 		for _, v := range positive {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
-		p.Y.Min, p.Y.Max = math.Min(lo, 0.5), math.Max(hi, 2)
+		// A two-seed band can reach far below the medians; keep the axis to six decades.
+		p.Y.Min, p.Y.Max = math.Max(math.Min(lo, 0.5), 1e-6*hi), math.Max(hi, 2)
 	}
 	one := plotter.NewFunction(func(float64) float64 { return 1 })
 	one.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
