@@ -20,6 +20,10 @@ type Run struct {
 	Seed  int
 	Loss  float64 // final loss
 	Evals int     // final evaluations
+	// SNR and ClippedFrac are the run's mean over iterations of the privacy signal-to-noise
+	// ratio grad_norm / (noise_scale sqrt(d)) and of the share of users clipped, from the
+	// non-private diagnostic columns; NaN for runs without privacy noise or diagnostics.
+	SNR, ClippedFrac float64
 }
 
 // Curve is every run of one (figure, config, task, data, d, method), sorted by seed.
@@ -55,6 +59,11 @@ func Curves(rows []records.Row) ([]*Curve, error) {
 	var out []*Curve
 	index := map[curveKey]*Curve{}
 	last := map[curveKey]map[int]int{} // curve -> seed -> index in Runs
+	type diag struct {
+		snr, clipped float64
+		n            int
+	}
+	diags := map[curveKey]map[int]*diag{}
 	for _, r := range rows {
 		k := curveKey{r.Figure, r.Config, r.Task, r.Data, r.Method, r.D}
 		c, ok := index[k]
@@ -63,9 +72,20 @@ func Curves(rows []records.Row) ([]*Curve, error) {
 				D: r.D, NUsers: r.NUsers, NTrain: r.NTrain}
 			index[k] = c
 			last[k] = map[int]int{}
+			diags[k] = map[int]*diag{}
 			out = append(out, c)
 		}
-		run := Run{Seed: r.Seed, Loss: r.Loss, Evals: r.Evals}
+		if r.GradNorm.Valid && r.NoiseScale.Valid && r.NoiseScale.Value > 0 && r.ClippedFrac.Valid {
+			g := diags[k][r.Seed]
+			if g == nil {
+				g = &diag{}
+				diags[k][r.Seed] = g
+			}
+			g.snr += r.GradNorm.Value / (r.NoiseScale.Value * math.Sqrt(float64(r.D)))
+			g.clipped += r.ClippedFrac.Value
+			g.n++
+		}
+		run := Run{Seed: r.Seed, Loss: r.Loss, Evals: r.Evals, SNR: math.NaN(), ClippedFrac: math.NaN()}
 		if i, ok := last[k][r.Seed]; ok {
 			c.Runs[i] = run
 		} else {
@@ -74,6 +94,11 @@ func Curves(rows []records.Row) ([]*Curve, error) {
 		}
 	}
 	for _, c := range out {
+		for i, r := range c.Runs {
+			if g := diags[c.key()][r.Seed]; g != nil {
+				c.Runs[i].SNR, c.Runs[i].ClippedFrac = g.snr/float64(g.n), g.clipped/float64(g.n)
+			}
+		}
 		sort.Slice(c.Runs, func(i, j int) bool { return c.Runs[i].Seed < c.Runs[j].Seed })
 		for _, r := range c.Runs {
 			if math.IsNaN(r.Loss) || math.IsInf(r.Loss, 0) {

@@ -158,19 +158,28 @@ func writeFigure(b *strings.Builder, fig string, summary []SummaryRow, claims []
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("| task | data | d | config | method | seeds | median final loss [95% CI] | median evaluations |\n|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| task | data | d | config | method | seeds | median final loss [95% CI] | median gap to f* | median evaluations | median privacy SNR | median share clipped |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, s := range summary {
 		if s.Figure != fig {
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %d | %s [%s, %s] | %s |\n", s.Task, s.Data, s.D, s.Config, s.Method, s.NSeeds,
-			sig(s.Median), sig(s.CILow), sig(s.CIHigh), strconv.FormatFloat(s.MedianEvals, 'g', -1, 64))
+		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %d | %s [%s, %s] | %s | %s | %s | %s |\n", s.Task, s.Data, s.D, s.Config, s.Method, s.NSeeds,
+			sig(s.Median), sig(s.CILow), sig(s.CIHigh), optSig(s.MedianGap), strconv.FormatFloat(s.MedianEvals, 'g', -1, 64),
+			optSig(s.MedianSNR), optSig(s.MedianClippedFrac))
 	}
 	b.WriteString("\n")
 }
 
 // sig writes v with four significant digits.
 func sig(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// optSig writes v with three significant digits, or an empty cell.
+func optSig(v records.OptFloat) string {
+	if !v.Valid {
+		return ""
+	}
+	return strconv.FormatFloat(v.Value, 'g', 3, 64)
+}
 
 // cell escapes a Markdown table cell.
 func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

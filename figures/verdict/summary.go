@@ -40,6 +40,12 @@ type SummaryRow struct {
 	// median of final loss - f*.
 	FStar     records.OptFloat `csv:"f_star"`
 	MedianGap records.OptFloat `csv:"median_gap"`
+	// MedianSNR and MedianClippedFrac are the medians over seeds of each run's mean privacy
+	// SNR and share of users clipped (Run.SNR, Run.ClippedFrac; empty without privacy
+	// noise). They come from non-private diagnostics: they explain results, they are not a
+	// release.
+	MedianSNR         records.OptFloat `csv:"median_snr"`
+	MedianClippedFrac records.OptFloat `csv:"median_clipped_frac"`
 }
 
 // Summarise returns one SummaryRow per curve, in curve order.
@@ -59,6 +65,17 @@ func Summarise(res *Results) []SummaryRow {
 		}
 		if len(losses) > 1 {
 			row.StdErr = stat.StdDev(losses, nil) / math.Sqrt(float64(len(losses)))
+		}
+		var snr, clipped []float64
+		for _, r := range c.Runs {
+			if !math.IsNaN(r.SNR) {
+				snr = append(snr, r.SNR)
+				clipped = append(clipped, r.ClippedFrac)
+			}
+		}
+		if len(snr) > 0 {
+			row.MedianSNR = records.Some(stats.Median(snr))
+			row.MedianClippedFrac = records.Some(stats.Median(clipped))
 		}
 		if fstar, ok := res.FStar.Lookup(c); ok {
 			gaps := make([]float64, len(losses))

@@ -296,3 +296,34 @@ func TestWriteDirRoundTrip(t *testing.T) {
 		t.Fatalf("summary.csv: %v %+v", err, sum)
 	}
 }
+
+// A run's SNR is its mean over iterations of grad_norm / (noise_scale sqrt(d)); the summary
+// reports the median over seeds, and runs without privacy noise have none.
+func TestSummaryDiagnostics(t *testing.T) {
+	var rows []records.Row
+	for seed := 1; seed <= 3; seed++ {
+		for it := 0; it <= 2; it++ {
+			r := records.Row{Figure: "f", Task: "gpreg", Data: "synthetic", Method: "dpgibo", D: 4, Seed: seed, Iter: it, Loss: 1}
+			if it > 0 {
+				// SNR = grad / (0.5 * 2) = grad: iterations 1 and 2 give seed and 3*seed.
+				r.GradNorm, r.NoiseScale = records.Some(float64(seed*(2*it-1))), records.Some(0.5)
+				r.ClippedFrac = records.Some(0.1 * float64(it))
+			}
+			rows = append(rows, r)
+			g := r
+			g.Method, g.NoiseScale, g.NoiseNorm = "gibo", records.Some(0), records.Some(0)
+			rows = append(rows, g)
+		}
+	}
+	s := Summarise(results(t, rows))
+	if len(s) != 2 {
+		t.Fatalf("%d rows", len(s))
+	}
+	// Means over iterations: 2*seed -> 2, 4, 6; median 4. Clipped: mean 0.15 for every seed.
+	if !s[0].MedianSNR.Valid || s[0].MedianSNR.Value != 4 || math.Abs(s[0].MedianClippedFrac.Value-0.15) > 1e-15 {
+		t.Fatalf("dpgibo: SNR %+v clipped %+v, want 4 and 0.15", s[0].MedianSNR, s[0].MedianClippedFrac)
+	}
+	if s[1].MedianSNR.Valid {
+		t.Fatalf("gibo (no privacy noise) has an SNR %+v", s[1].MedianSNR)
+	}
+}
