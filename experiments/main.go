@@ -273,6 +273,8 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 			return audit.Run(ctx, audit.DefaultConfig(), o.Out)
 		}
 		return runTheory(ctx, false, o.Out)
+	case SuiteFStar:
+		return runFStarSearch(ctx, o)
 	}
 	if o.Seeds > 0 {
 		overrideSeeds(figs, o.Seeds)

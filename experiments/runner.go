@@ -245,8 +245,8 @@ func (r *Runner) missing(p *plan) []string {
 // errIncomplete is returned by Merge when cells are missing.
 var errIncomplete = errors.New("cells are missing")
 
-// Merge writes every figure's CSV and timings.csv (timings-NAME.csv for an -only run) from
-// the cell files, in plan order. The files depend only on the cells' contents, never on how
+// Merge writes every figure's CSV, fstar.csv and timings.csv (timings-NAME.csv for an -only
+// run) from the cell files, in plan order. The files depend only on the cells' contents, never on how
 // many workers or shards made them. Every cell is verified against its done record first; a
 // cell that fails, or cells of several BLAS backends (unless AllowMixedBackend), make Merge
 // write nothing and name the cell.
@@ -330,7 +330,10 @@ func (r *Runner) Merge(p *plan) error {
 	if err != nil {
 		return err
 	}
-	return records.WriteFileAtomic(filepath.Join(r.Out, timingsFile(r.Only)), data)
+	if err := records.WriteFileAtomic(filepath.Join(r.Out, timingsFile(r.Only)), data); err != nil {
+		return err
+	}
+	return r.writeFStar(p)
 }
 
 // timingsFile is timings.csv for a full run and timings-NAME.csv for an -only=NAME run, so

@@ -106,8 +106,8 @@ func sameResults(t *testing.T, dir string) {
 	t.Helper()
 	want, got := resultFiles(t, reference(t)), resultFiles(t, dir)
 	figs, _ := suiteFigures(SuiteQuick, "")
-	if len(want) != len(figs)+len(verdict.Files) {
-		t.Fatalf("reference holds %d result CSVs, want one per figure (%d) and the verdict files %v", len(want), len(figs), verdict.Files)
+	if len(want) != len(figs)+len(verdict.Files)+1 {
+		t.Fatalf("reference holds %d result CSVs, want one per figure (%d), fstar.csv and the verdict files %v", len(want), len(figs), verdict.Files)
 	}
 	for name, w := range want {
 		g, ok := got[name]

@@ -151,6 +151,22 @@ type ThetaRow struct {
 	Value float64 `csv:"value"`
 }
 
+// FStar is the best-known optimum of one data setting of a run (OUT/fstar.csv): the smallest
+// f(theta) = mean_i L(theta, x_i) found by long non-private searches, the reference of the
+// figures' suboptimality f(theta) - f*. The setting columns match the figure CSVs' columns of
+// the same names (n_train 0 is the task's default size).
+type FStar struct {
+	Task   string `csv:"task"`
+	Data   string `csv:"data"`
+	D      int    `csv:"d"`
+	NUsers int    `csv:"n_users"`
+	NTrain int    `csv:"n_train"`
+	// FStar is f*, attained at a theta inside the task's box.
+	FStar float64 `csv:"f_star"`
+	// ThetaSource says how the theta attaining f* was found.
+	ThetaSource string `csv:"theta_source"`
+}
+
 // Timing is the wall time of one run (one cell of the runner). DesignSeconds is everything
 // the method did besides evaluating losses: TotalSeconds - SetupSeconds - EvalSeconds -
 // ReportSeconds.
