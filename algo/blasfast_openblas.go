@@ -2,8 +2,7 @@
 
 package algo
 
-// oneColumnByTrsv selects how gradState solves with L for one right-hand side (the greedy
-// design's case, thousands of solves per iteration). The openblas build calls OpenBLAS's
-// Dtrsv, one call per solve; it sums in another order than OpenBLAS's Dtrsm with one
-// column, so results agree with Dtrsm's to rounding, not bitwise.
-const oneColumnByTrsv = true
+// gonumOrderSolves selects how gradState solves with its Cholesky factor (see solveL). The
+// openblas build calls OpenBLAS: Dtrsv for one column, which sums in another order than
+// OpenBLAS's Dtrsm with one column, so results agree with Dtrsm's to rounding, not bitwise.
+const gonumOrderSolves = false
