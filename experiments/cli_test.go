@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,9 +19,10 @@ var cliBinary string
 
 // buildBinary builds the command into dir (with the test's build tags' default: none).
 func buildBinary(dir string) error {
+	// go test puts its own GOROOT/bin first on the PATH of the test process.
 	gocmd, err := exec.LookPath("go")
 	if err != nil {
-		gocmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+		return fmt.Errorf("finding the go command: %w", err)
 	}
 	cliBinary = filepath.Join(dir, "experiments")
 	out, err := exec.Command(gocmd, "build", "-o", cliBinary, ".").CombinedOutput()
