@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"dpgibo/internal/fastexp"
 )
 
 // The kernel matrices of an evaluation use the identity
@@ -12,6 +14,14 @@ import (
 // 1/l_j, the inner products of all pairs come from one matrix product (per build:
 // products_gonum.go, products_openblas.go) and the ARD RBF kernel is
 // variance * exp(-squared distance / 2).
+
+// expScaled overwrites each exponent x[i] (<= 0) of a row with variance*exp(x[i]).
+func expScaled(x []float64, variance float64) {
+	fastexp.ExpNonPositiveSlice(x)
+	for i, e := range x {
+		x[i] = variance * e
+	}
+}
 
 // rowSqNorms writes the squared norm of each row of x into dst.
 func rowSqNorms(dst []float64, x blas64.General) {

@@ -5,7 +5,6 @@ package gpreg
 import (
 	"gonum.org/v1/gonum/blas/blas64"
 
-	"dpgibo/internal/fastexp"
 	"dpgibo/internal/gemm"
 )
 
@@ -35,9 +34,11 @@ func gramUpper(ws *gemm.Workspace, dst blas64.Symmetric, x blas64.General, varia
 	forRows(n, n*n/2, func(a int) {
 		row := dst.Data[a*dst.Stride : a*dst.Stride+n]
 		row[a] = variance + noiseVar
-		for b := a + 1; b < n; b++ {
-			row[b] = variance * fastexp.ExpNonPositive(-0.5*max(0, row[b]))
+		args := row[a+1:]
+		for b, sq := range args {
+			args[b] = -0.5 * max(0, sq)
 		}
+		expScaled(args, variance)
 	})
 }
 
@@ -66,8 +67,9 @@ func predictiveMeans(ws *gemm.Workspace, mean []float64, cross, val, train blas6
 	forRows(nv, nv*nt, func(r int) {
 		row := cross.Data[r*cross.Stride : r*cross.Stride+nt]
 		for c, sq := range row {
-			row[c] = variance * fastexp.ExpNonPositive(-0.5*max(0, sq))
+			row[c] = -0.5 * max(0, sq)
 		}
+		expScaled(row, variance)
 		mean[r] = blas64.Dot(blas64.Vector{N: nt, Inc: 1, Data: row}, alphaVec)
 	})
 }

@@ -7,7 +7,6 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 
-	"dpgibo/internal/fastexp"
 	"dpgibo/internal/gemm"
 )
 
@@ -29,9 +28,11 @@ func gramUpper(_ *gemm.Workspace, dst blas64.Symmetric, x blas64.General, varian
 		row := dst.Data[a*dst.Stride : a*dst.Stride+n]
 		row[a] = variance + noiseVar
 		na := norms[a]
-		for b := a + 1; b < n; b++ {
-			row[b] = variance * fastexp.ExpNonPositive(-0.5*max(0, row[b]+na+norms[b]))
+		args := row[a+1:]
+		for b := range args {
+			args[b] = -0.5 * max(0, args[b]+na+norms[a+1+b])
 		}
+		expScaled(args, variance)
 	})
 }
 
@@ -46,8 +47,9 @@ func crossKernel(dst, a, b blas64.General, variance float64, norms []float64) {
 		row := dst.Data[r*dst.Stride : r*dst.Stride+b.Rows]
 		nr := na[r]
 		for c := range row {
-			row[c] = variance * fastexp.ExpNonPositive(-0.5*max(0, row[c]+nr+nb[c]))
+			row[c] = -0.5 * max(0, row[c]+nr+nb[c])
 		}
+		expScaled(row, variance)
 	})
 }
 

@@ -46,9 +46,11 @@ func gramRBF(ws *gemm.Workspace, dst, u, norms []float64, n, p int, gamma float6
 	for i := 0; i < n; i++ {
 		row := dst[i*n : (i+1)*n]
 		row[i] = 1
-		for j := i + 1; j < n; j++ {
-			row[j] = fastexp.ExpNonPositive(min(row[j], 0))
+		args := row[i+1:]
+		for j, v := range args {
+			args[j] = min(v, 0)
 		}
+		fastexp.ExpNonPositiveSlice(args)
 	}
 	for i := 1; i < n; i++ {
 		row := dst[i*n : i*n+i]
@@ -109,8 +111,9 @@ func (c *rowCache) row(i int) []float64 {
 	blas64.Gemv(blas.NoTrans, 2*c.gamma, a, x, 0, blas64.Vector{N: c.n, Inc: 1, Data: out})
 	ci := -c.gamma * c.norms[i]
 	for j := range out {
-		out[j] = fastexp.ExpNonPositive(min(ci-c.gamma*c.norms[j]+out[j], 0))
+		out[j] = min(ci-c.gamma*c.norms[j]+out[j], 0)
 	}
+	fastexp.ExpNonPositiveSlice(out)
 	out[i] = 1
 	return out
 }

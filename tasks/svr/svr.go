@@ -211,9 +211,13 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 		crossArgs(&s.products, c, a, svs, s.gamma, s.blockNorms[:rows], s.svArg)
 		for r := 0; r < rows; r++ {
 			args := s.blockCross[r*s.nSV : (r+1)*s.nSV]
-			f := s.bias
 			for k, g := range args {
-				f += s.coef[k] * fastexp.ExpNonPositive(min(g, 0))
+				args[k] = min(g, 0)
+			}
+			fastexp.ExpNonPositiveSlice(args)
+			f := s.bias
+			for k, e := range args {
+				f += s.coef[k] * e
 			}
 			dst[start+r] = f
 		}
