@@ -70,6 +70,7 @@ func (w *Workspace) mul(alpha float64, a Matrix, aT bool, b Matrix, bT bool, c M
 		return
 	}
 	nPanels := (n + nr - 1) / nr
+	wide := useWide
 	for pc := 0; pc < k; pc += KC {
 		kc := min(KC, k-pc)
 		w.packB = grow(w.packB, nPanels*nr*kc)
@@ -83,38 +84,61 @@ func (w *Workspace) mul(alpha float64, a Matrix, aT bool, b Matrix, bT bool, c M
 			mPanels := (mc + mr - 1) / mr
 			w.packA = grow(w.packA, mPanels*mr*kc)
 			packA(w.packA, a, aT, ic, mc, pc, kc)
-			for jr := jStart; jr < n; jr += nr {
-				nb := min(nr, n-jr)
-				bp := w.packB[jr*kc : jr*kc+nr*kc]
-				for ir := 0; ir < mc; ir += mr {
-					i0 := ic + ir
-					mb := min(mr, mc-ir)
-					if tri == Upper && jr+nb <= i0 {
-						continue // tile entirely below the diagonal
-					}
-					ap := w.packA[ir*kc : ir*kc+mr*kc]
-					if mb == mr && nb == nr && (tri == Full || jr >= i0+mr-1) {
-						kernel(kc, ap, bp, c.Data[i0*c.Stride+jr:], c.Stride, alpha)
-						continue
-					}
-					var tile [mr * nr]float64
-					for r := 0; r < mb; r++ {
-						for cc := 0; cc < nb; cc++ {
-							tile[r*nr+cc] = c.Data[(i0+r)*c.Stride+jr+cc]
+			for jr := jStart; jr < n; {
+				if wide && jr+2*nr <= n {
+					bp := w.packB[jr*kc : jr*kc+2*nr*kc]
+					for ir := 0; ir < mc; ir += mr {
+						i0 := ic + ir
+						if tri == Upper && jr+2*nr <= i0 {
+							continue
 						}
-					}
-					kernel(kc, ap, bp, tile[:], nr, alpha)
-					for r := 0; r < mb; r++ {
-						c0 := 0
-						if tri == Upper {
-							c0 = max(0, i0+r-jr)
+						if mr <= mc-ir && (tri == Full || jr >= i0+mr-1) {
+							kernelWide(kc, w.packA[ir*kc:ir*kc+mr*kc], bp, c.Data[i0*c.Stride+jr:], c.Stride, alpha)
+							continue
 						}
-						for cc := c0; cc < nb; cc++ {
-							c.Data[(i0+r)*c.Stride+jr+cc] = tile[r*nr+cc]
-						}
+						w.tile(alpha, c, tri, kc, ic, mc, ir, jr, n)
+						w.tile(alpha, c, tri, kc, ic, mc, ir, jr+nr, n)
 					}
+					jr += 2 * nr
+					continue
 				}
+				for ir := 0; ir < mc; ir += mr {
+					w.tile(alpha, c, tri, kc, ic, mc, ir, jr, n)
+				}
+				jr += nr
 			}
+		}
+	}
+}
+
+// tile updates the mr x nr tile of C at rows ic+ir.., columns jr.. from the packed panels
+// (the panel of A at ir, of B at jr), clipped to C and, for Upper, to its triangle.
+func (w *Workspace) tile(alpha float64, c Matrix, tri Triangle, kc, ic, mc, ir, jr, n int) {
+	i0 := ic + ir
+	mb, nb := min(mr, mc-ir), min(nr, n-jr)
+	if tri == Upper && jr+nb <= i0 {
+		return // tile entirely below the diagonal
+	}
+	ap := w.packA[ir*kc : ir*kc+mr*kc]
+	bp := w.packB[jr*kc : jr*kc+nr*kc]
+	if mb == mr && nb == nr && (tri == Full || jr >= i0+mr-1) {
+		kernel(kc, ap, bp, c.Data[i0*c.Stride+jr:], c.Stride, alpha)
+		return
+	}
+	var tile [mr * nr]float64
+	for r := 0; r < mb; r++ {
+		for cc := 0; cc < nb; cc++ {
+			tile[r*nr+cc] = c.Data[(i0+r)*c.Stride+jr+cc]
+		}
+	}
+	kernel(kc, ap, bp, tile[:], nr, alpha)
+	for r := 0; r < mb; r++ {
+		c0 := 0
+		if tri == Upper {
+			c0 = max(0, i0+r-jr)
+		}
+		for cc := c0; cc < nb; cc++ {
+			c.Data[(i0+r)*c.Stride+jr+cc] = tile[r*nr+cc]
 		}
 	}
 }

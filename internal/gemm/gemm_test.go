@@ -83,26 +83,32 @@ func TestProductsMatchDefinition(t *testing.T) {
 	}
 }
 
-// The assembly micro-kernel and the Go one give the same bits.
+// The assembly micro-kernels (AVX2, and AVX-512 for pairs of panels) and the Go one give
+// the same bits.
 func TestKernelsAgreeBitwise(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2/FMA micro-kernel on this machine")
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	a, b := randMatrix(rng, 37, 700, 0), randMatrix(rng, 53, 700, 0)
-	run := func(asm bool) []float64 {
-		prev := useAVX2
-		useAVX2 = asm
-		defer func() { useAVX2 = prev }()
+	run := func(asm, wide bool) []float64 {
+		prevAsm, prevWide := useAVX2, useWide
+		useAVX2, useWide = asm, wide
+		defer func() { useAVX2, useWide = prevAsm, prevWide }()
 		c := randMatrix(rand.New(rand.NewPCG(5, 6)), 37, 53, 0)
 		var w Workspace
 		w.MulNT(0.3, a, b, c, Full)
-		return c.Data
+		sq := randMatrix(rand.New(rand.NewPCG(5, 6)), 37, 37, 0)
+		w.MulNT(-1.1, a, a, sq, Upper)
+		return append(c.Data, sq.Data...)
 	}
-	x, y := run(true), run(false)
-	for i := range x {
-		if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
-			t.Fatalf("entry %d: assembly %v, Go %v", i, x[i], y[i])
+	want := run(false, false)
+	for _, mode := range [][2]bool{{true, false}, {true, useWide}} {
+		got := run(mode[0], mode[1])
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("AVX2 %v, AVX-512 %v: entry %d = %v, Go kernel %v", mode[0], mode[1], i, got[i], want[i])
+			}
 		}
 	}
 }
