@@ -145,14 +145,14 @@ type fstarTarget struct {
 	spec    TaskSpec
 }
 
-// fstarTargets returns the distinct data settings of the paper, private and quick suites,
-// restricted, when only is not empty, to the figures of that name or to the suite of that
-// name (paper, private or quick), building each task once to learn its data label and
-// number of users.
+// fstarTargets returns the distinct data settings of the paper, private, peers and quick
+// suites, restricted, when only is not empty, to the figures of that name or to the suite of
+// that name (paper, private, peers or quick), building each task once to learn its data
+// label and number of users.
 func fstarTargets(only, ctslice string, newTask TaskFactory) ([]fstarTarget, error) {
-	suites := map[string][]Figure{SuitePaper: paperFigures(), SuitePrivate: privateFigures(), SuiteQuick: quickFigures()}
+	suites := map[string][]Figure{SuitePaper: paperFigures(), SuitePrivate: privateFigures(), SuitePeers: peersFigures(), SuiteQuick: quickFigures()}
 	var figs []Figure
-	for _, name := range []string{SuitePaper, SuitePrivate, SuiteQuick} {
+	for _, name := range []string{SuitePaper, SuitePrivate, SuitePeers, SuiteQuick} {
 		for _, f := range suites[name] {
 			if only == "" || only == name || f.Name == only {
 				figs = append(figs, f)
@@ -160,7 +160,7 @@ func fstarTargets(only, ctslice string, newTask TaskFactory) ([]fstarTarget, err
 		}
 	}
 	if len(figs) == 0 {
-		return nil, fmt.Errorf("unknown figure %q for -suite=%s (a figure of the paper, private or quick suite, or one of those suites)", only, SuiteFStar)
+		return nil, fmt.Errorf("unknown figure %q for -suite=%s (a figure of the paper, private, peers or quick suite, or one of those suites)", only, SuiteFStar)
 	}
 	seenSpec := map[TaskSpec]bool{}
 	seen := map[fstarSetting]bool{}

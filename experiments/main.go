@@ -5,6 +5,7 @@
 //	go run ./experiments -suite=paper                # every figure of the paper
 //	go run ./experiments -suite=quick                # every code path at tiny sizes, < 1 minute
 //	go run ./experiments -suite=private              # fig-private: every method private
+//	go run ./experiments -suite=peers                # fig-peers: DP-GIBO beside TPE, CMA-ES, GIBO, random
 //	go run ./experiments -suite=audit                # empirical mu-GDP audit
 //	go run ./experiments -suite=theory               # fitted convergence rates
 //	go run ./experiments -suite=paper -only=fig1     # one figure

@@ -119,11 +119,12 @@ const (
 	SuitePaper   = "paper"
 	SuiteQuick   = "quick"
 	SuitePrivate = "private"
+	SuitePeers   = "peers"
 	SuiteAudit   = "audit"
 	SuiteTheory  = "theory"
 )
 
-var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuiteAudit, SuiteTheory, SuiteFStar}
+var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuitePeers, SuiteAudit, SuiteTheory, SuiteFStar}
 
 // Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
 // leaves open are marked "choice" and listed in README's reproduction table.
@@ -162,6 +163,8 @@ const (
 	seedsNoiseMisspec = 10
 	seedsClipSweep    = 30
 	seedsPrivate      = 10
+	// fig-peers: 10 claims (PeersClaims), so n >= 9 by the rule above.
+	seedsPeers = 10
 )
 
 // withClip returns a with Clip set to clip.
@@ -257,10 +260,33 @@ func privateFigures() []Figure {
 	}}}
 }
 
-// quickFigures returns every figure of the paper and private suites at tiny sizes: the same
-// code paths (every task, method, sweep and output) in seconds.
+// peersFigures returns the peers suite: fig-peers, DP-GIBO (mu = 1 and 0.2) beside GIBO,
+// random search and goptuna's TPE and CMA-ES, every method at the evaluation budget
+// T(d+1) of DP-GIBO. Each task keeps the settings of its paper figure: fig1's for group
+// LASSO, fig2a's for GP regression (DP-GIBO with the B rule, GIBO with B = 3) and fig2b's
+// for SVR.
+func peersFigures() []Figure {
+	mus := []num{1, 0.2}
+	others := []string{"gibo", "random", "tpe", "cmaes"}
+	all := append([]string{"dpgibo"}, others...)
+	gpPrivate := Block{Task: "gpreg", Dims: []int{5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
+		Methods: []string{"dpgibo"}, Seeds: seedsPeers, Algo: fig2aAlgo, Sweep: "mu", Values: mus}
+	gpRest := gpPrivate
+	gpRest.Methods, gpRest.Algo, gpRest.Sweep, gpRest.Values = others, gpAcrossDAlgo, "", nil
+	return []Figure{{Name: "fig-peers", Blocks: []Block{
+		{Task: "grouplasso", Dims: []int{10, 20}, DataSeed: 1, Methods: all,
+			Seeds: seedsPeers, Algo: groupLassoAlgo, Sweep: "mu", Values: mus},
+		gpPrivate, gpRest,
+		{Task: "svr", Dims: []int{103}, NTrain: 1000, NVal: 9000, DataSeed: 1, Methods: all,
+			Seeds: seedsPeers, Algo: svrAlgo, Sweep: "mu", Values: mus},
+	}}}
+}
+
+// quickFigures returns every figure of the paper, private and peers suites at tiny sizes:
+// the same code paths (every task, method, sweep and output) in seconds.
 func quickFigures() []Figure {
 	figs := append(paperFigures(), privateFigures()...)
+	figs = append(figs, peersFigures()...)
 	for fi := range figs {
 		for bi := range figs[fi].Blocks {
 			b := &figs[fi].Blocks[bi]
@@ -304,6 +330,8 @@ func suiteFigures(suite, only string) ([]Figure, error) {
 		figs = paperFigures()
 	case SuitePrivate:
 		figs = privateFigures()
+	case SuitePeers:
+		figs = peersFigures()
 	case SuiteQuick:
 		figs = quickFigures()
 	case SuiteFStar:

@@ -67,6 +67,7 @@ var renderers = map[string]figure{
 	"clip-sweep":    {draw: drawSweepByIter},
 	"fig2a-clip":    {draw: drawSweepByIter},
 	"fig-private":   {draw: drawPrivate},
+	"fig-peers":     {draw: drawPeers},
 }
 
 // Names returns the figure names this package can draw, sorted.
@@ -255,6 +256,8 @@ func MethodName(method string) string {
 		return "UCB-BO"
 	case "tpe":
 		return "TPE"
+	case "cmaes":
+		return "CMA-ES"
 	case "dp-random":
 		return "DP-Random"
 	case "dp-ucb":
@@ -264,7 +267,7 @@ func MethodName(method string) string {
 }
 
 // methodOrder ranks methods for legends.
-var methodOrder = []string{"dpgibo", "gibo", "random", "ucb", "tpe", "dp-random", "dp-ucb"}
+var methodOrder = []string{"dpgibo", "gibo", "random", "ucb", "tpe", "cmaes", "dp-random", "dp-ucb"}
 
 func methodRank(m string) int {
 	for i, n := range methodOrder {
@@ -290,6 +293,10 @@ func methodColor(m string) color.Color {
 		return color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff}
 	case "dp-ucb":
 		return color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff}
+	case "tpe":
+		return color.RGBA{R: 0x17, G: 0xbe, B: 0xcf, A: 0xff}
+	case "cmaes":
+		return color.RGBA{R: 0xbc, G: 0xbd, B: 0x22, A: 0xff}
 	}
 	return color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff}
 }

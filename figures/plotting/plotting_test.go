@@ -71,6 +71,15 @@ func smallInputs(t *testing.T, dir string) {
 	private := traceRows("fig-private", "grouplasso", "synthetic", []int{2, 10}, []string{"mu=1", "mu=0.2"}, []string{"dpgibo", "dp-random", "dp-ucb"}, 3, 4)
 	private = append(private, traceRows("fig-private", "svr", "ctslice-synthetic", []int{103}, []string{"mu=1", "mu=0.2"}, []string{"dpgibo", "dp-random"}, 3, 2)...)
 	writeCSV(t, dir, "fig-private", private)
+	var peers []records.Row
+	for _, task := range []struct {
+		name, data string
+		dims       []int
+	}{{"grouplasso", "synthetic", []int{10, 20}}, {"svr", "ctslice-synthetic", []int{103}}} {
+		peers = append(peers, traceRows("fig-peers", task.name, task.data, task.dims, []string{"mu=1", "mu=0.2"}, []string{"dpgibo"}, 3, 4)...)
+		peers = append(peers, traceRows("fig-peers", task.name, task.data, task.dims, []string{""}, []string{"gibo", "random", "tpe", "cmaes"}, 3, 4)...)
+	}
+	writeCSV(t, dir, "fig-peers", peers)
 	var theta []records.ThetaRow
 	for _, m := range []string{"dpgibo", "gibo"} {
 		for it := 0; it <= 5; it++ {
@@ -160,7 +169,7 @@ func TestEveryFigureRendersNonEmptyImages(t *testing.T) {
 func TestLegendNamesArePapers(t *testing.T) {
 	in, out := t.TempDir(), t.TempDir()
 	smallInputs(t, in)
-	if _, err := RenderDir(in, out, []string{"fig2a", "fig-private"}); err != nil {
+	if _, err := RenderDir(in, out, []string{"fig2a", "fig-private", "fig-peers"}); err != nil {
 		t.Fatal(err)
 	}
 	svg, _ := os.ReadFile(filepath.Join(out, "fig2a.svg"))
@@ -174,6 +183,15 @@ func TestLegendNamesArePapers(t *testing.T) {
 		if !strings.Contains(string(svg), ">"+name+"<") {
 			t.Errorf("fig-private.svg lacks legend entry %q", name)
 		}
+	}
+	svg, _ = os.ReadFile(filepath.Join(out, "fig-peers.svg"))
+	for _, name := range []string{"GIBO", "Random Search", "TPE", "CMA-ES"} {
+		if !strings.Contains(string(svg), ">"+name+"<") {
+			t.Errorf("fig-peers.svg lacks legend entry %q", name)
+		}
+	}
+	if n := strings.Count(string(svg), ">DP-GIBO, "); n != 2*2 {
+		t.Errorf("fig-peers.svg has %d legend entries DP-GIBO at a mu, want one per mu in each of its 2 panels", n)
 	}
 }
 

@@ -138,9 +138,41 @@ func PrivateClaims() []Claim {
 	return out
 }
 
+// PeersClaims returns the claims of fig-peers (DP-GIBO beside goptuna's TPE and CMA-ES at
+// equal budget): at every task and d of the figure, DP-GIBO at mu = 1 is not worse than
+// each peer by more than 10% of the peer's median final loss.
+func PeersClaims() []Claim {
+	var out []Claim
+	for _, s := range []struct {
+		task string
+		d    int
+	}{{"grouplasso", 10}, {"grouplasso", 20}, {"gpreg", 5}, {"gpreg", 10}, {"svr", 103}} {
+		for _, peer := range []string{"tpe", "cmaes"} {
+			out = append(out, Claim{ID: fmt.Sprintf("peers-%s-d%d-dp-vs-%s", s.task, s.d, peer), Figure: "fig-peers", Kind: NotWorse, Margin: TrackMargin,
+				Statement: fmt.Sprintf("%s, d = %d: DP-GIBO at mu = 1 is not worse than %s by more than 10%%.", taskWords(s.task), s.d, methodWords(peer)),
+				A:         Side{Task: s.task, Method: "dpgibo", Config: "mu=1", D: s.d}, B: Side{Task: s.task, Method: peer, D: s.d}})
+		}
+	}
+	return out
+}
+
 // Claims returns every declared claim.
 func Claims() []Claim {
-	return append(PaperClaims(), PrivateClaims()...)
+	out := append(PaperClaims(), PrivateClaims()...)
+	return append(out, PeersClaims()...)
+}
+
+// taskWords names a task in a sentence.
+func taskWords(task string) string {
+	switch task {
+	case "grouplasso":
+		return "Group LASSO"
+	case "gpreg":
+		return "GP regression"
+	case "svr":
+		return "SVR"
+	}
+	return task
 }
 
 // methodWords names a method in a sentence.
@@ -158,6 +190,10 @@ func methodWords(m string) string {
 		return "DP random search"
 	case "dp-ucb":
 		return "DP-UCB"
+	case "tpe":
+		return "TPE"
+	case "cmaes":
+		return "CMA-ES"
 	}
 	return m
 }

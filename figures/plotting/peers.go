@@ -1,0 +1,74 @@
+package plotting
+
+import (
+	"fmt"
+	"sort"
+
+	"gonum.org/v1/plot"
+
+	"dpgibo/experiments/records"
+)
+
+// drawPeers draws fig-peers: final loss against d, one panel per task, one curve per method
+// and configuration (DP-GIBO at each mu, dashed below mu = 1; GIBO, random search, TPE and
+// CMA-ES once each), median with its confidence interval over the seeds.
+func drawPeers(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+	type taskKey struct{ task, data string }
+	type curve struct{ method, config string }
+	taskList := distinct(rows, func(r records.Row) taskKey { return taskKey{r.Task, r.Data} })
+	var panels []*plot.Plot
+	for _, tk := range taskList {
+		var sub []records.Row
+		for _, r := range rows {
+			if r.Task == tk.task && r.Data == tk.data {
+				sub = append(sub, r)
+			}
+		}
+		p := newPlot(taskTitle(tk.task, tk.data)+", equal budget T(d+1)", "d (hyperparameters)", "final "+lossLabel(tk.task))
+		curves := distinct(sub, func(r records.Row) curve { return curve{r.Method, r.Config} })
+		sort.SliceStable(curves, func(i, j int) bool { return methodRank(curves[i].method) < methodRank(curves[j].method) })
+		dims := distinct(sub, func(r records.Row) int { return r.D })
+		sort.Ints(dims)
+		var span []float64
+		for ci, c := range curves {
+			x := make([]float64, len(dims))
+			values := make([][]float64, len(dims))
+			for i, d := range dims {
+				x[i] = float64(d)
+				var cell []records.Row
+				for _, r := range sub {
+					if r.Method == c.method && r.Config == c.config && r.D == d {
+						cell = append(cell, r)
+					}
+				}
+				for _, r := range finals(cell) {
+					values[i] = append(values[i], r.Loss)
+				}
+			}
+			name := MethodName(c.method)
+			if c.config != "" {
+				name += ", " + configLegend(c.config)
+			}
+			dashed := c.config != "" && ci > 0 && curves[ci-1].method == c.method
+			s, err := addPointsCI(p, x, values, name, methodColor(c.method), dashed)
+			if err != nil {
+				return nil, err
+			}
+			span = append(span, s...)
+		}
+		var ticks []plot.Tick
+		for _, d := range dims {
+			ticks = append(ticks, plot.Tick{Value: float64(d), Label: fmt.Sprint(d)})
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		pad := 0.08 * float64(dims[len(dims)-1]-dims[0])
+		if len(dims) == 1 {
+			pad = 1
+		}
+		p.X.Min, p.X.Max = float64(dims[0])-pad, float64(dims[len(dims)-1])+pad
+		logYIfWide(p, span)
+		finishPanel(p)
+		panels = append(panels, p)
+	}
+	return [][]*plot.Plot{panels}, nil
+}
