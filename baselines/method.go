@@ -64,7 +64,7 @@ type Options struct {
 	Mu float64
 	// LossBound is Lmax, the public upper bound on one user's loss used by the private
 	// baselines, which clip every per-user loss to [0, Lmax]. Zero takes it from the
-	// objective when it has a method LossBound() float64 (every task of this project
+	// objective when it implements algo.LossBounder (every task of this project
 	// does); otherwise dp-random and dp-ucb return an error.
 	LossBound float64
 	// UCB configures the GP-UCB loop of "ucb" and "dp-ucb".

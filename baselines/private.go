@@ -70,18 +70,14 @@ func GaussianRelease(score, noiseStd float64, rng *rand.Rand) float64 {
 	return score + noiseStd*rng.NormFloat64()
 }
 
-// lossBounder is implemented by objectives that declare a public per-user loss bound (every
-// task of this project).
-type lossBounder interface{ LossBound() float64 }
-
 // resolveLossBound returns opt's LossBound, or obj's when opt's is zero; it must be
 // positive and finite.
 func resolveLossBound(method string, optBound float64, obj algo.Objective) (float64, error) {
 	bound, from := optBound, "Options.LossBound"
 	if bound == 0 {
-		lb, ok := obj.(lossBounder)
+		lb, ok := obj.(algo.LossBounder)
 		if !ok {
-			return 0, fmt.Errorf("baselines: %s: no loss bound: set Options.LossBound or give the objective a method LossBound() float64", method)
+			return 0, fmt.Errorf("baselines: %s: no loss bound: set Options.LossBound or give the objective a method LossBound() float64 (algo.LossBounder)", method)
 		}
 		bound, from = lb.LossBound(), "the objective's LossBound()"
 	}
