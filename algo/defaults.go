@@ -71,8 +71,8 @@ const (
 	// DefaultLengthscalesPerWidth is W / Kernel.Lengthscale: the box side spans six
 	// length-scales, which is the paper's length-scale 1 on its boxes of side 6.
 	DefaultLengthscalesPerWidth = 6
-	// DefaultClipFraction is Clip * Kernel.Lengthscale / S: a quarter of the largest change
-	// of a loss bounded by S over one length-scale.
+	// DefaultClipFraction is Clip * Kernel.Lengthscale / S: the default Clip is a quarter
+	// of S/l, the slope of a loss that spans its whole range [0, S] over one length-scale.
 	DefaultClipFraction = 0.25
 )
 
@@ -122,10 +122,10 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 //	Batch              d+1 when BiasTol is 0 (the paper's setting)
 //	MaxBatch           4(d+1)
 //	Kernel.Lengthscale l = W/6 (the paper's 1 on its boxes of side 6)
-//	Kernel.Variance    1 (the posterior-mean gradient does not depend on it)
+//	Kernel.Variance    1 (with NoiseStd 0 the posterior-mean gradient does not depend on it)
 //	LocalRadius        2 l = W/3
-//	Clip               S/(4 l): a quarter of the largest change of a loss in [0, S] over
-//	                   one length-scale
+//	Clip               S/(4 l): a quarter of S/l, the slope of a loss that spans its whole
+//	                   range [0, S] over one length-scale
 //	Step (AdaGrad)     W/(2 sqrt(Iters)): AdaGrad moves a coordinate by at most about
 //	                   2 Step sqrt(Iters), so a gradient of constant sign can cross the box
 //	                   once
