@@ -267,6 +267,7 @@ func Sections() []Section {
 	return []Section{
 		{Dir: "reproduction", Claims: PaperClaims()},
 		{Dir: "reproduction/private", Claims: PrivateClaims()},
+		{Dir: "reproduction/peers", Claims: PeersClaims()},
 		{Dir: "reproduction/audit", Markdown: "audit.md"},
 		{Dir: "reproduction/theory", Markdown: "theory.md"},
 	}
