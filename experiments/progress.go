@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,10 +15,13 @@ import (
 // Progress reports the runner's progress over cells. Cells differ in cost by orders of
 // magnitude (a group LASSO run takes milliseconds, an SVR run a minute) and the runner starts
 // the longest first, so the ETA comes from the share of the estimated work done, not from the
-// count of cells.
+// count of cells. Between finished cells a heartbeat shows that the run is alive: the
+// elapsed time and each cell in flight with how long it has run.
 type Progress interface {
 	// Start announces the cells to run by their estimated costs (any positive unit).
 	Start(costs []float64)
+	// Begin reports that a cell has started; it is safe for concurrent use.
+	Begin(cell string)
 	// Step reports one finished cell and its estimated cost; it is safe for concurrent use.
 	Step(cell string, cost float64)
 	// Finish ends the report.
@@ -40,128 +45,255 @@ func newProgress(w io.Writer, quiet bool, interval time.Duration) Progress {
 // barSteps is the resolution of the bar: it counts thousandths of the estimated work.
 const barSteps = 1000
 
-// barProgress draws a progressbar/v3 bar over the estimated work (so that its ETA weighs
-// cells by cost), with the count of cells in the description, elapsed time and ETA.
+// barRefresh is how often the bar's description (ETA, cells in flight) is redrawn.
+const barRefresh = time.Second
+
+// barProgress draws a progressbar/v3 bar over the estimated work, with the count of cells,
+// the ETA from the share of the estimated work done (the bar's own prediction assumes equal
+// steps) and the cells in flight in its description, redrawn every second.
 type barProgress struct {
 	w   io.Writer
 	bar *progressbar.ProgressBar
 
 	mu         sync.Mutex
-	tally      tally
+	state      runState
 	shownSteps int
+	ticker     ticker
 }
 
 func (p *barProgress) Start(costs []float64) {
-	p.tally = newTally(costs)
-	if p.tally.cells == 0 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.state.start(costs)
+	if p.state.tally.cells == 0 {
 		return
 	}
 	p.bar = progressbar.NewOptions(barSteps,
 		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription(p.description()),
+		progressbar.OptionSetDescription(p.state.short()),
 		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionSetPredictTime(false),
 		progressbar.OptionThrottle(200*time.Millisecond),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(p.w) }),
 	)
 	_ = p.bar.RenderBlank()
+	p.ticker.start(barRefresh, func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if !p.bar.IsFinished() {
+			p.bar.Describe(p.state.short())
+		}
+	})
 }
 
-func (p *barProgress) description() string {
-	return fmt.Sprintf("cells %d/%d", p.tally.finished, p.tally.cells)
+func (p *barProgress) Begin(cell string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.state.begin(cell)
 }
 
-func (p *barProgress) Step(_ string, cost float64) {
+func (p *barProgress) Step(cell string, cost float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar == nil {
 		return
 	}
-	steps := int(p.tally.add(cost) * barSteps)
-	if p.tally.finished == p.tally.cells {
+	steps := int(p.state.end(cell, cost) * barSteps)
+	if p.state.tally.finished == p.state.tally.cells {
 		steps = barSteps
 	}
-	p.bar.Describe(p.description())
+	p.bar.Describe(p.state.short())
 	_ = p.bar.Add(steps - p.shownSteps)
 	p.shownSteps = steps
 }
 
 func (p *barProgress) Finish() {
+	p.ticker.stop()
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.bar != nil && !p.bar.IsFinished() {
 		_ = p.bar.Exit()
 		fmt.Fprintln(p.w)
 	}
 }
 
-// lineProgress prints "progress: k/n cells, x% of the estimated work, elapsed, ETA" every
-// interval while cells finish, for logs of batch jobs where a redrawn bar would be noise.
+// lineProgress prints a progress line every interval, for logs of batch jobs where a
+// redrawn bar would be noise: "progress: k/n cells, x% of the estimated work, elapsed, ETA;
+// running: CELL (time), ...". It prints whether or not a cell finished meanwhile, so a log
+// shows the run alive from its start.
 type lineProgress struct {
 	w        io.Writer
 	interval time.Duration
 
-	mu      sync.Mutex
-	tally   tally
-	start   time.Time
-	printed int
-	stop    chan struct{}
-	wg      sync.WaitGroup
+	mu     sync.Mutex
+	state  runState
+	ticker ticker
 }
 
 func (p *lineProgress) Start(costs []float64) {
-	p.tally, p.start = newTally(costs), time.Now()
-	if p.tally.cells == 0 {
+	p.mu.Lock()
+	p.state.start(costs)
+	cells := p.state.tally.cells
+	p.mu.Unlock()
+	if cells == 0 {
 		return
 	}
-	fmt.Fprintf(p.w, "progress: 0/%d cells\n", p.tally.cells)
-	p.stop = make(chan struct{})
-	p.wg.Add(1)
+	fmt.Fprintf(p.w, "progress: 0/%d cells\n", cells)
+	p.ticker.start(p.interval, func() { p.print() })
+}
+
+func (p *lineProgress) Begin(cell string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.state.begin(cell)
+}
+
+func (p *lineProgress) Step(cell string, cost float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.state.end(cell, cost)
+}
+
+func (p *lineProgress) print() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintln(p.w, "progress: "+p.state.line())
+}
+
+func (p *lineProgress) Finish() {
+	if !p.ticker.stop() {
+		return
+	}
+	p.print()
+}
+
+// ticker calls a function every interval on its own goroutine until stopped.
+type ticker struct {
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+func (t *ticker) start(interval time.Duration, f func()) {
+	t.done = make(chan struct{})
+	t.wg.Add(1)
 	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(p.interval)
-		defer t.Stop()
+		defer t.wg.Done()
+		tk := time.NewTicker(interval)
+		defer tk.Stop()
 		for {
 			select {
-			case <-t.C:
-				p.print(false)
-			case <-p.stop:
+			case <-tk.C:
+				f()
+			case <-t.done:
 				return
 			}
 		}
 	}()
 }
 
-func (p *lineProgress) Step(_ string, cost float64) {
-	p.mu.Lock()
-	p.tally.add(cost)
-	p.mu.Unlock()
+// stop ends the ticker and waits for it; it reports whether the ticker was running.
+func (t *ticker) stop() bool {
+	if t.done == nil {
+		return false
+	}
+	close(t.done)
+	t.wg.Wait()
+	t.done = nil
+	return true
 }
 
-func (p *lineProgress) print(final bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tally.finished == p.printed && !final {
-		return
-	}
-	p.printed = p.tally.finished
-	elapsed := time.Since(p.start).Round(time.Second)
-	share := p.tally.share()
-	eta := "unknown"
-	if share > 0 {
-		rest := time.Duration(float64(time.Since(p.start)) * (1 - share) / share)
-		eta = rest.Round(time.Second).String()
-	}
-	fmt.Fprintf(p.w, "progress: %d/%d cells, %.0f%% of the estimated work, elapsed %s, ETA %s\n",
-		p.tally.finished, p.tally.cells, 100*share, elapsed, eta)
+// runState is what both progress reports show: the tally of finished cells and work, the
+// elapsed time and the cells in flight. now is the clock (nil: time.Now), injectable for
+// tests.
+type runState struct {
+	now      func() time.Time
+	tally    tally
+	began    time.Time
+	inFlight map[string]time.Time
 }
 
-func (p *lineProgress) Finish() {
-	if p.stop == nil {
-		return
+func (s *runState) clock() time.Time {
+	if s.now != nil {
+		return s.now()
 	}
-	close(p.stop)
-	p.wg.Wait()
-	p.print(true)
+	return time.Now()
+}
+
+func (s *runState) start(costs []float64) {
+	s.tally, s.began, s.inFlight = newTally(costs), s.clock(), map[string]time.Time{}
+}
+
+func (s *runState) begin(cell string) {
+	if s.inFlight == nil {
+		s.inFlight = map[string]time.Time{}
+	}
+	s.inFlight[cell] = s.clock()
+}
+
+// end records a finished cell and returns the share of the work done.
+func (s *runState) end(cell string, cost float64) float64 {
+	delete(s.inFlight, cell)
+	return s.tally.add(cost)
+}
+
+// eta is the remaining time from the share of the estimated work done ("unknown" before
+// the first cell finishes).
+func (s *runState) eta(elapsed time.Duration) string {
+	share := s.tally.share()
+	if share <= 0 {
+		return "unknown"
+	}
+	return time.Duration(float64(elapsed) * (1 - share) / share).Round(time.Second).String()
+}
+
+// running lists the cells in flight, longest-running first, with how long each has run.
+func (s *runState) running(now time.Time) []string {
+	type cell struct {
+		name string
+		took time.Duration
+	}
+	var cells []cell
+	for name, t := range s.inFlight {
+		cells = append(cells, cell{name, now.Sub(t)})
+	}
+	sort.Slice(cells, func(a, b int) bool {
+		if cells[a].took != cells[b].took {
+			return cells[a].took > cells[b].took
+		}
+		return cells[a].name < cells[b].name
+	})
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = fmt.Sprintf("%s (%s)", c.name, c.took.Round(time.Second))
+	}
+	return out
+}
+
+// line is the full progress line.
+func (s *runState) line() string {
+	now := s.clock()
+	elapsed := now.Sub(s.began)
+	line := fmt.Sprintf("%d/%d cells, %.0f%% of the estimated work, elapsed %s, ETA %s",
+		s.tally.finished, s.tally.cells, 100*s.tally.share(), elapsed.Round(time.Second), s.eta(elapsed))
+	if run := s.running(now); len(run) > 0 {
+		line += "; running: " + strings.Join(run, ", ")
+	}
+	return line
+}
+
+// short is the bar's description: cells, ETA and the cells in flight in brief.
+func (s *runState) short() string {
+	now := s.clock()
+	desc := fmt.Sprintf("cells %d/%d, ETA %s", s.tally.finished, s.tally.cells, s.eta(now.Sub(s.began)))
+	if n := len(s.inFlight); n > 0 {
+		longest := time.Duration(0)
+		for _, t := range s.inFlight {
+			longest = max(longest, now.Sub(t))
+		}
+		desc += fmt.Sprintf(", %d running (longest %s)", n, longest.Round(time.Second))
+	}
+	return desc
 }
 
 // tally counts finished cells and their estimated cost as a share of the total, for both

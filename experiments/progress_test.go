@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -13,7 +14,7 @@ func TestProgressWeighsCellsByEstimatedCost(t *testing.T) {
 	p := &lineProgress{w: &out, interval: time.Hour}
 	p.Start([]float64{9, 0.5, 0.5})
 	p.Step("long", 9)
-	p.print(false)
+	p.print()
 	if got := out.String(); !strings.Contains(got, "progress: 1/3 cells, 90% of the estimated work") {
 		t.Errorf("after the long cell: %q, want 1/3 cells and 90%% of the work", got)
 	}
@@ -69,4 +70,76 @@ func TestEstimatedCostOrdersThePaperCells(t *testing.T) {
 	if s := worst["gpreg/dpgibo/adaptive-sigma=1"]; s < 100 || s > 3000 {
 		t.Errorf("the sigma = 1 adaptive cell is estimated at %.3g s; measured about 700 s", s)
 	}
+}
+
+// fakeClock is a settable clock for the progress reports.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+func TestHeartbeatShowsElapsedAndCellsInFlight(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	var out bytes.Buffer
+	p := &lineProgress{w: &out, interval: time.Hour}
+	p.state.now = clock.now
+	p.Start([]float64{5, 5, 1})
+	clock.t = clock.t.Add(5 * time.Second)
+	p.Begin("svr-a")
+	clock.t = clock.t.Add(10 * time.Second)
+	p.Begin("gpreg-b")
+	clock.t = clock.t.Add(20 * time.Second)
+	p.print()
+	want := "progress: 0/3 cells, 0% of the estimated work, elapsed 35s, ETA unknown; running: svr-a (30s), gpreg-b (20s)"
+	if got := strings.TrimSpace(out.String()); !strings.HasSuffix(got, want) {
+		t.Errorf("heartbeat before any cell finished:\n got %q\nwant %q", got, want)
+	}
+	p.Step("svr-a", 5)
+	clock.t = clock.t.Add(5 * time.Second)
+	out.Reset()
+	p.print()
+	want = "progress: 1/3 cells, 45% of the estimated work, elapsed 40s, ETA 48s; running: gpreg-b (25s)"
+	if got := strings.TrimSpace(out.String()); got != want {
+		t.Errorf("heartbeat after one cell:\n got %q\nwant %q", got, want)
+	}
+	bar := &barProgress{}
+	bar.state.now = clock.now
+	bar.state.start([]float64{1, 1})
+	bar.state.begin("x")
+	clock.t = clock.t.Add(90 * time.Second)
+	if got, want := bar.state.short(), "cells 0/2, ETA unknown, 1 running (longest 1m30s)"; got != want {
+		t.Errorf("bar description %q, want %q", got, want)
+	}
+}
+
+// The heartbeat comes every interval from the start, whether or not a cell finished.
+func TestHeartbeatTicksWithoutFinishedCells(t *testing.T) {
+	var out syncBuffer
+	p := &lineProgress{w: &out, interval: 20 * time.Millisecond}
+	p.Start([]float64{1})
+	p.Begin("slow-cell")
+	// Three ticks normally take 60 ms; the deadline only guards a loaded machine.
+	for deadline := time.Now().Add(30 * time.Second); strings.Count(out.String(), "running: slow-cell") < 3; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("fewer than 3 heartbeat lines in 30 s at a 20 ms interval:\n%s", out.String())
+		}
+	}
+	p.Finish()
+}
+
+// syncBuffer is a bytes.Buffer safe for the ticker's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

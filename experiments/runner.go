@@ -171,6 +171,9 @@ func (r *Runner) Execute(ctx context.Context, p *plan, todo []int) error {
 	firstErr := pool.Run(ctx, workers, len(todo), func(ctx context.Context, k int) error {
 		i := todo[k]
 		spec, stem := p.cells[i], p.stems[i]
+		if r.Progress != nil {
+			r.Progress.Begin(stem)
+		}
 		out, err := runCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
 		if err == nil {
 			err = r.writeCell(stem, spec, out)
