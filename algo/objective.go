@@ -41,7 +41,8 @@ type Iteration struct {
 	// this iteration (0 without noise). It is public, like Clip.
 	NoiseStd float64
 	// ClipCount is the privatised count of users whose surrogate gradient norm was at most
-	// Clip, released by adaptive clipping (NaN without AdaptiveClip). It is public.
+	// Clip, released by adaptive clipping (NaN for DP-GIBO and GIBO without AdaptiveClip, 0
+	// for other methods). It is public.
 	ClipCount float64
 	// Diagnostics is nil unless Settings.NonPrivateDiagnostics is set. It is computed from
 	// the validation data and is not part of the private release.
