@@ -156,6 +156,32 @@ func RenderFile(path, name, outDir string) ([]string, error) {
 			panels = append(panels, []*plot.Plot{snr})
 		}
 	}
+	written, err := writeFigure(panels, name, outDir)
+	if err != nil {
+		return written, err
+	}
+	// The suboptimality variant, when every row's setting has a best-known optimum.
+	stars, err := readFStar(filepath.Join(filepath.Dir(path), "fstar.csv"))
+	if err != nil {
+		return written, fmt.Errorf("figure %s: %w", name, err)
+	}
+	if gap, ok := gapRows(rows, stars); ok {
+		panels, err := fig.draw(name, gap, theta)
+		if err != nil {
+			return written, fmt.Errorf("figure %s (gap to f*): %w", name, err)
+		}
+		asGap(panels)
+		files, err := writeFigure(panels, name+"-gap", outDir)
+		written = append(written, files...)
+		if err != nil {
+			return written, err
+		}
+	}
+	return written, nil
+}
+
+// writeFigure writes panels as name in every format into outDir.
+func writeFigure(panels [][]*plot.Plot, name, outDir string) ([]string, error) {
 	var written []string
 	for _, format := range Formats {
 		out := filepath.Join(outDir, name+"."+format)

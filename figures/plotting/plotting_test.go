@@ -270,3 +270,39 @@ func TestSummariseSteps(t *testing.T) {
 		}
 	}
 }
+
+// With fstar.csv beside the CSVs, a figure whose every setting has f* also gets a
+// suboptimality variant NAME-gap on a log axis; one with a setting lacking f* does not.
+func TestGapVariant(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	smallInputs(t, in)
+	writeCSV(t, in, "fstar", []records.FStar{
+		{Task: "grouplasso", Data: "synthetic", D: 2, NUsers: 10, FStar: 0.05, ThetaSource: "test"},
+		{Task: "grouplasso", Data: "synthetic", D: 10, NUsers: 10, FStar: 0.06, ThetaSource: "test"},
+		{Task: "gpreg", Data: "synthetic", D: 2, NUsers: 10, FStar: 0.01, ThetaSource: "test"}, // fig2a's d = 5 has none
+	})
+	files, err := RenderDir(in, out, []string{"fig1", "fig2a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, f := range files {
+		got[filepath.Base(f)] = true
+	}
+	if !got["fig1-gap.png"] || !got["fig1-gap.svg"] || !got["fig1-gap.pdf"] {
+		t.Fatalf("files %v: want fig1-gap in every format", files)
+	}
+	if got["fig2a-gap.png"] {
+		t.Fatal("fig2a-gap drawn although d = 5 has no f*")
+	}
+	svg, _ := os.ReadFile(filepath.Join(out, "fig1-gap.svg"))
+	if !strings.Contains(string(svg), "gap to the best-known optimum f*") {
+		t.Fatal("fig1-gap.svg does not say it shows the gap to f*")
+	}
+	rows := []records.Row{{Task: "grouplasso", Data: "synthetic", D: 2, NUsers: 10, Loss: 0.30}, {Task: "grouplasso", Data: "synthetic", D: 2, NUsers: 10, Loss: 0.05}}
+	stars := map[starKey]float64{{"grouplasso", "synthetic", 2, 10, 0}: 0.05}
+	gap, ok := gapRows(rows, stars)
+	if !ok || math.Abs(gap[0].Loss-0.25) > 1e-15 || gap[1].Loss != GapFloor || rows[0].Loss != 0.30 {
+		t.Fatalf("gapRows: %v %v (input %v)", gap, ok, rows)
+	}
+}

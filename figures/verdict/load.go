@@ -110,17 +110,6 @@ func Curves(rows []records.Row) ([]*Curve, error) {
 	return out, nil
 }
 
-// FStar is one best-known optimum of a task setting (OUT/fstar.csv, written by the runner).
-type FStar struct {
-	Task        string  `csv:"task"`
-	Data        string  `csv:"data"`
-	D           int     `csv:"d"`
-	NUsers      int     `csv:"n_users"`
-	NTrain      int     `csv:"n_train"`
-	FStar       float64 `csv:"f_star"`
-	ThetaSource string  `csv:"theta_source"`
-}
-
 type fstarKey struct {
 	Task, Data        string
 	D, NUsers, NTrain int
@@ -207,7 +196,7 @@ func ReadDir(dir string) (*Results, error) {
 	}
 	sort.Strings(res.Figures)
 	fpath := filepath.Join(dir, "fstar.csv")
-	stars, err := records.ReadFile[FStar](fpath)
+	stars, err := records.ReadFile[records.FStar](fpath)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

@@ -1,0 +1,83 @@
+package plotting
+
+import (
+	"errors"
+	"io/fs"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+
+	"dpgibo/experiments/records"
+)
+
+// GapFloor is the smallest suboptimality drawn: a loss within GapFloor of f* sits on the
+// floor of the log axis instead of at minus infinity.
+const GapFloor = 1e-9
+
+// starKey identifies a data setting, as the columns of fstar.csv and the figure CSVs do.
+type starKey struct {
+	task, data        string
+	d, nUsers, nTrain int
+}
+
+// readFStar reads the best-known optima at path (fstar.csv); a missing file is no optima.
+func readFStar(path string) (map[starKey]float64, error) {
+	rows, err := records.ReadFile[records.FStar](path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[starKey]float64, len(rows))
+	for _, r := range rows {
+		out[starKey{r.Task, r.Data, r.D, r.NUsers, r.NTrain}] = r.FStar
+	}
+	return out, nil
+}
+
+// gapRows returns rows with every loss replaced by its suboptimality loss - f* (at least
+// GapFloor), and false when some row's setting has no f*.
+func gapRows(rows []records.Row, stars map[starKey]float64) ([]records.Row, bool) {
+	if len(rows) == 0 || len(stars) == 0 {
+		return nil, false
+	}
+	out := make([]records.Row, len(rows))
+	for i, r := range rows {
+		fstar, ok := stars[starKey{r.Task, r.Data, r.D, r.NUsers, r.NTrain}]
+		if !ok {
+			return nil, false
+		}
+		r.Loss = math.Max(r.Loss-fstar, GapFloor)
+		out[i] = r
+	}
+	return out, true
+}
+
+// asGap turns the loss panels of a drawing made from gapRows into suboptimality panels: a
+// log y axis and "- f*" in the axis label. Panels that do not show a loss (evaluations, the
+// privacy SNR) are left alone.
+func asGap(panels [][]*plot.Plot) {
+	for _, row := range panels {
+		for _, p := range row {
+			if p == nil || !isLossLabel(p.Y.Label.Text) {
+				continue
+			}
+			p.Y.Label.Text += " − f*"
+			p.Title.Text = strings.Replace(p.Title.Text, "\n", ": gap to the best-known optimum f*\n", 1)
+			if _, ok := p.Y.Scale.(plot.LogScale); !ok {
+				p.Y.Scale = plot.LogScale{}
+				p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+			}
+			if p.Y.Min < GapFloor {
+				p.Y.Min = GapFloor
+			}
+		}
+	}
+}
+
+// isLossLabel reports whether an axis label names a validation loss.
+func isLossLabel(label string) bool {
+	return strings.Contains(label, "loss") || strings.Contains(label, "MSE")
+}
