@@ -19,6 +19,12 @@
 // -resume and loses nothing. When every cell is present the figure CSVs, timings.csv and
 // manifest.json are written in cell order (byte-identical for any -workers or -shard) and
 // the figures are rendered to OUT/figures/.
+//
+// Each cell's done record verifies its files (row counts, SHA-256) and names the BLAS
+// backend that computed it; -resume reruns a cell that fails verification and -merge refuses
+// it (integrity.go). A run holds a lock in its output directory (lock.go). SIGINT and SIGTERM
+// stop a run within a short grace period, a second signal at once, with exit status 130 or
+// 143 (signals.go); command-line mistakes exit with status 2, other errors with 1.
 package main
 
 import (
