@@ -2,7 +2,7 @@
 
 package algo
 
-// gonumOrderSolves selects how gradState solves with its Cholesky factor (see solveL): in
-// the pure-Go build by loops that repeat gonum's Dtrsm operation for operation, so results
-// are bitwise Dtrsm's, with fewer calls and better cache use.
+// gonumOrderSolves selects how gradState solves with its Cholesky factor for one column
+// (see solveL): in the pure-Go build by axpys that repeat gonum's Dtrsm operation for
+// operation, so results are bitwise Dtrsm's, with one call per row instead of per entry.
 const gonumOrderSolves = true

@@ -71,21 +71,17 @@ func (s *gradState) reserve(n int) {
 	s.pts, s.p, s.chol, s.cholT, s.capacity = pts, p, chol, cholT, c
 }
 
-// solveL overwrites x (m x n) with L^{-1} x, and solveLT with L^{-T} x.
-//
-// With gonumOrderSolves (the pure-Go build) they perform gonum's Dtrsm operations in
-// Dtrsm's order for every entry of x, so the results are bitwise Dtrsm's, but reorder the
-// loops: one column is solved column-oriented by axpys along rows of L^T (forward) and L
-// (backward), where Dtrsm calls a function per matrix entry; several columns are solved
-// by blocks of solveBlock rows, so that a block of x stays in cache while the rows of x it
-// depends on stream past once, where Dtrsm streams all earlier rows of x for every row.
-// Otherwise (the openblas build) they call OpenBLAS's Dtrsv and Dtrsm.
+// solveL overwrites x (m x n) with L^{-1} x, and solveLT with L^{-T} x, by Dtrsm, except
+// for one column (the greedy design's case, thousands of solves per iteration). With
+// gonumOrderSolves (the pure-Go build) one column is solved column-oriented by axpys along
+// rows of L^T (forward) and L (backward): gonum's Dtrsm operations in Dtrsm's order, so the
+// results are bitwise Dtrsm's, without its function call per matrix entry. Otherwise (the
+// openblas build) one column goes to OpenBLAS's Dtrsv. (A blocked several-column variant
+// in Dtrsm's order, calling blas64.Axpy per entry pair, measured slower than Dtrsm.)
 func (s *gradState) solveL(x blas64.General) {
 	switch {
-	case !gonumOrderSolves && x.Cols == 1:
+	case x.Cols == 1 && !gonumOrderSolves:
 		blas64.Trsv(blas.NoTrans, s.lower(), blas64.Vector{N: s.m, Inc: x.Stride, Data: x.Data})
-	case !gonumOrderSolves:
-		blas64.Trsm(blas.Left, blas.NoTrans, 1, s.lower(), x)
 	case x.Cols == 1:
 		m, cp := s.m, s.capacity
 		v := x.Data[:m]
@@ -96,39 +92,14 @@ func (s *gradState) solveL(x blas64.General) {
 			}
 		}
 	default:
-		m, n, cp, ld := s.m, x.Cols, s.capacity, x.Stride
-		row := func(i int) blas64.Vector { return vec(x.Data[i*ld : i*ld+n]) }
-		for i0 := 0; i0 < m; i0 += solveBlock {
-			i1 := min(i0+solveBlock, m)
-			// Rows above the block, k increasing for every row as in Dtrsm.
-			for k := 0; k < i0; k++ {
-				xk := row(k)
-				for i := i0; i < i1; i++ {
-					if a := s.chol[i*cp+k]; a != 0 {
-						blas64.Axpy(-a, xk, row(i))
-					}
-				}
-			}
-			// The diagonal block, Dtrsm's loop.
-			for i := i0; i < i1; i++ {
-				xi := row(i)
-				for k := i0; k < i; k++ {
-					if a := s.chol[i*cp+k]; a != 0 {
-						blas64.Axpy(-a, row(k), xi)
-					}
-				}
-				blas64.Scal(1/s.chol[i*cp+i], xi)
-			}
-		}
+		blas64.Trsm(blas.Left, blas.NoTrans, 1, s.lower(), x)
 	}
 }
 
 func (s *gradState) solveLT(x blas64.General) {
 	switch {
-	case !gonumOrderSolves && x.Cols == 1:
+	case x.Cols == 1 && !gonumOrderSolves:
 		blas64.Trsv(blas.Trans, s.lower(), blas64.Vector{N: s.m, Inc: x.Stride, Data: x.Data})
-	case !gonumOrderSolves:
-		blas64.Trsm(blas.Left, blas.Trans, 1, s.lower(), x)
 	case x.Cols == 1:
 		cp := s.capacity
 		v := x.Data[:s.m]
@@ -139,35 +110,9 @@ func (s *gradState) solveLT(x blas64.General) {
 			}
 		}
 	default:
-		m, n, cp, ld := s.m, x.Cols, s.capacity, x.Stride
-		row := func(i int) blas64.Vector { return vec(x.Data[i*ld : i*ld+n]) }
-		for k1 := m; k1 > 0; k1 -= solveBlock {
-			k0 := max(k1-solveBlock, 0)
-			// The diagonal block, Dtrsm's loop.
-			for k := k1 - 1; k >= k0; k-- {
-				xk := row(k)
-				blas64.Scal(1/s.chol[k*cp+k], xk)
-				for i := k0; i < k; i++ {
-					if a := s.chol[k*cp+i]; a != 0 {
-						blas64.Axpy(-a, xk, row(i))
-					}
-				}
-			}
-			// Rows above the block, k decreasing for every row as in Dtrsm.
-			for i := 0; i < k0; i++ {
-				xi := row(i)
-				for k := k1 - 1; k >= k0; k-- {
-					if a := s.chol[k*cp+i]; a != 0 {
-						blas64.Axpy(-a, row(k), xi)
-					}
-				}
-			}
-		}
+		blas64.Trsm(blas.Left, blas.Trans, 1, s.lower(), x)
 	}
 }
-
-// solveBlock is the number of rows of x that solveL and solveLT keep in cache at a time.
-const solveBlock = 32
 
 func vec(x []float64) blas64.Vector { return blas64.Vector{N: len(x), Inc: 1, Data: x} }
 

@@ -24,8 +24,8 @@ func grownState(t *testing.T, rng *rand.Rand, d int, sizes ...int) *gradState {
 }
 
 // The solves must equal gonum's Dtrsm bit for bit in the pure-Go build (the design's
-// results, and so every CSV, do not move), for one column and for several (blocked, with a
-// partial last block), and agree to rounding in the openblas build.
+// results, and so every CSV, do not move), for one column and for several, and agree to
+// rounding in the openblas build.
 func TestSolvesMatchTrsm(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	st := grownState(t, rng, 4, 1, 7, 1, 50, 3, 1, 20)
