@@ -158,6 +158,7 @@ func writeFigure(b *strings.Builder, fig string, summary []SummaryRow, claims []
 		}
 		b.WriteString("\n")
 	}
+	writeDiagnostics(b, fig, summary, figClaims)
 	b.WriteString("| task | data | d | config | method | seeds | median final loss [95% CI] | median gap to f* | median evaluations | median privacy SNR | median share clipped |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, s := range summary {
 		if s.Figure != fig {
@@ -168,6 +169,46 @@ func writeFigure(b *strings.Builder, fig string, summary []SummaryRow, claims []
 			optSig(s.MedianSNR), optSig(s.MedianClippedFrac))
 	}
 	b.WriteString("\n")
+}
+
+// writeDiagnostics explains, for a figure with a claim that did not reproduce, what the
+// privacy diagnostics of its private curves show: the median privacy SNR (below 1 the
+// privacy noise is larger than the clipped mean gradient, so the steps are mostly noise) and
+// the share of users clipped (near 1, clipping biases the gradient; near 0, B is far above
+// the gradients and the noise, which scales with B, is larger than it needs to be).
+func writeDiagnostics(b *strings.Builder, fig string, summary []SummaryRow, claims []ClaimRow) {
+	failed := 0
+	for _, c := range claims {
+		if c.Verdict != Reproduced {
+			failed++
+		}
+	}
+	if failed == 0 {
+		return
+	}
+	var parts []string
+	for _, s := range summary {
+		if s.Figure != fig || !s.MedianSNR.Valid {
+			continue
+		}
+		what := fmt.Sprintf("d = %d", s.D)
+		if s.Config != "" {
+			what += ", " + s.Config
+		}
+		parts = append(parts, fmt.Sprintf("%s %s: SNR %s, clipped %s", s.Method, what, optSig(s.MedianSNR), optSig(s.MedianClippedFrac)))
+	}
+	if len(parts) == 0 {
+		return
+	}
+	below := 0
+	for _, s := range summary {
+		if s.Figure == fig && s.MedianSNR.Valid && s.MedianSNR.Value < 1 {
+			below++
+		}
+	}
+	fmt.Fprintf(b, "Diagnostics for the %d claim(s) not reproduced or inconclusive (non-private; median over seeds of each run's mean privacy SNR and share of users clipped): %s. ",
+		failed, strings.Join(parts, "; "))
+	fmt.Fprintf(b, "%d of %d private curves run at SNR < 1, where the privacy noise outweighs the clipped mean gradient and the steps are mostly noise; a clipped share near 0 means B sits far above the per-user gradients, so the noise (which scales with B) is larger than clipping needs.\n\n", below, len(parts))
 }
 
 // sig writes v with four significant digits.
