@@ -39,9 +39,9 @@
 // Cholesky, solves alpha = K^{-1} y_train, and predicts mu_i = k_theta(x_i, X_train) alpha
 // for every validation input x_i. The loss of user i is (y_i - mu_i)^2. Each kernel matrix
 // comes from one matrix product on the inputs scaled by 1/l_j; all buffers are allocated
-// once in New. The pure-Go build runs the products and the Cholesky factorisation on
-// package internal/gemm (an AVX2/FMA micro-kernel), the openblas build on OpenBLAS (Dsyrk,
-// Dgemm, gonum's Dpotrf over OpenBLAS); the two agree to rounding.
+// once in New. The products and the Cholesky factorisation run on package internal/gemm
+// (AVX2/AVX-512 micro-kernels) in both builds, so given the data the losses do not depend
+// on the build; the data themselves may (see Data above).
 package gpreg
 
 import (

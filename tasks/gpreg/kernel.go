@@ -11,8 +11,7 @@ import (
 
 // The kernel matrices of an evaluation use the identity
 // |a/l - b/l|^2 = |a/l|^2 + |b/l|^2 - 2 <a/l, b/l>: with the inputs already scaled by
-// 1/l_j, the inner products of all pairs come from one matrix product (per build:
-// products_gonum.go, products_openblas.go) and the ARD RBF kernel is
+// 1/l_j, the inner products of all pairs come from one matrix product (products.go) and the ARD RBF kernel is
 // variance * exp(-squared distance / 2).
 
 // expScaled overwrites each exponent x[i] (<= 0) of a row with variance*exp(x[i]).
