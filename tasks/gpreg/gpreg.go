@@ -38,10 +38,8 @@
 // NoiseStd^2 I with the true SignalVariance and NoiseStd held fixed, factorises it once by
 // Cholesky, solves alpha = K^{-1} y_train, and predicts mu_i = k_theta(x_i, X_train) alpha
 // for every validation input x_i. The loss of user i is (y_i - mu_i)^2. Each kernel matrix
-// comes from one matrix product on the inputs scaled by 1/l_j; all buffers are allocated
-// once in New. The products and the Cholesky factorisation run on package internal/gemm
-// (AVX2/AVX-512 micro-kernels) in both builds, so given the data the losses do not depend
-// on the build; the data themselves may (see Data above).
+// comes from one BLAS product (Dsyrk or Dgemm) on the inputs scaled by 1/l_j; all buffers
+// are allocated once in New.
 package gpreg
 
 import (
@@ -54,7 +52,6 @@ import (
 	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 
-	"dpgibo/internal/gemm"
 	"dpgibo/tasks"
 )
 
@@ -184,13 +181,12 @@ type Task struct {
 	// buffers reused by every evaluation
 	norms       []float64 // squared row norms of the scaled inputs
 	invScale    []float64
-	scaledTrain *mat.Dense     // X_train with column j divided by l_j
-	scaledVal   *mat.Dense     // X_val likewise
-	gram        *mat.SymDense  // K + noise I, overwritten by its Cholesky factor
-	alpha       []float64      // K^{-1} y_train
-	cross       *mat.Dense     // k(X_val, X_train)
-	mean        []float64      // predictive means at the validation inputs
-	products    gemm.Workspace // packed panels of the pure-Go build's products
+	scaledTrain *mat.Dense    // X_train with column j divided by l_j
+	scaledVal   *mat.Dense    // X_val likewise
+	gram        *mat.SymDense // K + noise I, overwritten by its Cholesky factor
+	alpha       []float64     // K^{-1} y_train
+	cross       *mat.Dense    // k(X_val, X_train)
+	mean        []float64     // predictive means at the validation inputs
 }
 
 // New draws the data described in the package documentation.
@@ -342,11 +338,13 @@ func (t *Task) predict(theta []float64) error {
 	scaleColumns(t.scaledVal, t.val.X, t.invScale)
 
 	noiseVar := t.cfg.NoiseStd * t.cfg.NoiseStd
-	g := t.gram.RawSymmetric()
-	gramUpper(&t.products, g, t.scaledTrain.RawMatrix(), t.cfg.SignalVariance, noiseVar, t.norms)
-	// K = U^T U, then alpha = U^{-1} U^{-T} y by two triangular solves.
+	gramUpper(t.gram.RawSymmetric(), t.scaledTrain.RawMatrix(), t.cfg.SignalVariance, noiseVar, t.norms)
+	// K = U^T U. gonum's blocked Cholesky runs its level-3 updates on the BLAS blas64 is
+	// switched to; with OpenBLAS it is faster than LAPACKE's row-major Dpotrf, which
+	// transposes the matrix twice. alpha = U^{-1} U^{-T} y by two triangular solves.
 	nTrain := len(t.alpha)
-	if !choleskyUpper(&t.products, nTrain, g.Data, g.Stride) {
+	g := t.gram.RawSymmetric()
+	if !(lapackgonum.Implementation{}).Dpotrf(blas.Upper, nTrain, g.Data, g.Stride) {
 		return fmt.Errorf("gpreg: Cholesky of the training kernel matrix failed at theta=%s", tasks.FormatTheta(theta))
 	}
 	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: nTrain, Stride: g.Stride, Data: g.Data}
@@ -355,7 +353,10 @@ func (t *Task) predict(theta []float64) error {
 	blas64.Trsv(blas.Trans, u, alpha)
 	blas64.Trsv(blas.NoTrans, u, alpha)
 
-	predictiveMeans(&t.products, t.mean, t.cross.RawMatrix(), t.scaledVal.RawMatrix(), t.scaledTrain.RawMatrix(), t.cfg.SignalVariance, t.norms, t.alpha)
+	crossKernel(t.cross.RawMatrix(), t.scaledVal.RawMatrix(), t.scaledTrain.RawMatrix(), t.cfg.SignalVariance, t.norms)
+	blas64.Gemv(blas.NoTrans, 1, t.cross.RawMatrix(),
+		blas64.Vector{N: len(t.alpha), Inc: 1, Data: t.alpha}, 0,
+		blas64.Vector{N: len(t.mean), Inc: 1, Data: t.mean})
 	return nil
 }
 

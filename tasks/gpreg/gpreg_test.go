@@ -5,14 +5,12 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
-	"dpgibo/algo"
 	"dpgibo/tasks"
 )
 
@@ -254,37 +252,17 @@ func TestErrors(t *testing.T) {
 }
 
 // BenchmarkLossesD15 is one evaluation of the appendix setting: d = 15, 1000 training and
-// 1000 validation points, at the true length-scales. It reports the process CPU time per
-// evaluation (cpu-ms/op) next to the wall time: on a machine shared with other work the CPU
-// time measures an evaluation's cost better. Run it on one core (-cpu 1; the openblas build
-// uses one OpenBLAS thread, as the experiment runner does) to compare with a single-threaded
-// numpy/scipy evaluation of the same model: inputs scaled by 1/l_j, one GEMM for each
-// kernel matrix, the squared distances from the row norms, exp, scipy.linalg.cho_factor and
-// cho_solve on the training matrix, the predictive means by one matrix-vector product
-// (OPENBLAS_NUM_THREADS=1; the data comes from
-// go run ./experiments -task=gpreg -d=15 -seed=1 -dump-data=DIR).
+// 1000 validation points.
 func BenchmarkLossesD15(b *testing.B) {
-	algo.SetBLASThreads(1)
 	task := mustNew(b, Config{D: 15, NTrain: 1000, NVal: 1000, Seed: 1})
 	theta := task.TrueTheta()
 	dst := make([]float64, task.Users())
 	b.ReportAllocs()
-	cpu0 := processCPU()
 	for b.Loop() {
 		if err := task.Losses(theta, dst); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
-}
-
-// processCPU returns the user and system CPU time of the process so far, in nanoseconds.
-func processCPU() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // The kernel loops are split among GOMAXPROCS goroutines; the losses must not depend on it.

@@ -1,26 +1,20 @@
 package gpreg
 
 import (
+	"dpgibo/internal/fastexp"
+	"math"
 	"runtime"
 	"sync"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-
-	"dpgibo/internal/fastexp"
 )
 
 // The kernel matrices of an evaluation use the identity
 // |a/l - b/l|^2 = |a/l|^2 + |b/l|^2 - 2 <a/l, b/l>: with the inputs already scaled by
-// 1/l_j, the inner products of all pairs come from one matrix product (products.go) and the ARD RBF kernel is
+// 1/l_j, the inner products of all pairs come from one BLAS call (Dsyrk for the training
+// Gram matrix, Dgemm for validation against training) and the ARD RBF kernel is
 // variance * exp(-squared distance / 2).
-
-// expScaled overwrites each exponent x[i] (<= 0) of a row with variance*exp(x[i]).
-func expScaled(x []float64, variance float64) {
-	fastexp.ExpNonPositiveSlice(x)
-	for i, e := range x {
-		x[i] = variance * e
-	}
-}
 
 // rowSqNorms writes the squared norm of each row of x into dst.
 func rowSqNorms(dst []float64, x blas64.General) {
@@ -32,6 +26,40 @@ func rowSqNorms(dst []float64, x blas64.General) {
 		}
 		dst[i] = s
 	}
+}
+
+// gramUpper writes the upper triangle of variance*exp(-|x_a - x_b|^2/2) + noiseVar*[a == b]
+// into dst (n x n, n rows of x); norms is scratch of length n.
+func gramUpper(dst blas64.Symmetric, x blas64.General, variance, noiseVar float64, norms []float64) {
+	n := x.Rows
+	norms = norms[:n]
+	rowSqNorms(norms, x)
+	dst.Uplo = blas.Upper
+	blas64.Syrk(blas.NoTrans, -2, x, 0, dst)
+	forRows(n, n*n/2, func(a int) {
+		row := dst.Data[a*dst.Stride : a*dst.Stride+n]
+		row[a] = variance + noiseVar
+		na := norms[a]
+		for b := a + 1; b < n; b++ {
+			row[b] = variance * fastexp.ExpNonPositive(-0.5*math.Max(0, row[b]+na+norms[b]))
+		}
+	})
+}
+
+// crossKernel writes variance*exp(-|a_r - b_c|^2/2) into dst (a.Rows x b.Rows); norms is
+// scratch of length a.Rows + b.Rows.
+func crossKernel(dst, a, b blas64.General, variance float64, norms []float64) {
+	na, nb := norms[:a.Rows], norms[a.Rows:a.Rows+b.Rows]
+	rowSqNorms(na, a)
+	rowSqNorms(nb, b)
+	blas64.Gemm(blas.NoTrans, blas.Trans, -2, a, b, 0, dst)
+	forRows(a.Rows, a.Rows*b.Rows, func(r int) {
+		row := dst.Data[r*dst.Stride : r*dst.Stride+b.Rows]
+		nr := na[r]
+		for c := range row {
+			row[c] = variance * fastexp.ExpNonPositive(-0.5*math.Max(0, row[c]+nr+nb[c]))
+		}
+	})
 }
 
 // minParallelEntries is the number of kernel entries below which forRows stays serial.

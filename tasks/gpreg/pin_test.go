@@ -9,12 +9,19 @@ import (
 	"testing"
 )
 
-// The pins are the per-user losses of the default task (d = 15, 1000 training and 1000
-// validation points, seed 1) at fixed thetas: a pure speed-up of Losses must leave every bit
-// of every loss unchanged. Each entry gives the SHA-256 of all losses (little-endian IEEE
-// bits in user order) and the losses of users 0, 499 and 999 in hexadecimal. The values
-// depend on the build (pinLossesBLAS, one table per build), because the data and every
-// product run on its linear algebra.
+// pinnedLosses are the per-user losses of the default task (d = 15, 1000 training and 1000
+// validation points, seed 1) at fixed thetas, recorded from the implementation the speed-ups
+// of Losses started from: a speed-up must leave every bit of every loss unchanged. Each
+// entry gives the SHA-256 of all losses (little-endian IEEE bits in user order) and three
+// users' losses in hexadecimal. The values depend on the BLAS (pinLossesBLAS, one table per
+// build), because the data and every kernel product run on it.
+type pinnedLosses struct {
+	name  string
+	theta func(task *Task) []float64
+	sum   string     // SHA-256 of the losses' bits
+	users [3]float64 // losses of users 0, 499, 999
+}
+
 var pinnedUsers = [3]int{0, 499, 999}
 
 func constantTheta(v float64) func(*Task) []float64 {

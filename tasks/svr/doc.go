@@ -11,7 +11,7 @@
 //     maximal KKT violation. The full training kernel matrix is cached when it fits
 //     (n_train = 1000 does); otherwise rows are computed on demand. No shrinking.
 //   - SVR: the regressor with the kernel k(x, x') = exp(-gamma sum_j (x_j - x'_j)^2 / l_j^2),
-//     built on features pre-scaled by 1/l_j with one matrix product per kernel matrix and
+//     built on features pre-scaled by 1/l_j with one BLAS product per kernel matrix and
 //     buffers reused across fits; predictions use only the support vectors.
 //   - Task: the tuning task (tasks.Task, name "svr") with theta = (log l_1..log l_p,
 //     log epsilon, log C, log gamma) on n_train = 1000 training and n_val = 9000 validation
@@ -29,29 +29,24 @@
 //
 // # Speed
 //
-// The building blocks: the training kernel is one product (n x p, upper triangle) plus
-// n^2/2 exponentials, SMO costs O(n) per step with the whole matrix cached, and prediction
-// is one product per block of 128 validation rows against the support vectors, whose
-// exponentials are summed with the dual coefficients. The products run on internal/gemm
-// (AVX2/AVX-512 micro-kernels) in both builds and the exponentials four at a time
-// (fastexp.ExpNonPositiveSlice); the prediction product and its exponentials are the main
-// cost, then SMO. BenchmarkLosses times one evaluation at n_train = 1000, p = 100,
-// n_val = 9000 on the stand-in; testdata/compare_libsvm.py runs scikit-learn's SVR
-// (libsvm) on the same problem. Measured on a shared 2-core AMD EPYC (Zen 5) under heavy
-// load, single-threaded (-cpu 1, one OpenBLAS thread), process CPU time per evaluation,
-// median over 12 interleaved rounds of the per-round ratio (range in brackets), at every
-// length-scale 1, epsilon 0.1, gamma 0.1 (about 510 support vectors):
+// The building blocks: the training kernel is one Syrk (n x p) plus n^2/2 exponentials,
+// SMO costs O(n) per step with the whole matrix cached, and prediction is one Gemm per block
+// of 128 validation rows against the support vectors with the exponentials summed as they
+// are formed. The exponential is table-driven (relative error below 1e-15) and is, with the
+// Gemm, the main cost. BenchmarkLosses times one evaluation at n_train = 1000, p = 100,
+// n_val = 9000 on the stand-in; testdata/compare_libsvm.py times scikit-learn's SVR
+// (libsvm) on the same problem. Measured on a shared 2-core AMD EPYC, single-threaded
+// (-cpu 1, one OpenBLAS thread), best of 6 interleaved rounds, at every length-scale 1,
+// epsilon 0.1, gamma 0.1 (about 510 support vectors):
 //
-//	                             C = 1                      C = 3
-//	scikit-learn 1.2.1 (libsvm)  376 ms                     370 ms
-//	pure Go                       49 ms  0.13x [0.11, 0.15]  43 ms  0.12x [0.10, 0.13]
-//	-tags openblas                53 ms  0.13x [0.10, 0.15]  44 ms  0.12x [0.10, 0.15]
+//	                             C = 1            C = 3
+//	scikit-learn 1.2.1 (libsvm)  353 ms           353 ms
+//	pure Go                      179 ms (0.51x)   180 ms (0.51x)
+//	-tags openblas                67 ms (0.19x)    73 ms (0.21x)
 //
-// (before internal/gemm: 0.46x pure Go, 0.20-0.22x openblas), with validation MSEs equal to
-// libsvm's within 3.1e-7 (1.2e-5 relative).
+// with validation MSEs equal to libsvm's within 1e-4 relative (8e-5 and 5e-5).
 //
 // The openblas build tag (cgo; links -lopenblas -llapacke) switches gonum to
 // OpenBLAS in every binary that links package algo: the experiment runner, and this
-// package's tests and benchmark. This package's kernel products do not go through it
-// (products.go).
+// package's tests and benchmark.
 package svr

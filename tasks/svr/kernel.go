@@ -5,7 +5,6 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 
 	"dpgibo/internal/fastexp"
-	"dpgibo/internal/gemm"
 )
 
 // The ARD-RBF kernel of this package is
@@ -35,22 +34,23 @@ func scaleRows(dst, norms []float64, x blas64.General, invLengthscale []float64)
 }
 
 // gramRBF writes the full n x n kernel matrix of the pre-scaled rows u (n x p, row-major,
-// squared norms in norms) into dst (n*n, row-major). gramArgs leaves the exponents
-// -gamma |u_i - u_j|^2 in the upper triangle (one product); the exponentials are taken
-// there and mirrored below.
-func gramRBF(ws *gemm.Workspace, dst, u, norms []float64, n, p int, gamma float64) {
+// squared norms in norms) into dst (n*n, row-major). One Syrk computes the upper triangle
+// of the cross products; the exponentials are taken there and mirrored below.
+func gramRBF(dst, u, norms []float64, n, p int, gamma float64) {
 	if n == 0 {
 		return
 	}
-	gramArgs(ws, dst, u, norms, n, p, gamma)
+	a := blas64.General{Rows: n, Cols: p, Stride: p, Data: u}
+	c := blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: dst}
+	blas64.Syrk(blas.NoTrans, 2*gamma, a, 0, c)
 	for i := 0; i < n; i++ {
 		row := dst[i*n : (i+1)*n]
+		ci := -gamma * norms[i]
 		row[i] = 1
-		args := row[i+1:]
-		for j, v := range args {
-			args[j] = min(v, 0)
+		for j := i + 1; j < n; j++ {
+			// exp(-gamma |u_i - u_j|^2) with the cross product already scaled by 2 gamma
+			row[j] = fastexp.ExpNonPositive(min(ci-gamma*norms[j]+row[j], 0))
 		}
-		fastexp.ExpNonPositiveSlice(args)
 	}
 	for i := 1; i < n; i++ {
 		row := dst[i*n : i*n+i]
@@ -111,9 +111,8 @@ func (c *rowCache) row(i int) []float64 {
 	blas64.Gemv(blas.NoTrans, 2*c.gamma, a, x, 0, blas64.Vector{N: c.n, Inc: 1, Data: out})
 	ci := -c.gamma * c.norms[i]
 	for j := range out {
-		out[j] = min(ci-c.gamma*c.norms[j]+out[j], 0)
+		out[j] = fastexp.ExpNonPositive(min(ci-c.gamma*c.norms[j]+out[j], 0))
 	}
-	fastexp.ExpNonPositiveSlice(out)
 	out[i] = 1
 	return out
 }

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"dpgibo/internal/fastexp"
-	"dpgibo/internal/gemm"
 )
 
 // DefaultCacheBytes is the default kernel-cache budget of an SVR: the full n x n training
@@ -65,8 +65,7 @@ type SVR struct {
 	// DefaultPredictBlock.
 	PredictBlock int
 
-	solver   smo
-	products gemm.Workspace // packed panels of the pure-Go build's products
+	solver smo
 
 	// Training buffers.
 	invLengthscale []float64
@@ -128,7 +127,7 @@ func (s *SVR) Fit(X *mat.Dense, y []float64, h Hyper) error {
 	var rows kernelRows
 	if 8*n*n <= budget {
 		s.gram = grow(s.gram, n*n)
-		gramRBF(&s.products, s.gram, s.scaled, s.norms, n, p, h.Gamma)
+		gramRBF(s.gram, s.scaled, s.norms, n, p, h.Gamma)
 		rows = denseRows{data: s.gram, n: n}
 	} else {
 		rows = newRowCache(s.scaled, s.norms, n, p, h.Gamma, budget/(8*n))
@@ -195,7 +194,7 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 	s.blockNorms = grow(s.blockNorms, block)
 	s.blockCross = grow(s.blockCross, block*s.nSV)
 	// exp(-gamma |u - s|^2) = exp(c_u + a_s + 2 gamma u.s) with c_u = -gamma |u|^2 and
-	// a_s = -gamma |s|^2; crossArgs forms the exponents with one product per block.
+	// a_s = -gamma |s|^2; the factor 2 gamma is applied by the Gemm.
 	s.svArg = grow(s.svArg, s.nSV)
 	for k, nk := range s.svNorms {
 		s.svArg[k] = -s.gamma * nk
@@ -208,16 +207,13 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 		scaleRows(s.blockScaled, s.blockNorms, sub, s.invLengthscale)
 		a := blas64.General{Rows: rows, Cols: p, Stride: p, Data: s.blockScaled}
 		c := blas64.General{Rows: rows, Cols: s.nSV, Stride: s.nSV, Data: s.blockCross}
-		crossArgs(&s.products, c, a, svs, s.gamma, s.blockNorms[:rows], s.svArg)
+		blas64.Gemm(blas.NoTrans, blas.Trans, 2*s.gamma, a, svs, 0, c)
 		for r := 0; r < rows; r++ {
-			args := s.blockCross[r*s.nSV : (r+1)*s.nSV]
-			for k, g := range args {
-				args[k] = min(g, 0)
-			}
-			fastexp.ExpNonPositiveSlice(args)
+			cross := s.blockCross[r*s.nSV : (r+1)*s.nSV]
+			cu := -s.gamma * s.blockNorms[r]
 			f := s.bias
-			for k, e := range args {
-				f += s.coef[k] * e
+			for k, g := range cross {
+				f += s.coef[k] * fastexp.ExpNonPositive(min(cu+s.svArg[k]+g, 0))
 			}
 			dst[start+r] = f
 		}
