@@ -9,19 +9,12 @@ import (
 	"testing"
 )
 
-// pinnedLosses are the per-user losses of the default task (d = 15, 1000 training and 1000
-// validation points, seed 1) at fixed thetas, recorded from the implementation the speed-ups
-// of Losses started from: a speed-up must leave every bit of every loss unchanged. Each
-// entry gives the SHA-256 of all losses (little-endian IEEE bits in user order) and three
-// users' losses in hexadecimal. The values depend on the BLAS (pinLossesBLAS, one table per
-// build), because the data and every kernel product run on it.
-type pinnedLosses struct {
-	name  string
-	theta func(task *Task) []float64
-	sum   string     // SHA-256 of the losses' bits
-	users [3]float64 // losses of users 0, 499, 999
-}
-
+// The pins are the per-user losses of the default task (d = 15, 1000 training and 1000
+// validation points, seed 1) at fixed thetas (pinThetas), recorded from the implementation
+// on gonum: a speed-up must leave every bit of every loss unchanged. Each entry of
+// pinLossesBLAS (one table per build, because the data and every kernel product run on the
+// build's BLAS) gives the SHA-256 of all losses (little-endian IEEE bits in user order) and
+// the losses of users pinnedUsers in hexadecimal.
 var pinnedUsers = [3]int{0, 499, 999}
 
 func constantTheta(v float64) func(*Task) []float64 {
