@@ -48,6 +48,9 @@ type Config struct {
 	// BoxStarts are starts on the box's diagonal, tried after Starts: u in [0, 1] starts
 	// at lo + u (hi - lo) in every coordinate (nil: 0.5, 0.05 and 0.95).
 	BoxStarts []float64
+	// Screen is the number of points drawn uniformly from the box and evaluated before the
+	// local searches; the best of them is the first start (0: none).
+	Screen int
 	// RandomStarts is the number of starts drawn uniformly from the box (default 8).
 	RandomStarts int
 	// StartEvals is the cap on evaluations of one local search (default 200 (d + 1)).
@@ -99,6 +102,9 @@ func (r Result) Describe(cfg Config) string {
 	}
 	for _, u := range cfg.boxStarts() {
 		named = append(named, boxStartName(u))
+	}
+	if cfg.Screen > 0 {
+		named = append([]string{fmt.Sprintf("best of %d uniform points", cfg.Screen)}, named...)
 	}
 	starts := fmt.Sprintf("%d uniform", cfg.randomStarts())
 	if len(named) > 0 {
@@ -302,6 +308,28 @@ func Search(ctx context.Context, obj Objective, cfg Config) (Result, error) {
 			theta[j] = lo[j] + (hi[j]-lo[j])*rng.Float64()
 		}
 		starts = append(starts, Start{Name: fmt.Sprintf("uniform start %d", k), Theta: theta})
+	}
+	if cfg.Screen > 0 {
+		// Random search first: its best point starts a local search, so f* is at most
+		// the best of Screen uniform points.
+		name := fmt.Sprintf("best of %d uniform points", cfg.Screen)
+		s.step, s.used, s.limit = name, 0, math.MaxInt
+		theta := make([]float64, d)
+		var best []float64
+		bestF := math.Inf(1)
+		for range cfg.Screen {
+			for j := range theta {
+				theta[j] = lo[j] + (hi[j]-lo[j])*rng.Float64()
+			}
+			if v := s.eval(theta); v < bestF {
+				bestF, best = v, append(best[:0], theta...)
+			}
+			if s.err != nil {
+				return s.best, fmt.Errorf("optimum: screening: %w", s.err)
+			}
+		}
+		logf("%s: %d evaluations; best %.10g", name, s.used, bestF)
+		starts = append([]Start{{Name: name, Theta: best}}, starts...)
 	}
 
 	grad := func(dst, z []float64) {

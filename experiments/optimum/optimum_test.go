@@ -162,3 +162,16 @@ func TestGridAndCMAESImproveWithoutLBFGS(t *testing.T) {
 		t.Errorf("CMA-ES: f* = %v found by %q, minimum %v", res.F, res.Found, b.minimum())
 	}
 }
+
+func TestScreenStartsFromTheBestUniformPoint(t *testing.T) {
+	b := newBowl([]float64{0.5, 1.5})
+	res, err := Search(context.Background(), b, Config{Screen: 200, BoxStarts: []float64{}, RandomStarts: -1, StartEvals: 1, PolishEvals: -1, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Only the screening and the bound snapping ran; 200 uniform points in a 5 x 5 box come
+	// within 0.5 of the centre.
+	if res.Found != "best of 200 uniform points" || res.F > b.minimum()+0.25 || res.Evals < 200 {
+		t.Errorf("f* = %v (minimum %v) found by %q in %d evaluations", res.F, b.minimum(), res.Found, res.Evals)
+	}
+}
