@@ -145,13 +145,16 @@ func signedRankExactP(n, t int, alt Alternative) float64 {
 
 // normalP is the p-value of a standard normal statistic z for alt.
 func normalP(z float64, alt Alternative) float64 {
+	// Tail probabilities through erfc, not 1 - CDF (gonum's distuv.Normal.Survival is
+	// 1 - erf, which rounds every tail below about 1e-16 to 0).
+	upper := func(z float64) float64 { return 0.5 * math.Erfc(z/math.Sqrt2) }
 	switch alt {
 	case Less:
-		return distuv.UnitNormal.CDF(z)
+		return upper(-z)
 	case Greater:
-		return distuv.UnitNormal.Survival(z)
+		return upper(z)
 	}
-	return math.Min(1, 2*distuv.UnitNormal.Survival(math.Abs(z)))
+	return math.Min(1, 2*upper(math.Abs(z)))
 }
 
 // walshCI returns the Hodges-Lehmann estimate of d's location and its signed-rank
