@@ -392,21 +392,28 @@ func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 				}
 				span = append(span, s...)
 			}
-			var ticks []plot.Tick
-			for _, d := range dims {
-				ticks = append(ticks, plot.Tick{Value: float64(d), Label: fmt.Sprint(d)})
-			}
-			p.X.Tick.Marker = plot.ConstantTicks(ticks)
-			pad := 0.08 * float64(dims[len(dims)-1]-dims[0])
-			if len(dims) == 1 {
-				pad = 1
-			}
-			p.X.Min, p.X.Max = float64(dims[0])-pad, float64(dims[len(dims)-1])+pad
-			logYIfWide(p, span)
-			finishPanel(p)
+			finishDimPanel(p, dims, span)
 			row = append(row, p)
 		}
 		grid = append(grid, row)
 	}
 	return grid, nil
+}
+
+// finishDimPanel completes a panel whose x axis is d: a tick at every d drawn, a little room
+// at both ends, a log y axis when the values span a wide range, the legend's room and the
+// seed count.
+func finishDimPanel(p *plot.Plot, dims []int, span []float64) {
+	var ticks []plot.Tick
+	for _, d := range dims {
+		ticks = append(ticks, plot.Tick{Value: float64(d), Label: fmt.Sprint(d)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	pad := 0.08 * float64(dims[len(dims)-1]-dims[0])
+	if len(dims) == 1 {
+		pad = 1
+	}
+	p.X.Min, p.X.Max = float64(dims[0])-pad, float64(dims[len(dims)-1])+pad
+	logYIfWide(p, span)
+	finishPanel(p)
 }

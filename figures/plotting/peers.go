@@ -1,7 +1,6 @@
 package plotting
 
 import (
-	"fmt"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -56,18 +55,7 @@ func drawPeers(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Pl
 			}
 			span = append(span, s...)
 		}
-		var ticks []plot.Tick
-		for _, d := range dims {
-			ticks = append(ticks, plot.Tick{Value: float64(d), Label: fmt.Sprint(d)})
-		}
-		p.X.Tick.Marker = plot.ConstantTicks(ticks)
-		pad := 0.08 * float64(dims[len(dims)-1]-dims[0])
-		if len(dims) == 1 {
-			pad = 1
-		}
-		p.X.Min, p.X.Max = float64(dims[0])-pad, float64(dims[len(dims)-1])+pad
-		logYIfWide(p, span)
-		finishPanel(p)
+		finishDimPanel(p, dims, span)
 		panels = append(panels, p)
 	}
 	return [][]*plot.Plot{panels}, nil
