@@ -1,12 +1,9 @@
 package gpreg
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"math"
-	"strconv"
 	"testing"
+
+	"dpgibo/internal/pin"
 )
 
 // The pins are the per-user losses of the default task (d = 15, 1000 training and 1000
@@ -47,16 +44,6 @@ var pinThetas = []struct {
 	{"long", constantTheta(2.5)},
 }
 
-func lossesDigest(losses []float64) string {
-	h := sha256.New()
-	var b [8]byte
-	for _, v := range losses {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // TestLossesPinned checks that Losses reproduces the pinned losses bit for bit, also when
 // evaluations at other thetas run in between (buffers reused across calls).
 func TestLossesPinned(t *testing.T) {
@@ -71,18 +58,9 @@ func TestLossesPinned(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := pinLossesBLAS[i]
-			got := lossesDigest(dst)
-			users := [3]float64{}
-			for k, u := range pinnedUsers {
-				users[k] = dst[u]
-			}
-			if got != want.sum || users != want.users {
-				t.Errorf("round %d, theta %s: losses changed:\n  got  {%q, [3]float64{%s, %s, %s}}\n  want {%q, [3]float64{%s, %s, %s}}", round, pt.name,
-					got, hexFloat(users[0]), hexFloat(users[1]), hexFloat(users[2]),
-					want.sum, hexFloat(want.users[0]), hexFloat(want.users[1]), hexFloat(want.users[2]))
+			if got := pin.Of(dst, pinnedUsers); got != want {
+				t.Errorf("round %d, theta %s: losses changed:\n  got  %v\n  want %v", round, pt.name, got, want)
 			}
 		}
 	}
 }
-
-func hexFloat(v float64) string { return strconv.FormatFloat(v, 'x', -1, 64) }

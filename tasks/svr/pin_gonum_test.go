@@ -2,14 +2,13 @@
 
 package svr
 
+import "dpgibo/internal/pin"
+
 // pinLossesBLAS holds the pins of the pure-Go build, one per pinThetas entry.
-var pinLossesBLAS = []struct {
-	sum   string
-	users [3]float64
-}{
-	{"afdb53c1df0b2e78002cb2b1593e515b14b3e29100917748ae5fcc5ff78deece", [3]float64{0x1.b090717f66d39p-07, 0x1.bcf04b1a546a5p-07, 0x1.755ec85acf962p-12}},
-	{"e37a4308a960ce5ba19fbe5e639effdaf0b48fb47730dcf3082a6a8d5a63ad4d", [3]float64{0x1.ec8332276a5b6p-07, 0x1.f0fdd4f5f246dp-07, 0x1.27f6ee260b443p-10}},
-	{"6773e1bfa01e19ef30b17cd746861d23185d432576d17d9ccf260173db22cb45", [3]float64{0x1.ee50df59dc19dp-07, 0x1.ce6736f9ffc8fp-07, 0x1.abed21d23d4c5p-12}},
-	{"3b34cee2fd0d6f135667ca1fd9657c0455e2e84eac2349926a6e0cd3169e3a0f", [3]float64{0x1.e3ccd9a71daa2p-02, 0x1.dbacbd0697c1ep-03, 0x1.1bc51e548563dp-02}},
-	{"ce0d231ba0309a02b6f9bc7fd5d639174907ac57423d97436a2f883d7a6f3e48", [3]float64{0x1.cc905c8e69e2dp-04, 0x1.41bfd0bcc1e87p-06, 0x1.285ba2ab5dcdap-08}},
+var pinLossesBLAS = []pin.Losses{
+	{Sum: "afdb53c1df0b2e78002cb2b1593e515b14b3e29100917748ae5fcc5ff78deece", Users: [3]float64{0x1.b090717f66d39p-07, 0x1.bcf04b1a546a5p-07, 0x1.755ec85acf962p-12}},
+	{Sum: "e37a4308a960ce5ba19fbe5e639effdaf0b48fb47730dcf3082a6a8d5a63ad4d", Users: [3]float64{0x1.ec8332276a5b6p-07, 0x1.f0fdd4f5f246dp-07, 0x1.27f6ee260b443p-10}},
+	{Sum: "6773e1bfa01e19ef30b17cd746861d23185d432576d17d9ccf260173db22cb45", Users: [3]float64{0x1.ee50df59dc19dp-07, 0x1.ce6736f9ffc8fp-07, 0x1.abed21d23d4c5p-12}},
+	{Sum: "3b34cee2fd0d6f135667ca1fd9657c0455e2e84eac2349926a6e0cd3169e3a0f", Users: [3]float64{0x1.e3ccd9a71daa2p-02, 0x1.dbacbd0697c1ep-03, 0x1.1bc51e548563dp-02}},
+	{Sum: "ce0d231ba0309a02b6f9bc7fd5d639174907ac57423d97436a2f883d7a6f3e48", Users: [3]float64{0x1.cc905c8e69e2dp-04, 0x1.41bfd0bcc1e87p-06, 0x1.285ba2ab5dcdap-08}},
 }

@@ -1,13 +1,11 @@
 package svr
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"testing"
+
+	"dpgibo/internal/pin"
 )
 
 // The pins are the per-user losses of the default task on the stand-in (n_train = 1000,
@@ -48,18 +46,6 @@ var pinThetas = []struct {
 	}},
 }
 
-func lossesDigest(losses []float64) string {
-	h := sha256.New()
-	var b [8]byte
-	for _, v := range losses {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-func hexFloat(v float64) string { return strconv.FormatFloat(v, 'x', -1, 64) }
-
 // TestLossesPinned checks that Losses reproduces the pinned losses bit for bit, also when
 // evaluations at other thetas run in between (buffers reused across fits).
 func TestLossesPinned(t *testing.T) {
@@ -77,16 +63,9 @@ func TestLossesPinned(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := pinLossesBLAS[i]
-			got := lossesDigest(dst)
-			users := [3]float64{}
-			for k, u := range pinnedUsers {
-				users[k] = dst[u]
-			}
-			if got != want.sum || users != want.users {
-				t.Errorf("round %d, theta %s (%d SVs, %d SMO steps): losses changed:\n  got  {%q, [3]float64{%s, %s, %s}}\n  want {%q, [3]float64{%s, %s, %s}}",
-					round, pt.name, task.model.SupportVectors(), task.model.Iterations(),
-					got, hexFloat(users[0]), hexFloat(users[1]), hexFloat(users[2]),
-					want.sum, hexFloat(want.users[0]), hexFloat(want.users[1]), hexFloat(want.users[2]))
+			if got := pin.Of(dst, pinnedUsers); got != want {
+				t.Errorf("round %d, theta %s (%d SVs, %d SMO steps): losses changed:\n  got  %v\n  want %v",
+					round, pt.name, task.model.SupportVectors(), task.model.Iterations(), got, want)
 			}
 		}
 	}
