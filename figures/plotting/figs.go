@@ -372,20 +372,7 @@ func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 			sort.Ints(dims)
 			var span []float64
 			for _, m := range methods {
-				x := make([]float64, len(dims))
-				values := make([][]float64, len(dims))
-				for i, d := range dims {
-					x[i] = float64(d)
-					var cell []records.Row
-					for _, r := range sub {
-						if r.Method == m && r.D == d {
-							cell = append(cell, r)
-						}
-					}
-					for _, r := range finals(cell) {
-						values[i] = append(values[i], r.Loss)
-					}
-				}
+				x, values := finalsAtDims(sub, dims, func(r records.Row) bool { return r.Method == m })
 				s, err := addPointsCI(p, x, values, MethodName(m), methodColor(m), false)
 				if err != nil {
 					return nil, err
@@ -416,4 +403,24 @@ func finishDimPanel(p *plot.Plot, dims []int, span []float64) {
 	p.X.Min, p.X.Max = float64(dims[0])-pad, float64(dims[len(dims)-1])+pad
 	logYIfWide(p, span)
 	finishPanel(p)
+}
+
+// finalsAtDims returns, at each d of dims, the final losses of the runs among rows that
+// match (one per seed), and the dims as abscissae.
+func finalsAtDims(rows []records.Row, dims []int, match func(records.Row) bool) (x []float64, values [][]float64) {
+	x = make([]float64, len(dims))
+	values = make([][]float64, len(dims))
+	for i, d := range dims {
+		x[i] = float64(d)
+		var cell []records.Row
+		for _, r := range rows {
+			if r.D == d && match(r) {
+				cell = append(cell, r)
+			}
+		}
+		for _, r := range finals(cell) {
+			values[i] = append(values[i], r.Loss)
+		}
+	}
+	return x, values
 }

@@ -30,20 +30,7 @@ func drawPeers(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Pl
 		sort.Ints(dims)
 		var span []float64
 		for ci, c := range curves {
-			x := make([]float64, len(dims))
-			values := make([][]float64, len(dims))
-			for i, d := range dims {
-				x[i] = float64(d)
-				var cell []records.Row
-				for _, r := range sub {
-					if r.Method == c.method && r.Config == c.config && r.D == d {
-						cell = append(cell, r)
-					}
-				}
-				for _, r := range finals(cell) {
-					values[i] = append(values[i], r.Loss)
-				}
-			}
+			x, values := finalsAtDims(sub, dims, func(r records.Row) bool { return r.Method == c.method && r.Config == c.config })
 			name := MethodName(c.method)
 			if c.config != "" {
 				name += ", " + configLegend(c.config)
