@@ -57,6 +57,7 @@ type figure struct {
 var renderers = map[string]figure{
 	"fig1":          {draw: drawAcrossD},
 	"fig2a":         {draw: drawAcrossD},
+	"fig2a-b3":      {draw: drawAcrossD},
 	"fig2b":         {draw: drawAcrossD},
 	"fig2b-real":    {draw: drawAcrossD},
 	"fig3f":         {theta: true, draw: drawThetaPaths},

@@ -58,6 +58,7 @@ func smallInputs(t *testing.T, dir string) {
 	gibo := []string{"dpgibo", "gibo", "random"}
 	writeCSV(t, dir, "fig1", traceRows("fig1", "grouplasso", "synthetic", []int{2, 10}, []string{""}, gibo, 3, 5))
 	writeCSV(t, dir, "fig2a", traceRows("fig2a", "gpreg", "synthetic", []int{2, 5}, []string{""}, append(gibo, "ucb"), 3, 5))
+	writeCSV(t, dir, "fig2a-b3", traceRows("fig2a-b3", "gpreg", "synthetic", []int{2, 5}, []string{""}, append(gibo, "ucb"), 3, 5))
 	writeCSV(t, dir, "fig2b", traceRows("fig2b", "svr", "ctslice-synthetic", []int{103}, []string{""}, gibo, 2, 4))
 	writeCSV(t, dir, "fig2b-real", traceRows("fig2b-real", "svr", "ctslice-sample", []int{103}, []string{""}, gibo, 2, 4))
 	writeCSV(t, dir, "fig3ab", traceRows("fig3ab", "gpreg", "synthetic", []int{15}, []string{"bias_tol=0.1", "bias_tol=1"}, []string{"dpgibo"}, 3, 5))
