@@ -14,6 +14,7 @@ import (
 
 	"dpgibo/algo"
 	"dpgibo/experiments/records"
+	"dpgibo/figures/verdict"
 )
 
 // Manifest records what a run did, so that every CSV can be traced to its configuration
@@ -59,6 +60,9 @@ type Manifest struct {
 	// Cells is the number of cells of the full run; Ran those this invocation ran.
 	Cells int `json:"cells"`
 	Ran   int `json:"ran"`
+	// ClaimsHashes maps each figure of the run with declared claims to the hash of their
+	// judged content (verdict.ClaimsHash), so that claims changed after the run show.
+	ClaimsHashes map[string]string `json:"claims_hashes,omitempty"`
 	// Figures is the full configuration of every figure; CellList the stem of every cell
 	// in plan order.
 	Figures  []Figure `json:"figures"`
@@ -122,6 +126,7 @@ func newManifest(o Options, p *plan, args []string, start time.Time) *Manifest {
 		m.Cells = len(p.cells)
 		m.Figures = p.figures
 		m.CellList = p.stems
+		m.ClaimsHashes = claimsHashes(p.figures)
 		for _, c := range p.cells {
 			if c.DataSource != "" {
 				m.DataSource = c.DataSource
@@ -130,6 +135,21 @@ func newManifest(o Options, p *plan, args []string, start time.Time) *Manifest {
 		}
 	}
 	return m
+}
+
+// claimsHashes returns verdict.ClaimsHash of every figure that has claims.
+func claimsHashes(figs []Figure) map[string]string {
+	statements := verdict.Statements()
+	out := map[string]string{}
+	for _, f := range figs {
+		if h := verdict.ClaimsHash(f.Name, statements); h != "" {
+			out[f.Name] = h
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // write stores the manifest atomically in dir under its name.

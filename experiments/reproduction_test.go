@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"dpgibo/figures/verdict"
 )
 
 // reproductionDirs are the committed result folders whose manifests must match the code:
@@ -46,6 +48,13 @@ func TestReproductionManifestsMatchTheCode(t *testing.T) {
 			if got := configHash(m.Suite, p); got != m.ConfigHash {
 				t.Errorf("%s: config hash %s, but the code's -suite=%s -only=%s hashes to %s: the committed results are stale; rerun the figure and go run ./figures/readme",
 					path, m.ConfigHash[:12], m.Suite, m.Only, got[:12])
+			}
+			for _, f := range figs {
+				want := verdict.ClaimsHash(f.Name, verdict.Statements())
+				if got := m.ClaimsHashes[f.Name]; got != want {
+					t.Errorf("%s: figure %s was run with claims hash %q, but the declared claims hash to %q: claims changed after the run (rerun the figure, or -resume it to record the claims before judging)",
+						path, f.Name, got, want)
+				}
 			}
 			if m.Dirty {
 				t.Errorf("%s: the run was made from a dirty work tree (commit %s)", path, m.Commit)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -558,6 +559,38 @@ func TestFig2bRealRunsOnTheSampleSplitByPatient(t *testing.T) {
 	for _, r := range rows {
 		if r.Data != "ctslice-sample" {
 			t.Fatalf("quick fig2b-real row labelled data %q", r.Data)
+		}
+	}
+}
+
+// Every figure with declared claims has at least the seeds at which an exact paired test can
+// reach alpha after Holm over its k claim tests: 2/2^n <= Alpha/k.
+func TestSeedsMeetTheHolmRule(t *testing.T) {
+	statements := verdict.Statements()
+	k := map[string]int{}
+	for _, st := range statements {
+		for _, c := range st.Claims {
+			k[c.Figure]++
+		}
+	}
+	for _, suite := range []string{SuitePaper, SuitePrivate, SuitePeers} {
+		figs, err := suiteFigures(suite, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range figs {
+			if k[f.Name] == 0 {
+				continue
+			}
+			need := 1
+			for 2/math.Pow(2, float64(need)) > verdict.Alpha/float64(k[f.Name]) {
+				need++
+			}
+			for _, b := range f.Blocks {
+				if b.Seeds < need {
+					t.Errorf("%s: %d seeds, but its %d claim tests need %d", f.Name, b.Seeds, k[f.Name], need)
+				}
+			}
 		}
 	}
 }

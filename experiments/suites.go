@@ -136,8 +136,10 @@ var (
 	gpAcrossDAlgo = AlgoConfig{Iters: 25, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
 	// SVR, appendix: T = 10, b = d+1 = 104, eta = 0.8, B = 1, l = 1, mu = 0.2.
 	svrAlgo = AlgoConfig{Iters: 10, Clip: 1, Mu: 0.2, Step: 0.8, Lengthscale: 1}
-	// fig2a: the paper gives no B for it; the data-independent rule algo.NoiseFloorClip
-	// (B = 2 sigma/l = 0.1 at sigma = 0.05, l = 1), fixed before any run used it.
+	// fig2a: the paper gives no B for it. The first fig2a runs used gpAcrossDAlgo's B = 3 and
+	// lost (fig2a-b3 keeps them); the data-independent rule algo.NoiseFloorClip (B = 2
+	// sigma/l = 0.1 at sigma = 0.05, l = 1) was adopted after that outcome, so the paper's
+	// fig2a statements are decided on fig2a-b3 and fig2a is shown beside them.
 	// fig-private keeps gpAcrossDAlgo's B = 3.
 	fig2aAlgo = withClip(gpAcrossDAlgo, algo.NoiseFloorClip(algo.RBF{Lengthscale: 1, Variance: 1}, 0.05))
 	// GP regression d = 15 appendix examples: B = 3, sigma = 0.05, mu = 1, T = 25, eta = 0.3,
@@ -147,24 +149,22 @@ var (
 
 // Seeds of the paper suite, fixed before the run whose verdicts README reports (the claims
 // are declared in package dpgibo/figures/verdict). Rule: at least the smallest n at which an
-// exact paired test can reach alpha = 0.05 after Holm over the figure's k claim tests
-// (2/2^n <= 0.05/k: n >= 9 for fig1's k = 8, 8 for fig2a's 6 and noise-misspec's 4, 7 for
-// k = 2 or 3, 6 for k = 1), raised to 30 where one seed of the figure costs under a minute of
-// one core (fig1, fig3c, clip-sweep: their 10-seed pilots took 13, 216 and 254 cell-seconds),
-// and otherwise to what the full suite can afford on 2 cores.
+// exact paired test can reach alpha = 0.05 after Holm over the figure's k claim tests,
+// 2/2^n <= 0.05/k (TestSeedsMeetTheHolmRule checks it against the declared claims), raised
+// where the suite affords it: to 30 where one seed costs under a minute of one core (fig1,
+// fig3c, clip-sweep).
 const (
 	seedsFig1         = 30
 	seedsFig2a        = 12
-	seedsFig2b        = 8
+	seedsFig2b        = 9
 	seedsFig2bReal    = 20
 	seedsFig3ab       = 12
 	seedsFig3c        = 30
 	seedsFig3d        = 10
 	seedsNoiseMisspec = 10
 	seedsClipSweep    = 30
-	seedsPrivate      = 10
-	// fig-peers: 10 claims (PeersClaims), so n >= 9 by the rule above.
-	seedsPeers = 10
+	seedsPrivate      = 11
+	seedsPeers        = 10
 )
 
 // withClip returns a with Clip set to clip.

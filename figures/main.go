@@ -6,8 +6,9 @@
 //
 // Each figure NAME.csv found in -in becomes NAME.png, NAME.svg and NAME.pdf in -out. The
 // drawing code is in package dpgibo/figures/plotting. The statistics of every figure CSV in
-// -in (summary.csv, comparisons.csv and claims.csv, package dpgibo/figures/verdict) are
-// written into -in itself, beside the CSVs they are computed from; -verdicts=false skips them.
+// -in (summary.csv, comparisons.csv, claims.csv and statements.csv, package
+// dpgibo/figures/verdict) are written into -out beside the drawings, so that -in is only
+// read (figure CSVs may be NAME.csv or NAME.csv.gz); -verdicts=false skips them.
 package main
 
 import (
@@ -39,7 +40,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "directory to write the figures to (default IN/figures)")
 	only := fs.String("only", "", "comma-separated figure names (default: every figure CSV in -in); known: "+strings.Join(plotting.Names(), ", "))
 	quiet := fs.Bool("quiet", false, "do not list the files written")
-	verdicts := fs.Bool("verdicts", true, "write summary.csv, comparisons.csv and claims.csv into -in")
+	verdicts := fs.Bool("verdicts", true, "write summary.csv, comparisons.csv, claims.csv and statements.csv into -out")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -58,7 +59,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *verdicts {
-		written, err := verdict.WriteDir(*in)
+		written, err := verdict.WriteTo(*in, *out)
 		if err != nil {
 			return fmt.Errorf("verdicts: %w", err)
 		}

@@ -11,11 +11,13 @@ package records
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/gocarina/gocsv"
 )
@@ -217,19 +219,51 @@ func Unmarshal[T any](r io.Reader) ([]T, error) {
 	return rows, nil
 }
 
-// ReadFile reads the CSV file at path into a slice of Row, ThetaRow or Timing; errors name
-// the file.
+// ReadFile reads the CSV file at path into a slice of Row, ThetaRow or Timing; a path
+// ending in .gz is read through gzip. Errors name the file.
 func ReadFile[T any](path string) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	rows, err := Unmarshal[T](f)
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		defer z.Close()
+		r = z
+	}
+	rows, err := Unmarshal[T](r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return rows, nil
+}
+
+// FindCSV returns the path of dir/NAME.csv, or of dir/NAME.csv.gz when only the compressed
+// file exists (committed raw data), and false when neither does.
+func FindCSV(dir, name string) (string, bool) {
+	for _, file := range []string{name + ".csv", name + ".csv.gz"} {
+		path := filepath.Join(dir, file)
+		if _, err := os.Stat(path); err == nil {
+			return path, true
+		}
+	}
+	return "", false
+}
+
+// CSVName returns the name NAME of a file NAME.csv or NAME.csv.gz, and false for any other
+// file.
+func CSVName(file string) (string, bool) {
+	for _, ext := range []string{".csv", ".csv.gz"} {
+		if name, ok := strings.CutSuffix(file, ext); ok {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // WriteFileAtomic writes data to path through a temporary file in the same directory and

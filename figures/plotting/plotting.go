@@ -94,7 +94,7 @@ func RenderDir(inDir, outDir string, names []string) ([]string, error) {
 	explicit := len(names) > 0
 	if !explicit {
 		for _, n := range Names() {
-			if _, err := os.Stat(filepath.Join(inDir, n+".csv")); err == nil {
+			if _, ok := records.FindCSV(inDir, n); ok {
 				names = append(names, n)
 			}
 		}
@@ -112,7 +112,11 @@ func RenderDir(inDir, outDir string, names []string) ([]string, error) {
 	}
 	var written []string
 	for _, n := range names {
-		files, err := RenderFile(filepath.Join(inDir, n+".csv"), n, outDir)
+		path, ok := records.FindCSV(inDir, n)
+		if !ok {
+			return written, fmt.Errorf("figure %s: no %s.csv or %s.csv.gz in %s", n, n, n, inDir)
+		}
+		files, err := RenderFile(path, n, outDir)
 		if err != nil {
 			return written, err
 		}

@@ -1,6 +1,6 @@
 // Command readme rewrites README's generated sections from the committed results under
-// reproduction/ (the paper run's summary.csv, claims.csv, timings and manifests; the private
-// suite's in reproduction/private; the audit's and the theory sweep's reports in
+// reproduction/ (every suite's summary.csv, claims.csv, statements.csv, timings and
+// manifests; the audit's and the theory sweep's reports in
 // reproduction/audit and reproduction/theory), so that every number and verdict README
 // states comes from a file:
 //

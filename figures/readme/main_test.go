@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpgibo/experiments/records"
 	"dpgibo/figures/verdict"
 )
 
@@ -20,15 +21,77 @@ func TestReadmeMatchesReproduction(t *testing.T) {
 		t.Fatal("README.md's reproduction section differs from reproduction/: run go run ./figures/readme")
 	}
 	// Every judged claim appears in README with its verdict.
-	claims, err := os.ReadFile(filepath.Join("..", "..", "reproduction", "claims.csv"))
+	claims, err := records.ReadFile[verdict.ClaimRow](filepath.Join("..", "..", "reproduction", "claims.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(claims)), "\n")[1:] {
-		id, _, _ := strings.Cut(line, ",")
-		if !strings.Contains(old, "`"+id+"`") {
-			t.Errorf("claim %s is not in README", id)
+	for _, c := range claims {
+		if c.Verdict != verdict.NotYetRun && !strings.Contains(old, "`"+c.Claim+"`") {
+			t.Errorf("claim %s is not in README", c.Claim)
 		}
+	}
+}
+
+// The committed verdicts are what the committed raw data give: judging reproduction/'s
+// figure CSVs (NAME.csv.gz) anew writes the committed summary, comparisons, claims and
+// statements byte for byte, and writes nothing into reproduction/.
+func TestCommittedVerdictsAreWhatTheRawDataGive(t *testing.T) {
+	dir := filepath.Join("..", "..", "reproduction")
+	before, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if _, err := verdict.WriteTo(dir, out); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range verdict.Files {
+		want, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("reproduction/%s is not what the committed raw data give: run go run ./figures -in reproduction -out DIR and copy the verdict files", name)
+		}
+	}
+	after, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before) {
+		t.Errorf("judging wrote into reproduction/: %d entries before, %d after", len(before), len(after))
+	}
+}
+
+// The controls hold on the committed data: no reproduced margin claim has a do-nothing
+// control that is not refuted, and no reproduced claim is also reproduced by a method it is
+// contrasted with; every counted margin claim's control is refuted, so each could fail.
+func TestCommittedClaimsCanFail(t *testing.T) {
+	claims, err := records.ReadFile[verdict.ClaimRow](filepath.Join("..", "..", "reproduction", "claims.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	controls := 0
+	for _, c := range claims {
+		if c.ControlP.Valid {
+			controls++
+			if c.ControlP.Value > verdict.Alpha && c.Verdict == verdict.Reproduced {
+				t.Errorf("claim %s is reproduced though doing nothing passes it too (control p x k = %g)", c.Claim, c.ControlP.Value)
+			}
+			if c.ControlP.Value > verdict.Alpha && c.Counts {
+				t.Errorf("claim %s: its do-nothing control is not refuted (p x k = %g): the margin is too wide to fail", c.Claim, c.ControlP.Value)
+			}
+		}
+		if strings.Contains(c.Specificity, ": yes") && c.Verdict == verdict.Reproduced {
+			t.Errorf("claim %s is reproduced though a contrasted method reproduces it too (%s)", c.Claim, c.Specificity)
+		}
+	}
+	if controls == 0 {
+		t.Error("no margin claim judged in reproduction/")
 	}
 }
 

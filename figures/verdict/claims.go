@@ -3,83 +3,170 @@ package verdict
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 	"strings"
 
 	"dpgibo/experiments/records"
 	"dpgibo/figures/stats"
 )
 
-// Kind is the form of a claim.
+// Kind is the form of a claim. Every kind but Trend compares the values of two sides, A and
+// B, by their difference a - b; Margin (when set) is the declared margin delta.
 type Kind int
 
 const (
-	// Lower: A's metric is lower than B's (one-sided test of a - b).
+	// Lower: a - b < -delta (A lower than B; by more than delta when Margin > 0).
 	Lower Kind = iota
-	// Higher: A's metric is higher than B's.
+	// Higher: a - b > delta.
 	Higher
-	// NotWorse: A's metric exceeds B's by less than Margin times B's median (one-sided test of
-	// a - b - Margin*median(B) < 0).
+	// NotWorse: a - b < delta (A is not worse than B by more than delta): "tracks",
+	// "competitive", "no better than" with the sides swapped.
 	NotWorse
-	// Equivalent: A and B differ by less than Margin times B's median in either direction
-	// (two one-sided tests; the larger p-value counts).
+	// Equivalent: |a - b| < delta, two one-sided tests ("roughly the same").
 	Equivalent
-	// Trend: along Configs (in order), the metric of Trend.Method increases (Increasing) or
+	// Trend: along Configs (in order, one d), Along's metric increases (Increasing) or
 	// decreases: Page's L test over the seeds as blocks.
 	Trend
 )
 
-// Side selects one curve of a claim's figure. Task and Data may be empty when the figure
-// has only one.
+func (k Kind) String() string {
+	switch k {
+	case Lower:
+		return "lower"
+	case Higher:
+		return "higher"
+	case NotWorse:
+		return "not-worse"
+	case Equivalent:
+		return "equivalent"
+	case Trend:
+		return "trend"
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Where a side's value is read on each run.
+const (
+	// AtFinal (the zero value): the final loss, the last reported row.
+	AtFinal = ""
+	// AtStart: the loss at theta0 (the run's iteration-0 row; for a method without one, the
+	// theta0 of the figure's DP-GIBO runs, else GIBO's, at the same setting and seed).
+	AtStart = "start"
+	// AtHalf: the loss at the checkpoint e_h = ceil(K/2)(d+1), where K = floor(E/(d+1)) and E
+	// the fewest final evaluations of the side's runs: the loss of the theta the run had
+	// released at its last report with at most e_h evaluations.
+	AtHalf = "half"
+	// AtEnd is the final loss where "" means "as the other side" (Side.MinusAt).
+	AtEnd = "final"
+)
+
+// Metrics of a claim.
+const (
+	// MetricLoss (the zero value) is the loss f of the released theta; a margin is
+	// Margin x G0 of the setting.
+	MetricLoss = ""
+	// MetricEvals is the number of evaluations used (final row).
+	MetricEvals = "evals"
+	// MetricRegret is the normalised regret (f - f*)/G0(setting); a margin is Margin itself.
+	// It compares settings of different d on one scale.
+	MetricRegret = "regret"
+)
+
+// Side selects the values of one curve of a claim's figure, one value per seed. Task and Data
+// may be empty when the figure has only one.
 type Side struct {
 	Task, Data, Method, Config string
 	D                          int
+	// At is where each run's value is read: AtFinal, AtStart or AtHalf.
+	At string
+	// Minus names a method whose value (same task, data, d, config "" and seed) is
+	// subtracted: the privacy cost DP-GIBO - GIBO, paired within a setting. MinusAt is where
+	// the subtracted value is read ("" : where At reads, AtEnd: the final loss).
+	Minus, MinusAt string
+	// FromD, when set, subtracts the side's value at d = FromD from its value at D, seed by
+	// seed index: the change across d of independent runs (any fixed pairing of independent
+	// runs gives independent differences), e.g. how much random search degrades from d = 2
+	// to d = 20.
+	FromD int
 }
 
 func (s Side) String() string {
 	out := s.Method
+	if s.Minus != "" {
+		out += " - " + s.Minus
+	}
 	if s.Config != "" {
 		out += " " + s.Config
 	}
-	return fmt.Sprintf("%s d=%d", out, s.D)
+	out += fmt.Sprintf(" d=%d", s.D)
+	if s.FromD != 0 {
+		out += fmt.Sprintf(" minus d=%d", s.FromD)
+	}
+	if s.At != AtFinal {
+		out += " at " + s.At
+	}
+	return out
 }
 
-// Claim is one statement about a figure and the test it rests on. Claims are declared in
-// code (PaperClaims, PrivateClaims) before the runs whose results judge them.
+// Claim is one test of a statement: two sides (or a trend), a kind, a metric and a margin,
+// judged on one figure. Claims are declared in code (Statements) before the runs whose
+// results judge them; ClaimsHash pins their judged content.
 type Claim struct {
-	// ID is unique, e.g. fig1-dp-vs-random-d20.
+	// ID is unique, e.g. fig1-dp-tracks-gibo-d20.
 	ID string
 	// Figure is the figure whose CSV the claim is judged on.
 	Figure string
-	// Statement is the claim in words.
-	Statement string
-	Kind      Kind
-	// A and B are the curves compared (Lower, Higher, NotWorse, Equivalent).
+	Kind   Kind
+	// A and B are the sides compared (all kinds but Trend).
 	A, B Side
-	// Margin is relative to B's median (NotWorse, Equivalent).
+	// Margin is delta in units of G0 (loss) or absolute (regret); 0 for a plain direction.
 	Margin float64
-	// Metric is "loss" (final loss, the default), "evals" (final evaluations) or
-	// "log_gap" (log(final loss - f*), which needs OUT/fstar.csv).
+	// Metric is MetricLoss, MetricEvals or MetricRegret.
 	Metric string
 	// Along is the curve whose Config is swept (Trend; its Config is ignored); Configs are
 	// the configs in the claimed order and Increasing the claimed direction.
 	Along      Side
 	Configs    []string
 	Increasing bool
+	// Throughout judges the claim at every checkpoint e_k = k(d+1), k = 1..K, after the
+	// start (intersection-union test: its p is the largest of the K p-values; one Holm
+	// member); K from the fewest final evaluations of either side.
+	Throughout bool
+	// Contrast lists the methods the statement sets A's method against: the specificity
+	// control re-judges the claim with A's method (and B's, when it is the same method)
+	// replaced by each of them. A claim that a substitute also reproduces is "not specific"
+	// and does not count towards its statement.
+	Contrast []string
+	// Aside, when set, says why the claim is shown but does not count towards its
+	// statement's verdict (a choice made after an outcome, substitute data of another size).
+	Aside string
 }
 
-// ClaimRow is one judged claim (claims.csv).
+// isMargin reports whether the claim is a "within delta" claim: the kinds a do-nothing
+// control must refute.
+func (c Claim) isMargin() bool { return c.Kind == NotWorse || c.Kind == Equivalent }
+
+// ClaimRow is one judged claim (claims.csv), beside its statement.
 type ClaimRow struct {
-	Claim     string `csv:"claim"`
-	Figure    string `csv:"figure"`
 	Statement string `csv:"statement"`
-	// Verdict is "reproduced", "not reproduced" or "inconclusive".
-	Verdict string `csv:"verdict"`
-	// Evidence summarises the test in words.
+	// Source is the paper's section of the statement; empty for the project's own claims.
+	Source   string `csv:"source"`
+	Sentence string `csv:"sentence"`
+	Claim    string `csv:"claim"`
+	Figure   string `csv:"figure"`
+	// Counts is false for a claim shown beside its statement without deciding it (Aside).
+	Counts bool   `csv:"counts"`
+	Aside  string `csv:"aside"`
+	// Verdict is reproduced, not reproduced, inconclusive, not specific or not yet run.
+	Verdict  string `csv:"verdict"`
 	Evidence string `csv:"evidence"`
 	Test     string `csv:"test"`
 	N        int    `csv:"n"`
-	// Estimate, CILow, CIHigh: Hodges-Lehmann estimate of a - b and its interval (empty for a
-	// trend or when the claim could not be tested).
+	// Margin is delta on the metric's scale (empty for a plain direction or a trend).
+	Margin records.OptFloat `csv:"margin"`
+	// Estimate, CILow, CIHigh: Hodges-Lehmann estimate of a - b and its interval (at the
+	// last checkpoint for a Throughout claim; empty for a trend).
 	Estimate records.OptFloat `csv:"estimate"`
 	CILow    records.OptFloat `csv:"ci_low"`
 	CIHigh   records.OptFloat `csv:"ci_high"`
@@ -88,6 +175,17 @@ type ClaimRow struct {
 	PValue        records.OptFloat `csv:"p_value"`
 	PHolm         records.OptFloat `csv:"p_holm"`
 	POppositeHolm records.OptFloat `csv:"p_opposite_holm"`
+	// PZeroMargin is, for a margin claim, the one-sided p of a - b < 0 (or of the claimed
+	// direction at zero margin), outside the Holm family: how the sides compare without the
+	// margin's allowance.
+	PZeroMargin records.OptFloat `csv:"p_zero_margin"`
+	// ControlP is, for a margin claim, the do-nothing control: the opposite-direction p of
+	// the claim with side A replaced by each run's start loss, times the figure's number of
+	// claim tests; the control is refuted (the claim can fail) when it is <= Alpha.
+	ControlP records.OptFloat `csv:"control_p"`
+	// Specificity lists, for a claim with contrasts, each substitute method and whether it
+	// also reproduces the claim (p x k <= Alpha).
+	Specificity string `csv:"specificity"`
 }
 
 // Verdicts.
@@ -95,26 +193,24 @@ const (
 	Reproduced    = "reproduced"
 	NotReproduced = "not reproduced"
 	Inconclusive  = "inconclusive"
+	NotSpecific   = "not specific"
+	NotYetRun     = "not yet run"
+	NotTestable   = "not testable"
 )
 
-// judged is a claim's test before Holm's adjustment.
-type judged struct {
-	claim      Claim
-	rows       []Comparison // the claim's rows of comparisons.csv
-	pFor       float64
-	pAgainst   float64
-	test       string
-	n          int
-	estimate   records.OptFloat
-	lo, hi     records.OptFloat
-	note       string // why the claim could not be tested, if it could not
-	tested     bool
-	metricName string
+// figureData is one figure's curves with what the claims need of them.
+type figureData struct {
+	res    *Results
+	curves []*Curve
 }
 
-// find returns the curve of fig selected by s.
-func find(curves []*Curve, s Side) *Curve {
-	for _, c := range curves {
+func newFigureData(res *Results, fig string) *figureData {
+	return &figureData{res: res, curves: curvesOf(res, fig)}
+}
+
+// find returns the curve selected by s (ignoring At, Minus and FromD).
+func (f *figureData) find(s Side) *Curve {
+	for _, c := range f.curves {
 		if c.Method == s.Method && c.Config == s.Config && c.D == s.D &&
 			(s.Task == "" || c.Task == s.Task) && (s.Data == "" || c.Data == s.Data) {
 			return c
@@ -123,174 +219,477 @@ func find(curves []*Curve, s Side) *Curve {
 	return nil
 }
 
-// metricFunc returns the claim's metric over runs of c.
-func metricFunc(res *Results, name string, c *Curve) (func(Run) float64, error) {
-	switch name {
-	case "", "loss":
-		return lossOf, nil
-	case "evals":
-		return evalsOf, nil
-	case "log_gap":
-		fstar, ok := res.FStar.Lookup(c)
-		if !ok {
-			return nil, fmt.Errorf("no f* for %s/%s d=%d (n_users %d, n_train %d) in fstar.csv", c.Task, c.Data, c.D, c.NUsers, c.NTrain)
-		}
-		for _, r := range c.Runs {
-			if r.Loss <= fstar {
-				return nil, fmt.Errorf("f* = %g of %s/%s d=%d is not below the loss %g of seed %d", fstar, c.Task, c.Data, c.D, r.Loss, r.Seed)
+// startCurve returns the curve whose iteration-0 rows give the theta0 losses of c's setting:
+// c itself when it reports them, else the figure's DP-GIBO curve (then GIBO's) at the same
+// task, data and d.
+func (f *figureData) startCurve(c *Curve) *Curve {
+	if len(c.Runs) > 0 && !math.IsNaN(c.Runs[0].Start) {
+		return c
+	}
+	for _, m := range []string{"dpgibo", "gibo"} {
+		for _, o := range f.curves {
+			if o.Method == m && o.Task == c.Task && o.Data == c.Data && o.D == c.D &&
+				len(o.Runs) > 0 && !math.IsNaN(o.Runs[0].Start) {
+				return o
 			}
 		}
-		return func(r Run) float64 { return math.Log(r.Loss - fstar) }, nil
 	}
-	return nil, fmt.Errorf("unknown metric %q", name)
+	return nil
+}
+
+// starts returns seed -> theta0 loss of c's setting.
+func (f *figureData) starts(c *Curve) (map[int]float64, error) {
+	src := f.startCurve(c)
+	if src == nil {
+		return nil, fmt.Errorf("no theta0 for %s %s d=%d (no run of the setting reports iteration 0)", c.Method, c.Config, c.D)
+	}
+	out := map[int]float64{}
+	for _, r := range src.Runs {
+		out[r.Seed] = r.Start
+	}
+	return out, nil
+}
+
+// fstar returns the f* of c's setting.
+func (f *figureData) fstar(c *Curve) (float64, error) {
+	v, ok := f.res.FStar.Lookup(c)
+	if !ok {
+		return 0, fmt.Errorf("no f* for %s/%s d=%d (n_users %d, n_train %d) in fstar.csv", c.Task, c.Data, c.D, c.NUsers, c.NTrain)
+	}
+	return v, nil
+}
+
+// G0 returns the start gap of c's setting: the median over seeds of f(theta0) - f*, which no
+// method's outcome changes.
+func (f *figureData) G0(c *Curve) (float64, error) {
+	fs, err := f.fstar(c)
+	if err != nil {
+		return 0, err
+	}
+	starts, err := f.starts(c)
+	if err != nil {
+		return 0, err
+	}
+	gaps := make([]float64, 0, len(starts))
+	for _, v := range starts {
+		gaps = append(gaps, v-fs)
+	}
+	g := stats.Median(gaps)
+	if !(g > 0) {
+		return 0, fmt.Errorf("start gap G0 = %g of %s/%s d=%d is not positive", g, c.Task, c.Data, c.D)
+	}
+	return g, nil
+}
+
+// checkpoints returns K = floor(E/(d+1)), E the fewest final evaluations over the curves.
+func checkpoints(d int, cs ...*Curve) int {
+	fewest := math.MaxInt
+	for _, c := range cs {
+		for _, r := range c.Runs {
+			fewest = min(fewest, r.Evals)
+		}
+	}
+	return fewest / (d + 1)
+}
+
+// lossesAt returns seed -> loss of c read at at (AtFinal, AtStart or AtHalf) or, when
+// checkpoint > 0, at evaluation count checkpoint.
+func (f *figureData) lossesAt(c *Curve, at string, checkpoint int) (map[int]float64, error) {
+	if at == AtStart {
+		return f.starts(c)
+	}
+	if at == AtEnd {
+		at = AtFinal
+	}
+	if at == AtHalf {
+		k := checkpoints(c.D, c)
+		if k < 2 {
+			return nil, fmt.Errorf("%s d=%d has fewer than two checkpoints", c.Method, c.D)
+		}
+		checkpoint = (k + 1) / 2 * (c.D + 1)
+	} else if at != AtFinal {
+		return nil, fmt.Errorf("unknown At %q", at)
+	}
+	out := map[int]float64{}
+	for _, r := range c.Runs {
+		if checkpoint == 0 {
+			out[r.Seed] = r.Loss
+			continue
+		}
+		if v, ok := r.LossAt(checkpoint); ok {
+			out[r.Seed] = v
+		}
+	}
+	return out, nil
+}
+
+// values returns seed -> value of side s under metric (checkpoint > 0 overrides a final
+// read), the curve of s at D, and the scale of a margin on this metric (G0 for loss, 1 for
+// regret, 0 when no margin applies).
+func (f *figureData) values(s Side, metric string, checkpoint int) (map[int]float64, *Curve, float64, error) {
+	c := f.find(s)
+	if c == nil {
+		return nil, nil, 0, fmt.Errorf("no runs of %s", s)
+	}
+	base, scale, err := f.metricValues(c, s, metric, checkpoint)
+	if err != nil {
+		return nil, c, 0, err
+	}
+	if s.FromD == 0 {
+		return base, c, scale, nil
+	}
+	from := s
+	from.D, from.FromD = s.FromD, 0
+	fc := f.find(from)
+	if fc == nil {
+		return nil, c, 0, fmt.Errorf("no runs of %s", from)
+	}
+	fromValues, _, err := f.metricValues(fc, from, metric, checkpoint)
+	if err != nil {
+		return nil, c, 0, err
+	}
+	out := map[int]float64{}
+	for seed, v := range base {
+		if w, ok := fromValues[seed]; ok {
+			out[seed] = v - w
+		}
+	}
+	return out, c, scale, nil
+}
+
+// metricValues is values for one d.
+func (f *figureData) metricValues(c *Curve, s Side, metric string, checkpoint int) (map[int]float64, float64, error) {
+	if metric == MetricEvals {
+		out := map[int]float64{}
+		for _, r := range c.Runs {
+			out[r.Seed] = float64(r.Evals)
+		}
+		return out, 0, nil
+	}
+	losses, err := f.lossesAt(c, s.At, checkpoint)
+	if err != nil {
+		return nil, 0, err
+	}
+	g0, g0err := f.G0(c)
+	if s.Minus != "" {
+		ms := Side{Task: c.Task, Data: c.Data, Method: s.Minus, D: c.D, At: s.At}
+		if s.MinusAt != "" {
+			ms.At = s.MinusAt
+		}
+		mc := f.find(ms)
+		if mc == nil {
+			return nil, 0, fmt.Errorf("no runs of %s", ms)
+		}
+		minus, err := f.lossesAt(mc, ms.At, checkpoint)
+		if err != nil {
+			return nil, 0, err
+		}
+		diff := map[int]float64{}
+		for seed, v := range losses {
+			if w, ok := minus[seed]; ok {
+				diff[seed] = v - w
+			}
+		}
+		losses = diff
+	}
+	switch metric {
+	case MetricLoss:
+		return losses, g0, nil // a missing G0 leaves scale 0: margin claims report it
+	case MetricRegret:
+		if g0err != nil {
+			return nil, 0, g0err
+		}
+		fs := 0.0
+		if s.Minus == "" { // f* cancels in a difference
+			if fs, err = f.fstar(c); err != nil {
+				return nil, 0, err
+			}
+		}
+		out := map[int]float64{}
+		for seed, v := range losses {
+			out[seed] = (v - fs) / g0
+		}
+		return out, 1, nil
+	}
+	return nil, 0, fmt.Errorf("unknown metric %q", metric)
+}
+
+// pairedSides reports whether sides a and b are paired by seed: the same task, data and d (and
+// FromD), and methods whose runs at one seed share theta0 and random streams (the same
+// method under two configs, or DP-GIBO against GIBO). Runs at two d share neither data nor
+// theta0 and are never paired.
+func pairedSides(a, b Side, ca, cb *Curve) bool {
+	if ca.Task != cb.Task || ca.Data != cb.Data || a.D != b.D || a.FromD != b.FromD || a.Minus != b.Minus {
+		return false
+	}
+	return pairedByDesign(a.Method, b.Method)
+}
+
+// test runs the design's rank test of a - b - shift against alt on the seed maps.
+func test(xa, xb map[int]float64, isPaired bool, shift float64, alt stats.Alternative) (stats.TestResult, string, error) {
+	if isPaired {
+		var d []float64
+		for _, seed := range sortedSeeds(xa) {
+			if v, ok := xb[seed]; ok {
+				d = append(d, xa[seed]-v-shift)
+			}
+		}
+		res, err := stats.WilcoxonSignedRank(d, alt, Level)
+		return res, "wilcoxon-signed-rank", err
+	}
+	var va, vb []float64
+	for _, seed := range sortedSeeds(xa) {
+		va = append(va, xa[seed]-shift)
+	}
+	for _, seed := range sortedSeeds(xb) {
+		vb = append(vb, xb[seed])
+	}
+	res, err := stats.MannWhitney(va, vb, alt, Level)
+	return res, "mann-whitney", err
+}
+
+func sortedSeeds(m map[int]float64) []int {
+	out := make([]int, 0, len(m))
+	for s := range m {
+		out = append(out, s)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// judged is a claim's test before Holm's adjustment.
+type judged struct {
+	claim      Claim
+	rows       []Comparison // the claim's rows of comparisons.csv
+	pFor       float64
+	pAgainst   float64
+	pZero      float64 // margin claims: p in the claimed direction at zero margin
+	test       string
+	n          int
+	margin     float64
+	estimate   records.OptFloat
+	lo, hi     records.OptFloat
+	note       string // why the claim could not be tested, if it could not
+	tested     bool
+	checkpoint int // Throughout: the number of checkpoints judged
+}
+
+// pairTest is the outcome of a claim's tests at one reading of its sides.
+type pairTest struct {
+	pFor, pAgainst, pZero float64
+	margin                float64
+	rows                  []Comparison
+	base                  stats.TestResult // two-sided, zero shift: the estimate and interval
+	test                  string
+	n                     int
+}
+
+// judgePair tests claim cl (not a trend) reading both sides at checkpoint (0: as declared).
+func (f *figureData) judgePair(cl Claim, checkpoint int) (pairTest, error) {
+	var pt pairTest
+	xa, ca, scale, err := f.values(cl.A, cl.Metric, checkpoint)
+	if err != nil {
+		return pt, err
+	}
+	xb, cb, _, err := f.values(cl.B, cl.Metric, checkpoint)
+	if err != nil {
+		return pt, err
+	}
+	if cl.Margin > 0 && scale == 0 {
+		if _, g0err := f.G0(ca); g0err != nil {
+			return pt, fmt.Errorf("margin needs G0: %w", g0err)
+		}
+		return pt, fmt.Errorf("a margin on metric %q", cl.Metric)
+	}
+	isPaired := pairedSides(cl.A, cl.B, ca, cb)
+	if !enough(xa, xb, isPaired) {
+		return pt, fmt.Errorf("too few runs to compare %s with %s", cl.A, cl.B)
+	}
+	delta := cl.Margin * scale
+	pt.margin = delta
+	run := func(shift float64, alt stats.Alternative) (stats.TestResult, error) {
+		res, name, err := test(xa, xb, isPaired, shift, alt)
+		if err != nil {
+			return res, fmt.Errorf("claim %s: %w", cl.ID, err)
+		}
+		pt.test, pt.n = name, res.N
+		return res, nil
+	}
+	row := func(res stats.TestResult, shift float64, alt stats.Alternative) Comparison {
+		return Comparison{
+			Figure: ca.Figure, Task: ca.Task, Data: ca.Data, D: cl.A.D,
+			MethodA: cl.A.String(), ConfigA: cl.A.Config, MethodB: cl.B.String(), ConfigB: cl.B.Config,
+			Metric: metricName(cl.Metric), Test: pt.test, Alternative: altName(alt), Margin: shift,
+			N: res.N, Exact: res.Exact, Estimate: res.Estimate + shift,
+			CILow: records.Some(res.CILow + shift), CIHigh: records.Some(res.CIHigh + shift),
+			PValue: res.PValue, Claim: cl.ID,
+		}
+	}
+	switch cl.Kind {
+	case Lower, Higher, NotWorse:
+		threshold, forAlt, againstAlt := delta, stats.Less, stats.Greater
+		switch cl.Kind {
+		case Lower:
+			threshold = -delta
+		case Higher:
+			forAlt, againstAlt = stats.Greater, stats.Less
+		}
+		f, err := run(threshold, forAlt)
+		if err != nil {
+			return pt, err
+		}
+		g, err := run(threshold, againstAlt)
+		if err != nil {
+			return pt, err
+		}
+		pt.pFor, pt.pAgainst = f.PValue, g.PValue
+		pt.rows = []Comparison{row(f, threshold, forAlt)}
+		if delta > 0 {
+			z, err := run(0, forAlt)
+			if err != nil {
+				return pt, err
+			}
+			pt.pZero = z.PValue
+		}
+	case Equivalent:
+		upper, err := run(delta, stats.Less) // a - b < +delta
+		if err != nil {
+			return pt, err
+		}
+		lower, err := run(-delta, stats.Greater) // a - b > -delta
+		if err != nil {
+			return pt, err
+		}
+		beyondUp, err := run(delta, stats.Greater)
+		if err != nil {
+			return pt, err
+		}
+		beyondDown, err := run(-delta, stats.Less)
+		if err != nil {
+			return pt, err
+		}
+		pt.pFor = math.Max(upper.PValue, lower.PValue)
+		pt.pAgainst = math.Min(1, 2*math.Min(beyondUp.PValue, beyondDown.PValue))
+		pt.rows = []Comparison{row(upper, delta, stats.Less), row(lower, -delta, stats.Greater)}
+		zero, err := run(0, stats.TwoSided)
+		if err != nil {
+			return pt, err
+		}
+		pt.pZero = zero.PValue
+	default:
+		return pt, fmt.Errorf("claim %s: unknown kind %v", cl.ID, cl.Kind)
+	}
+	pt.base, err = run(0, stats.TwoSided)
+	return pt, err
+}
+
+// enough reports whether the seed maps can be compared: at least two pairs with a non-zero
+// difference when paired, at least two values each otherwise.
+func enough(xa, xb map[int]float64, isPaired bool) bool {
+	if !isPaired {
+		return len(xa) >= 2 && len(xb) >= 2
+	}
+	nonzero := 0
+	for seed, v := range xa {
+		if w, ok := xb[seed]; ok && v != w {
+			nonzero++
+		}
+	}
+	return nonzero >= 2
+}
+
+func metricName(m string) string {
+	if m == MetricLoss {
+		return "loss"
+	}
+	return m
 }
 
 // judge runs the claim's test(s) on the figure's curves.
-func judge(res *Results, curves []*Curve, cl Claim) (judged, error) {
-	j := judged{claim: cl, metricName: cl.Metric}
-	if j.metricName == "" {
-		j.metricName = "loss"
-	}
+func (f *figureData) judge(cl Claim) (judged, error) {
+	j := judged{claim: cl}
 	if cl.Kind == Trend {
-		return judgeTrend(res, curves, cl, j)
+		return f.judgeTrend(cl, j)
 	}
-	a, b := find(curves, cl.A), find(curves, cl.B)
-	switch {
-	case a == nil:
-		j.note = "no runs of " + cl.A.String()
-		return j, nil
-	case b == nil:
-		j.note = "no runs of " + cl.B.String()
-		return j, nil
-	case !testable(a, b):
-		j.note = fmt.Sprintf("too few runs to compare %s with %s", cl.A, cl.B)
+	if !cl.Throughout {
+		pt, err := f.judgePair(cl, 0)
+		if err != nil {
+			j.note = err.Error()
+			return j, nil
+		}
+		j.fill(pt)
 		return j, nil
 	}
-	ma, err := metricFunc(res, cl.Metric, a)
-	if err != nil {
-		j.note = err.Error()
+	ca, cb := f.find(cl.A), f.find(cl.B)
+	if ca == nil || cb == nil {
+		j.note = fmt.Sprintf("no runs of %s or %s", cl.A, cl.B)
 		return j, nil
 	}
-	mb, err := metricFunc(res, cl.Metric, b)
-	if err != nil {
-		j.note = err.Error()
+	k := checkpoints(cl.A.D, ca, cb)
+	if k < 1 {
+		j.note = "no checkpoint after the start"
 		return j, nil
 	}
-	var shift float64
-	if cl.Kind == NotWorse || cl.Kind == Equivalent {
-		shift = cl.Margin * stats.Median(values(b, mb))
+	// Intersection-union: reproduced only if the claim holds at every checkpoint (p = the
+	// largest); refuted if it fails at some checkpoint (Bonferroni over the K checkpoints).
+	pAgainst := 1.0
+	var last pairTest
+	for e := 1; e <= k; e++ {
+		pt, err := f.judgePair(cl, e*(cl.A.D+1))
+		if err != nil {
+			j.note = fmt.Sprintf("checkpoint %d: %v", e, err)
+			return j, nil
+		}
+		j.pFor = math.Max(j.pFor, pt.pFor)
+		j.pZero = math.Max(j.pZero, pt.pZero)
+		pAgainst = math.Min(pAgainst, pt.pAgainst)
+		j.rows = append(j.rows, pt.rows...)
+		last = pt
 	}
-	run := func(shift float64, alt stats.Alternative) (Comparison, error) {
-		cmp, err := testPairMetrics(a, b, ma, mb, shift, alt)
-		cmp.Metric = j.metricName
-		cmp.Claim = cl.ID
-		return cmp, err
+	pFor, pZero, rows := j.pFor, j.pZero, j.rows
+	j.fill(last)
+	j.pFor, j.pZero, j.pAgainst = pFor, pZero, math.Min(1, float64(k)*pAgainst)
+	j.rows = rows
+	j.checkpoint = k
+	for i := range j.rows {
+		j.rows[i].Alternative += fmt.Sprintf(" (checkpoint %d of %d)", i/(len(j.rows)/k)+1, k)
 	}
-	var forRows []Comparison
-	switch cl.Kind {
-	case Lower, NotWorse:
-		f, err := run(shift, stats.Less)
-		if err != nil {
-			return j, err
-		}
-		g, err := run(shift, stats.Greater)
-		if err != nil {
-			return j, err
-		}
-		forRows = []Comparison{f}
-		j.pFor, j.pAgainst = f.PValue, g.PValue
-	case Higher:
-		f, err := run(0, stats.Greater)
-		if err != nil {
-			return j, err
-		}
-		g, err := run(0, stats.Less)
-		if err != nil {
-			return j, err
-		}
-		forRows = []Comparison{f}
-		j.pFor, j.pAgainst = f.PValue, g.PValue
-	case Equivalent:
-		upper, err := run(shift, stats.Less) // a - b < +margin
-		if err != nil {
-			return j, err
-		}
-		lower, err := run(-shift, stats.Greater) // a - b > -margin
-		if err != nil {
-			return j, err
-		}
-		beyondUp, err := run(shift, stats.Greater)
-		if err != nil {
-			return j, err
-		}
-		beyondDown, err := run(-shift, stats.Less)
-		if err != nil {
-			return j, err
-		}
-		forRows = []Comparison{upper, lower}
-		j.pFor = math.Max(upper.PValue, lower.PValue)
-		j.pAgainst = math.Min(1, 2*math.Min(beyondUp.PValue, beyondDown.PValue))
-	default:
-		return j, fmt.Errorf("claim %s: unknown kind %d", cl.ID, cl.Kind)
-	}
-	j.rows = forRows
-	j.tested = true
-	j.test = forRows[0].Test
-	j.n = forRows[0].N
-	// The estimate and interval of a - b without shift.
-	base, err := testPairMetrics(a, b, ma, mb, 0, stats.TwoSided)
-	if err != nil {
-		return j, err
-	}
-	j.estimate, j.lo, j.hi = records.Some(base.Estimate), base.CILow, base.CIHigh
 	return j, nil
 }
 
-// testPairMetrics is testPair with a metric per side.
-func testPairMetrics(a, b *Curve, ma, mb func(Run) float64, shift float64, alt stats.Alternative) (Comparison, error) {
-	wa := &Curve{Figure: a.Figure, Config: a.Config, Task: a.Task, Data: a.Data, Method: a.Method, D: a.D}
-	wb := &Curve{Figure: b.Figure, Config: b.Config, Task: b.Task, Data: b.Data, Method: b.Method, D: b.D}
-	for _, r := range a.Runs {
-		wa.Runs = append(wa.Runs, Run{Seed: r.Seed, Loss: ma(r)})
-	}
-	for _, r := range b.Runs {
-		wb.Runs = append(wb.Runs, Run{Seed: r.Seed, Loss: mb(r)})
-	}
-	return testPair(wa, wb, lossOf, shift, alt)
+// fill copies one test's outcome into j.
+func (j *judged) fill(pt pairTest) {
+	j.tested = true
+	j.pFor, j.pAgainst, j.pZero = pt.pFor, pt.pAgainst, pt.pZero
+	j.rows = pt.rows
+	j.test, j.n, j.margin = pt.test, pt.n, pt.margin
+	j.estimate, j.lo, j.hi = records.Some(pt.base.Estimate), records.Some(pt.base.CILow), records.Some(pt.base.CIHigh)
 }
 
 // judgeTrend runs Page's L test along the claim's configs, the seeds present in every
 // config as blocks.
-func judgeTrend(res *Results, curves []*Curve, cl Claim, j judged) (judged, error) {
-	var along []*Curve
+func (f *figureData) judgeTrend(cl Claim, j judged) (judged, error) {
+	var along []map[int]float64
+	var first *Curve
 	for _, cfg := range cl.Configs {
 		s := cl.Along
 		s.Config = cfg
-		c := find(curves, s)
-		if c == nil {
-			j.note = "no runs of " + s.String()
+		v, c, _, err := f.values(s, cl.Metric, 0)
+		if err != nil {
+			j.note = err.Error()
 			return j, nil
 		}
-		along = append(along, c)
-	}
-	metric, err := metricFunc(res, cl.Metric, along[0])
-	if err != nil {
-		j.note = err.Error()
-		return j, nil
-	}
-	at := make([]map[int]float64, len(along))
-	for i, c := range along {
-		at[i] = map[int]float64{}
-		for _, r := range c.Runs {
-			at[i][r.Seed] = metric(r)
+		if first == nil {
+			first = c
 		}
+		along = append(along, v)
 	}
 	var data [][]float64
-	for _, r := range along[0].Runs {
+	for _, seed := range sortedSeeds(along[0]) {
 		block := make([]float64, len(along))
 		ok := true
 		for i := range along {
-			v, present := at[i][r.Seed]
+			v, present := along[i][seed]
 			ok = ok && present
 			block[i] = v
 		}
@@ -306,7 +705,7 @@ func judgeTrend(res *Results, curves []*Curve, cl Claim, j judged) (judged, erro
 	if !cl.Increasing {
 		forAlt, againstAlt = stats.Less, stats.Greater
 	}
-	f, err := stats.PageL(data, forAlt)
+	fr, err := stats.PageL(data, forAlt)
 	if err != nil {
 		return j, fmt.Errorf("claim %s: %w", cl.ID, err)
 	}
@@ -314,99 +713,241 @@ func judgeTrend(res *Results, curves []*Curve, cl Claim, j judged) (judged, erro
 	if err != nil {
 		return j, fmt.Errorf("claim %s: %w", cl.ID, err)
 	}
-	first := along[0]
 	row := Comparison{
 		Figure: first.Figure, Task: first.Task, Data: first.Data, D: first.D,
 		MethodA: first.Method, ConfigA: strings.Join(cl.Configs, " < "), MethodB: first.Method,
-		ConfigB: "", Metric: j.metricName, Test: "page-L", Alternative: altName(forAlt),
-		N: f.N, Exact: f.Exact, Estimate: f.Statistic, PValue: f.PValue, Claim: cl.ID,
+		Metric: metricName(cl.Metric), Test: "page-L", Alternative: altName(forAlt),
+		N: fr.N, Exact: fr.Exact, Estimate: fr.Statistic, PValue: fr.PValue, Claim: cl.ID,
 	}
 	j.rows = []Comparison{row}
-	j.pFor, j.pAgainst = f.PValue, g.PValue
+	j.pFor, j.pAgainst = fr.PValue, g.PValue
 	j.tested = true
 	j.test = "page-L"
-	j.n = f.N
+	j.n = fr.N
 	return j, nil
 }
 
-// Judge judges every claim whose figure is in res, with Holm's adjustment over each
-// figure's tested claims. It returns the claims' rows and their tests' rows of
-// comparisons.csv, in claim order.
-func Judge(res *Results, claims []Claim) ([]ClaimRow, []Comparison, error) {
-	present := map[string]bool{}
-	for _, f := range res.Figures {
-		present[f] = true
-	}
-	seen := map[string]bool{}
-	var out []ClaimRow
-	var cmps []Comparison
-	byFigure := map[string][]int{}
-	var js []judged
-	for _, cl := range claims {
-		if seen[cl.ID] {
-			return nil, nil, fmt.Errorf("claim id %s declared twice", cl.ID)
-		}
-		seen[cl.ID] = true
-		if !present[cl.Figure] {
-			continue
-		}
-		j, err := judge(res, curvesOf(res, cl.Figure), cl)
-		if err != nil {
-			return nil, nil, err
-		}
-		byFigure[cl.Figure] = append(byFigure[cl.Figure], len(js))
-		js = append(js, j)
-	}
-	pHolm := make([]float64, len(js))
-	pAgainstHolm := make([]float64, len(js))
-	family := map[string]int{} // tested claims per figure
-	for _, idx := range byFigure {
-		var pf, pa []float64
-		var tested []int
-		for _, i := range idx {
-			if js[i].tested {
-				pf = append(pf, js[i].pFor)
-				pa = append(pa, js[i].pAgainst)
-				tested = append(tested, i)
+// controls are a judged claim's do-nothing and specificity outcomes.
+type controls struct {
+	controlP     records.OptFloat
+	refuted      bool // the do-nothing control is refuted (or the claim has none)
+	substitutes  []string
+	specific     bool
+	controlNotes []string
+}
+
+// control runs the do-nothing and specificity controls of a tested claim; k is the figure's
+// number of claim tests.
+func (f *figureData) control(j judged, k int) controls {
+	cl := j.claim
+	out := controls{refuted: true, specific: true}
+	if cl.isMargin() {
+		ctl := cl
+		if cl.A.Minus != "" && cl.A.MinusAt == "" {
+			// Doing nothing is the private method staying at theta0 while the subtracted one
+			// runs as declared.
+			ctl.A.MinusAt = cl.A.At
+			if ctl.A.MinusAt == AtFinal {
+				ctl.A.MinusAt = AtEnd
 			}
 		}
-		hf, ha := stats.Holm(pf), stats.Holm(pa)
-		if len(idx) > 0 {
-			family[js[idx[0]].claim.Figure] = len(tested)
-		}
-		for k, i := range tested {
-			pHolm[i], pAgainstHolm[i] = hf[k], ha[k]
+		ctl.A.At = AtStart
+		ctl.Throughout = false
+		cj, err := f.judge(ctl)
+		switch {
+		case err != nil || !cj.tested:
+			out.refuted = false
+			note := cj.note
+			if err != nil {
+				note = err.Error()
+			}
+			out.controlNotes = append(out.controlNotes, "do-nothing control not testable: "+note)
+		default:
+			p := math.Min(1, cj.pAgainst*float64(k))
+			out.controlP = records.Some(p)
+			out.refuted = p <= Alpha
 		}
 	}
+	for _, m := range cl.Contrast {
+		sub := cl
+		sub.Contrast = nil
+		sub.A.Method = m
+		if cl.B.Method == cl.A.Method {
+			sub.B.Method = m
+		}
+		for _, side := range []*Side{&sub.A, &sub.B} {
+			if side.Method == m && f.find(*side) == nil {
+				side.Config = "" // the substitute does not sweep the config
+			}
+		}
+		sj, err := f.judge(sub)
+		verdict := "untestable"
+		if err == nil && sj.tested {
+			verdict = "no"
+			if sj.pFor*float64(k) <= Alpha {
+				verdict = "yes"
+				if sub.isMargin() {
+					if c := f.control(sj, k); !c.refuted {
+						verdict = "no (its do-nothing control is not refuted)"
+					}
+				}
+			}
+		}
+		if verdict == "yes" {
+			out.specific = false
+		}
+		out.substitutes = append(out.substitutes, m+": "+verdict)
+	}
+	return out
+}
+
+// judgeAll judges every claim of figure fig with Holm's adjustment over the figure's tested
+// claims, and runs their controls.
+func judgeAll(res *Results, fig string, claims []Claim) ([]judged, []float64, []float64, []controls, error) {
+	f := newFigureData(res, fig)
+	js := make([]judged, len(claims))
+	for i, cl := range claims {
+		j, err := f.judge(cl)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		js[i] = j
+	}
+	var pf, pa []float64
+	var tested []int
 	for i, j := range js {
-		row := ClaimRow{Claim: j.claim.ID, Figure: j.claim.Figure, Statement: j.claim.Statement, Verdict: Inconclusive}
-		if !j.tested {
-			row.Evidence = "not tested: " + j.note
-			out = append(out, row)
+		if j.tested {
+			pf, pa = append(pf, j.pFor), append(pa, j.pAgainst)
+			tested = append(tested, i)
+		}
+	}
+	hf, ha := stats.Holm(pf), stats.Holm(pa)
+	pHolm, pAgainstHolm := make([]float64, len(js)), make([]float64, len(js))
+	for n, i := range tested {
+		pHolm[i], pAgainstHolm[i] = hf[n], ha[n]
+	}
+	ctl := make([]controls, len(js))
+	for _, i := range tested {
+		ctl[i] = f.control(js[i], len(tested))
+	}
+	return js, pHolm, pAgainstHolm, ctl, nil
+}
+
+// Judge judges every claim of statements whose figure is in res, with Holm's adjustment
+// over each figure's tested claims. It returns one row per claim (claims of figures not in
+// res as "not yet run"), one row per statement, and the claims' test rows of
+// comparisons.csv, in declaration order.
+func Judge(res *Results, statements []Statement) ([]ClaimRow, []StatementRow, []Comparison, error) {
+	if err := checkStatements(statements); err != nil {
+		return nil, nil, nil, err
+	}
+	byFigure := map[string][]Claim{}
+	for _, st := range statements {
+		for _, cl := range st.Claims {
+			byFigure[cl.Figure] = append(byFigure[cl.Figure], cl)
+		}
+	}
+	type outcome struct {
+		row  ClaimRow
+		cmps []Comparison
+	}
+	done := map[string]outcome{}
+	for fig, claims := range byFigure {
+		if !slices.Contains(res.Figures, fig) {
 			continue
 		}
-		k := family[j.claim.Figure]
-		row.Test, row.N = j.test, j.n
-		row.Estimate, row.CILow, row.CIHigh = j.estimate, j.lo, j.hi
-		row.PValue, row.PHolm, row.POppositeHolm = records.Some(j.pFor), records.Some(pHolm[i]), records.Some(pAgainstHolm[i])
-		switch {
-		case pHolm[i] <= Alpha:
-			row.Verdict = Reproduced
-		case pAgainstHolm[i] <= Alpha:
-			row.Verdict = NotReproduced
+		js, pHolm, pAgainstHolm, ctl, err := judgeAll(res, fig, claims)
+		if err != nil {
+			return nil, nil, nil, err
 		}
-		row.Evidence = evidence(j, pHolm[i], pAgainstHolm[i], k)
-		out = append(out, row)
-		for _, r := range j.rows {
-			r.PHolm = pHolm[i]
-			cmps = append(cmps, r)
+		k := 0
+		for _, j := range js {
+			if j.tested {
+				k++
+			}
+		}
+		for i, j := range js {
+			row := claimRow(j, pHolm[i], pAgainstHolm[i], ctl[i], k)
+			var cmps []Comparison
+			for _, r := range j.rows {
+				r.PHolm = pHolm[i]
+				cmps = append(cmps, r)
+			}
+			done[j.claim.ID] = outcome{row, cmps}
 		}
 	}
-	return out, cmps, nil
+	var rows []ClaimRow
+	var sts []StatementRow
+	var cmps []Comparison
+	for _, st := range statements {
+		var stRows []ClaimRow
+		for _, cl := range st.Claims {
+			o, ok := done[cl.ID]
+			if !ok {
+				o.row = ClaimRow{Claim: cl.ID, Figure: cl.Figure, Verdict: NotYetRun,
+					Evidence: "no committed run of " + cl.Figure}
+			}
+			o.row.Statement, o.row.Source, o.row.Sentence = st.ID, st.Source, st.Sentence
+			o.row.Counts, o.row.Aside = cl.Aside == "", cl.Aside
+			stRows = append(stRows, o.row)
+			cmps = append(cmps, o.cmps...)
+		}
+		all := slices.Clone(stRows)
+		for _, id := range st.Refs {
+			o, ok := done[id]
+			if !ok {
+				o.row = ClaimRow{Claim: id, Verdict: NotYetRun}
+			}
+			o.row.Counts = true
+			for _, s := range statements {
+				for _, cl := range s.Claims {
+					if cl.ID == id {
+						o.row.Counts = cl.Aside == ""
+					}
+				}
+			}
+			all = append(all, o.row)
+		}
+		rows = append(rows, stRows...)
+		sts = append(sts, statementRow(st, all))
+	}
+	return rows, sts, cmps, nil
+}
+
+// claimRow writes one judged claim.
+func claimRow(j judged, pHolm, pAgainstHolm float64, ctl controls, k int) ClaimRow {
+	row := ClaimRow{Claim: j.claim.ID, Figure: j.claim.Figure, Verdict: Inconclusive}
+	if !j.tested {
+		row.Evidence = "not tested: " + j.note
+		return row
+	}
+	row.Test, row.N = j.test, j.n
+	if j.claim.Kind != Trend {
+		row.Estimate, row.CILow, row.CIHigh = j.estimate, j.lo, j.hi
+	}
+	if j.margin > 0 {
+		row.Margin = records.Some(j.margin)
+		row.PZeroMargin = records.Some(j.pZero)
+	}
+	row.PValue, row.PHolm, row.POppositeHolm = records.Some(j.pFor), records.Some(pHolm), records.Some(pAgainstHolm)
+	row.ControlP = ctl.controlP
+	row.Specificity = strings.Join(ctl.substitutes, "; ")
+	switch {
+	case pHolm <= Alpha && !ctl.refuted:
+		row.Verdict = Inconclusive
+	case pHolm <= Alpha && !ctl.specific:
+		row.Verdict = NotSpecific
+	case pHolm <= Alpha:
+		row.Verdict = Reproduced
+	case pAgainstHolm <= Alpha:
+		row.Verdict = NotReproduced
+	}
+	row.Evidence = evidence(j, pHolm, pAgainstHolm, k, ctl)
+	return row
 }
 
 // evidence writes a claim's test in words.
-func evidence(j judged, pHolm, pAgainstHolm float64, k int) string {
+func evidence(j judged, pHolm, pAgainstHolm float64, k int, ctl controls) string {
 	var b strings.Builder
 	if j.test == "page-L" {
 		fmt.Fprintf(&b, "Page's L over %d seeds, L = %g", j.n, j.rows[0].Estimate)
@@ -415,12 +956,32 @@ func evidence(j judged, pHolm, pAgainstHolm float64, k int) string {
 		if j.test == "mann-whitney" {
 			what = "runs in all"
 		}
-		fmt.Fprintf(&b, "%s, %d %s; %s of a - b: HL %.4g, %.0f%% CI [%.4g, %.4g]",
-			j.test, j.n, what, j.metricName, j.estimate.Value, 100*Level, j.lo.Value, j.hi.Value)
-		if j.claim.Kind == NotWorse || j.claim.Kind == Equivalent {
-			fmt.Fprintf(&b, ", margin %g x median(B) = %.4g", j.claim.Margin, j.rows[0].Margin)
+		where := ""
+		if j.checkpoint > 0 {
+			where = fmt.Sprintf(" at the last of %d checkpoints", j.checkpoint)
+		}
+		fmt.Fprintf(&b, "%s, %d %s; %s of a - b%s: HL %.4g, %.0f%% CI [%.4g, %.4g]",
+			j.test, j.n, what, metricName(j.claim.Metric), where, j.estimate.Value, 100*Level, j.lo.Value, j.hi.Value)
+		if j.margin > 0 {
+			fmt.Fprintf(&b, ", margin %.4g; zero-margin p = %.3g", j.margin, j.pZero)
 		}
 	}
 	fmt.Fprintf(&b, "; p = %.3g, Holm p = %.3g over %d claim tests; opposite direction Holm p = %.3g", j.pFor, pHolm, k, pAgainstHolm)
+	if j.checkpoint > 0 {
+		fmt.Fprintf(&b, " (p: the largest over %d checkpoints; opposite: the smallest x %d)", j.checkpoint, j.checkpoint)
+	}
+	if ctl.controlP.Valid {
+		state := "refuted"
+		if !ctl.refuted {
+			state = "NOT refuted: the claim cannot fail at this margin"
+		}
+		fmt.Fprintf(&b, "; do-nothing control p x k = %.3g, %s", ctl.controlP.Value, state)
+	}
+	for _, n := range ctl.controlNotes {
+		b.WriteString("; " + n)
+	}
+	if len(ctl.substitutes) > 0 {
+		fmt.Fprintf(&b, "; substitutes reproduce it: %s", strings.Join(ctl.substitutes, ", "))
+	}
 	return b.String()
 }

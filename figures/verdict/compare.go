@@ -18,8 +18,7 @@ type Comparison struct {
 	ConfigA string `csv:"config_a"`
 	MethodB string `csv:"method_b"`
 	ConfigB string `csv:"config_b"`
-	// Metric is what is compared: loss (final loss), evals (final evaluations) or log_gap
-	// (natural log of final loss - f*).
+	// Metric is what is compared: loss, evals (final evaluations) or regret ((f - f*)/G0).
 	Metric string `csv:"metric"`
 	// Test names the test: wilcoxon-signed-rank (paired by seed), mann-whitney, or
 	// page-L (a trend over the configs listed in config_a).
@@ -124,7 +123,6 @@ func altName(a stats.Alternative) string {
 }
 
 func lossOf(r Run) float64  { return r.Loss }
-func evalsOf(r Run) float64 { return float64(r.Evals) }
 
 // Exploratory returns a two-sided test of final losses between every two curves of one
 // figure, task, data and d, in curve order, with Holm's adjustment over the figure's rows.

@@ -25,19 +25,24 @@
 // UCB-BO, TPE, ... against anything else) has independent streams and is compared by the
 // Mann-Whitney U test with the Hodges-Lehmann shift of a - b.
 //
-// # Claims
+// # Statements and claims
 //
-// A Claim is one sentence of the paper (or of this project's own comparisons) with the test
-// it rests on, declared once in code (see PaperClaims) before the run whose results judge
-// it. Directional claims ("A has lower loss than B") use a one-sided test in the claimed
-// direction; "not worse than" claims shift the differences by a margin relative to B's
-// median; equivalence claims are two one-sided margin tests (the larger p counts); trend
-// claims over a swept value use Page's L test across the paired configs. Holm's adjustment
-// runs over the claim tests of one figure only, so adding a method or a claim to another
-// figure changes no verdict here.
+// A Statement is one clause of the paper (its sentence and section) or of this project's own
+// comparisons; a Claim is one test of it between two sides of one figure, declared once in
+// code (see Statements) before the run whose results judge it. Directional claims use a
+// one-sided test in the claimed direction; margin claims ("not worse than", "about equal")
+// shift the differences by delta = Margin x G0, G0 the setting's median start gap f(theta0) -
+// f* (or by Margin on the normalised regret (f - f*)/G0 across d); trends over a swept value
+// use Page's L test across the paired configs; "throughout" claims are judged at every
+// checkpoint k(d+1) evaluations (intersection-union). Holm's adjustment runs over the claim
+// tests of one figure only, so adding a method or a claim to another figure changes no
+// verdict here.
 //
 // A claim's verdict is "reproduced" when its test is significant in the claimed direction at
-// Alpha after Holm, "not reproduced" when the same test in the opposite direction is
-// significant at Alpha after Holm (for margin claims: the difference is significantly beyond
-// the margin), and "inconclusive" otherwise, including when its runs are missing.
+// Alpha after Holm and its controls hold: a margin claim's do-nothing control (side A
+// replaced by the start loss) is refuted, and no method the statement contrasts its subject
+// with reproduces it too (else "not specific"). It is "not reproduced" when the test in the
+// opposite direction is significant at Alpha after Holm, "inconclusive" otherwise, and "not
+// yet run" while its figure has no results. A statement is reproduced iff all its counted
+// claims are and not reproduced iff any is.
 package verdict

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"bufio"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,6 +26,30 @@ type Run struct {
 	// ratio grad_norm / (noise_scale sqrt(d)) and of the share of users clipped, from the
 	// non-private diagnostic columns; NaN for runs without privacy noise or diagnostics.
 	SNR, ClippedFrac float64
+	// Start is the loss of the run's iteration-0 row (theta0, before any evaluation); NaN
+	// for methods that report no iteration 0 (random search, UCB-BO, ...).
+	Start float64
+	// Trace is every reported (evals, loss) of the run in report order.
+	Trace []TracePoint
+}
+
+// TracePoint is one reported iteration of a run.
+type TracePoint struct {
+	Evals int
+	Loss  float64
+}
+
+// LossAt returns the loss of the theta the run had released at its last report with at most
+// evals evaluations, and false when the run reported nothing by then.
+func (r Run) LossAt(evals int) (float64, bool) {
+	loss, ok := 0.0, false
+	for _, p := range r.Trace {
+		if p.Evals > evals {
+			break
+		}
+		loss, ok = p.Loss, true
+	}
+	return loss, ok
 }
 
 // Curve is every run of one (figure, config, task, data, d, method), sorted by seed.
@@ -85,10 +111,17 @@ func Curves(rows []records.Row) ([]*Curve, error) {
 			g.clipped += r.ClippedFrac.Value
 			g.n++
 		}
-		run := Run{Seed: r.Seed, Loss: r.Loss, Evals: r.Evals, SNR: math.NaN(), ClippedFrac: math.NaN()}
+		point := TracePoint{Evals: r.Evals, Loss: r.Loss}
 		if i, ok := last[k][r.Seed]; ok {
-			c.Runs[i] = run
+			prev := c.Runs[i]
+			c.Runs[i] = Run{Seed: r.Seed, Loss: r.Loss, Evals: r.Evals, SNR: math.NaN(), ClippedFrac: math.NaN(),
+				Start: prev.Start, Trace: append(prev.Trace, point)}
 		} else {
+			run := Run{Seed: r.Seed, Loss: r.Loss, Evals: r.Evals, SNR: math.NaN(), ClippedFrac: math.NaN(),
+				Start: math.NaN(), Trace: []TracePoint{point}}
+			if r.Iter == 0 {
+				run.Start = r.Loss
+			}
 			last[k][r.Seed] = len(c.Runs)
 			c.Runs = append(c.Runs, run)
 		}
@@ -149,19 +182,21 @@ type Results struct {
 
 // figureCSV reports whether name is a figure CSV of the runner (not a file this package or
 // the runner writes beside them, and not a theta-path CSV).
-func figureCSV(name string) bool {
-	if !strings.HasSuffix(name, ".csv") {
+func figureCSV(file string) bool {
+	name, ok := records.CSVName(file)
+	if !ok {
 		return false
 	}
-	switch strings.TrimSuffix(name, ".csv") {
-	case "summary", "comparisons", "claims", "fstar":
+	switch name {
+	case "summary", "comparisons", "claims", "statements", "fstar":
 		return false
 	}
 	return !strings.HasPrefix(name, "timings")
 }
 
-// ReadDir reads every figure CSV of dir (loss traces; theta-path CSVs such as fig3f.csv are
-// skipped) and dir/fstar.csv when present.
+// ReadDir reads every figure CSV of dir, NAME.csv or NAME.csv.gz (loss traces; theta-path
+// CSVs such as fig3f.csv are skipped), and dir/fstar.csv when present. A figure present both
+// plain and compressed is an error.
 func ReadDir(dir string) (*Results, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -173,6 +208,10 @@ func ReadDir(dir string) (*Results, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
+		name, _ := records.CSVName(e.Name())
+		if slices.Contains(res.Figures, name) {
+			return nil, fmt.Errorf("%s: figure %s is in %s twice (NAME.csv and NAME.csv.gz)", dir, name, dir)
+		}
 		head, err := readHeader(path)
 		if err != nil {
 			return nil, err
@@ -191,7 +230,7 @@ func ReadDir(dir string) (*Results, error) {
 		if len(curves) == 0 {
 			continue
 		}
-		res.Figures = append(res.Figures, strings.TrimSuffix(e.Name(), ".csv"))
+		res.Figures = append(res.Figures, name)
 		res.Curves = append(res.Curves, curves...)
 	}
 	sort.Strings(res.Figures)
@@ -219,7 +258,16 @@ func readHeader(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	line, err := bufio.NewReader(f).ReadString('\n')
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", path, err)
+		}
+		defer z.Close()
+		r = z
+	}
+	line, err := bufio.NewReader(r).ReadString('\n')
 	if err != nil && err != io.EOF {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}

@@ -40,16 +40,21 @@ type manifestInfo struct {
 	Cells      int    `json:"cells"`
 }
 
-// Report renders the reproduction tables of dir (summary.csv, claims.csv, timings*.csv and
-// manifest*.json as committed under reproduction/) as Markdown, the body of a generated
-// section: figures in the order of their first claim in claims and then by name. Figures
-// with declared claims but no results in dir are listed as not run.
-func Report(dir string, claimSet []Claim) (string, error) {
+// Report renders the reproduction tables of dir (summary.csv, claims.csv, statements.csv,
+// timings*.csv and manifest*.json as committed under reproduction/) as Markdown, the body of
+// a generated section: the tally of the paper's statements, one line per figure, the
+// statements with their verdicts (the paper's, then the project's own), then each figure's
+// claims and curves, figures in the order of their first claim and then by name.
+func Report(dir string, statements []Statement) (string, error) {
 	summary, err := records.ReadFile[SummaryRow](filepath.Join(dir, "summary.csv"))
 	if err != nil {
 		return "", err
 	}
 	claims, err := records.ReadFile[ClaimRow](filepath.Join(dir, "claims.csv"))
+	if err != nil {
+		return "", err
+	}
+	stRows, err := records.ReadFile[StatementRow](filepath.Join(dir, "statements.csv"))
 	if err != nil {
 		return "", err
 	}
@@ -61,52 +66,96 @@ func Report(dir string, claimSet []Claim) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var order []string
-	seen := map[string]bool{}
-	add := func(f string) {
-		if !seen[f] {
-			seen[f] = true
-			order = append(order, f)
-		}
-	}
-	for _, c := range claimSet {
-		add(c.Figure)
-	}
+	order := Figures(statements)
 	var extra []string
 	for _, s := range summary {
-		if !seen[s.Figure] && !slices.Contains(extra, s.Figure) {
+		if !slices.Contains(order, s.Figure) && !slices.Contains(extra, s.Figure) {
 			extra = append(extra, s.Figure)
 		}
 	}
 	sort.Strings(extra)
-	for _, f := range extra {
-		add(f)
-	}
+	order = append(order, extra...)
 	ran := map[string]bool{}
 	for _, s := range summary {
 		ran[s.Figure] = true
 	}
 
 	var b strings.Builder
-	// Verdict counts.
-	count := map[string]int{}
-	for _, c := range claims {
-		count[c.Verdict]++
-	}
-	fmt.Fprintf(&b, "%d claims judged: %d reproduced, %d not reproduced, %d inconclusive (alpha = %g after Holm within each figure).\n\n",
-		len(claims), count[Reproduced], count[NotReproduced], count[Inconclusive], Alpha)
-	var notRun []string
+	writeTally(&b, stRows)
+	writeFigureTally(&b, order, ran, claims)
+	writeStatements(&b, "The paper's statements", stRows, claims, true)
+	writeStatements(&b, "The project's own statements (not counted above)", stRows, claims, false)
 	for _, fig := range order {
-		if !ran[fig] {
-			notRun = append(notRun, fig)
-			continue
+		if ran[fig] {
+			writeFigure(&b, fig, summary, claims, timings, manifests[fig])
 		}
-		writeFigure(&b, fig, summary, claims, timings, manifests[fig])
-	}
-	if len(notRun) > 0 {
-		fmt.Fprintf(&b, "Not in %s/ yet (claims declared, no committed run): %s.\n\n", dir, strings.Join(notRun, ", "))
 	}
 	return b.String(), nil
+}
+
+// writeTally writes the headline: the paper's statements by verdict.
+func writeTally(b *strings.Builder, rows []StatementRow) {
+	count, n := map[string]int{}, 0
+	for _, r := range rows {
+		if r.Source != "" {
+			count[r.Verdict]++
+			n++
+		}
+	}
+	fmt.Fprintf(b, "**%d statements of the paper: %d reproduced, %d not reproduced, %d inconclusive, %d not yet run, %d not testable** (alpha = %g after Holm within each figure; margins 0.1 G0).\n\n",
+		n, count[Reproduced], count[NotReproduced], count[Inconclusive], count[NotYetRun], count[NotTestable], Alpha)
+}
+
+// writeFigureTally writes one line per figure: its claims by verdict.
+func writeFigureTally(b *strings.Builder, order []string, ran map[string]bool, claims []ClaimRow) {
+	b.WriteString("| figure | claims | reproduced | not reproduced | inconclusive | not specific |\n|---|---|---|---|---|---|\n")
+	for _, fig := range order {
+		count, n := map[string]int{}, 0
+		for _, c := range claims {
+			if c.Figure == fig {
+				count[c.Verdict]++
+				n++
+			}
+		}
+		if !ran[fig] {
+			fmt.Fprintf(b, "| %s | %d | not yet run | | | |\n", fig, n)
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d |\n", fig, n, count[Reproduced], count[NotReproduced], count[Inconclusive], count[NotSpecific])
+	}
+	b.WriteString("\n")
+}
+
+// writeStatements writes the paper's statements (paper) or the project's own.
+func writeStatements(b *strings.Builder, title string, rows []StatementRow, claims []ClaimRow, paper bool) {
+	fmt.Fprintf(b, "#### %s\n\n| source | statement | verdict | claims (verdict; aside: shown, not counted) |\n|---|---|---|---|\n", title)
+	verdictOf := map[string]string{}
+	for _, c := range claims {
+		verdictOf[c.Claim] = c.Verdict
+	}
+	for _, r := range rows {
+		if (r.Source != "") != paper {
+			continue
+		}
+		var parts []string
+		for _, id := range strings.Fields(r.Claims) {
+			if id == "aside:" {
+				parts = append(parts, "aside:")
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("`%s` %s", id, verdictOf[id]))
+		}
+		what := strings.Join(parts, ", ")
+		if r.Verdict == NotTestable {
+			what = r.Reason
+		}
+		source := r.Source
+		if source == "" {
+			source = "project"
+		}
+		fmt.Fprintf(b, "| %s | %s | **%s** | %s |\n", source, cell(r.Sentence), r.Verdict, cell(strings.ReplaceAll(what, ", aside:,", "; aside:")))
+	}
+	b.WriteString("\n")
 }
 
 // writeFigure writes one figure's section.
@@ -152,9 +201,13 @@ func writeFigure(b *strings.Builder, fig string, summary []SummaryRow, claims []
 		}
 	}
 	if len(figClaims) > 0 {
-		b.WriteString("| claim | statement | verdict | evidence |\n|---|---|---|---|\n")
+		b.WriteString("| claim | statement | counts | verdict | evidence |\n|---|---|---|---|---|\n")
 		for _, c := range figClaims {
-			fmt.Fprintf(b, "| `%s` | %s | **%s** | %s |\n", c.Claim, cell(c.Statement), c.Verdict, cell(c.Evidence))
+			counts := "yes"
+			if !c.Counts {
+				counts = "aside: " + c.Aside
+			}
+			fmt.Fprintf(b, "| `%s` | `%s` | %s | **%s** | %s |\n", c.Claim, c.Statement, cell(counts), c.Verdict, cell(c.Evidence))
 		}
 		b.WriteString("\n")
 	}
@@ -306,9 +359,7 @@ func RewriteSection(text, dir, body string) (string, error) {
 // and theory folders hold the Markdown report their suite wrote, included as it is.
 func Sections() []Section {
 	return []Section{
-		{Dir: "reproduction", Claims: PaperClaims()},
-		{Dir: "reproduction/private", Claims: PrivateClaims()},
-		{Dir: "reproduction/peers", Claims: PeersClaims()},
+		{Dir: "reproduction", Statements: Statements()},
 		{Dir: "reproduction/audit", Markdown: "audit.md"},
 		{Dir: "reproduction/theory", Markdown: "theory.md"},
 	}
@@ -318,9 +369,9 @@ func Sections() []Section {
 type Section struct {
 	// Dir is the committed results folder, relative to the repository root.
 	Dir string
-	// Claims are judged there (Report); or Markdown names the file included as it is.
-	Claims   []Claim
-	Markdown string
+	// Statements are judged there (Report); or Markdown names the file included as it is.
+	Statements []Statement
+	Markdown   string
 }
 
 // Body renders the section from the folder at root/Dir. A folder that does not exist yet
@@ -342,7 +393,7 @@ func (s Section) Body(root string) (string, error) {
 		}
 		return text, nil
 	}
-	body, err := Report(dir, s.Claims)
+	body, err := Report(dir, s.Statements)
 	if err != nil {
 		return "", err
 	}

@@ -2,19 +2,24 @@ package verdict
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"dpgibo/experiments/records"
 )
 
 // Files are the files WriteDir writes.
-var Files = []string{"summary.csv", "comparisons.csv", "claims.csv"}
+var Files = []string{"summary.csv", "comparisons.csv", "claims.csv", "statements.csv"}
 
-// WriteDir reads the figure CSVs of dir and writes dir/summary.csv, dir/comparisons.csv
-// (exploratory pairwise tests, then every claim's tests) and dir/claims.csv (the claims
-// of Claims() whose figure is present). Each file is written atomically. It returns the
-// paths written; a directory without figure CSVs writes nothing and returns none.
-func WriteDir(dir string) ([]string, error) {
+// WriteDir reads the figure CSVs of dir and writes the verdict files into dir: see WriteTo.
+func WriteDir(dir string) ([]string, error) { return WriteTo(dir, dir) }
+
+// WriteTo reads the figure CSVs of dir and writes into out summary.csv, comparisons.csv
+// (exploratory pairwise tests, then every claim's tests), claims.csv (every claim of
+// Statements(), those of figures not in dir as not yet run) and statements.csv. Each file is
+// written atomically. It returns the paths written; a directory without figure CSVs writes
+// nothing and returns none.
+func WriteTo(dir, out string) ([]string, error) {
 	res, err := ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -26,8 +31,11 @@ func WriteDir(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	claims, claimTests, err := Judge(res, Claims())
+	claims, statements, claimTests, err := Judge(res, Statements())
 	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
 	var paths []string
@@ -35,7 +43,7 @@ func WriteDir(dir string) ([]string, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		path := filepath.Join(dir, name)
+		path := filepath.Join(out, name)
 		if err := records.WriteFileAtomic(path, data); err != nil {
 			return err
 		}
@@ -52,6 +60,10 @@ func WriteDir(dir string) ([]string, error) {
 	}
 	claimRows, err := records.Marshal(claims)
 	if err := write("claims.csv", claimRows, err); err != nil {
+		return nil, err
+	}
+	statementRows, err := records.Marshal(statements)
+	if err := write("statements.csv", statementRows, err); err != nil {
 		return nil, err
 	}
 	return paths, nil

@@ -1,0 +1,188 @@
+package verdict
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Statement is one clause of the paper that asserts a property of an experiment's results
+// (or, with an empty Source, one of this project's own comparisons), with the claims that
+// test it. Its verdict: reproduced iff every counted claim is; not reproduced iff any is;
+// not yet run while a counted claim's figure has no committed run; inconclusive otherwise.
+type Statement struct {
+	// ID is unique, e.g. s4.1-tracks-across-d.
+	ID string
+	// Source is the paper's section ("Section 4.1", "Figure 1 caption", ...); empty for
+	// the project's own statements.
+	Source string
+	// Sentence is the paper's words (LaTeX removed), or the project's statement.
+	Sentence string
+	// Claims test the statement. A claim with Aside set is shown and does not count.
+	Claims []Claim
+	// Refs are ids of claims declared under another statement that also test this one
+	// (the paper says one thing twice); they count like the statement's own claims.
+	Refs []string
+	// NotTestable, when set, says why the statement cannot be tested here.
+	NotTestable string
+}
+
+// Paper reports whether the statement is the paper's.
+func (s Statement) Paper() bool { return s.Source != "" }
+
+// StatementRow is one judged statement (statements.csv).
+type StatementRow struct {
+	Statement string `csv:"statement"`
+	Source    string `csv:"source"`
+	Sentence  string `csv:"sentence"`
+	Verdict   string `csv:"verdict"`
+	// Claims lists the ids of the counted claims, then "aside:" and the others.
+	Claims string `csv:"claims"`
+	// Reason says why a statement is not testable, or which claims decided it.
+	Reason string `csv:"reason"`
+}
+
+// checkStatements rejects duplicate ids and malformed declarations.
+func checkStatements(sts []Statement) error {
+	seenSt, seenCl := map[string]bool{}, map[string]bool{}
+	for _, st := range sts {
+		if st.ID == "" || seenSt[st.ID] {
+			return fmt.Errorf("statement id %q empty or declared twice", st.ID)
+		}
+		seenSt[st.ID] = true
+		if st.NotTestable != "" && len(st.Claims) > 0 {
+			return fmt.Errorf("statement %s is not testable but has claims", st.ID)
+		}
+		if st.NotTestable == "" && len(st.Claims)+len(st.Refs) == 0 {
+			return fmt.Errorf("statement %s has no claims and no reason why it is not testable", st.ID)
+		}
+		for _, cl := range st.Claims {
+			if cl.ID == "" || seenCl[cl.ID] {
+				return fmt.Errorf("claim id %q empty or declared twice", cl.ID)
+			}
+			seenCl[cl.ID] = true
+			if cl.Figure == "" {
+				return fmt.Errorf("claim %s names no figure", cl.ID)
+			}
+			if cl.Margin < 0 || (cl.Kind == Equivalent || cl.Kind == NotWorse) && cl.Margin == 0 {
+				return fmt.Errorf("claim %s: a %v claim needs a positive margin", cl.ID, cl.Kind)
+			}
+		}
+	}
+	for _, st := range sts {
+		for _, ref := range st.Refs {
+			if !seenCl[ref] {
+				return fmt.Errorf("statement %s refers to an undeclared claim %s", st.ID, ref)
+			}
+		}
+	}
+	return nil
+}
+
+// statementRow aggregates a statement's claim rows into its verdict.
+func statementRow(st Statement, rows []ClaimRow) StatementRow {
+	out := StatementRow{Statement: st.ID, Source: st.Source, Sentence: st.Sentence}
+	if st.NotTestable != "" {
+		out.Verdict, out.Reason = NotTestable, st.NotTestable
+		return out
+	}
+	var counted, aside []string
+	count := map[string]int{}
+	for _, r := range rows {
+		if !r.Counts {
+			aside = append(aside, r.Claim)
+			continue
+		}
+		counted = append(counted, r.Claim)
+		count[r.Verdict]++
+	}
+	out.Claims = strings.Join(counted, " ")
+	if len(aside) > 0 {
+		out.Claims += " aside: " + strings.Join(aside, " ")
+	}
+	decided := len(counted) - count[NotSpecific]
+	switch {
+	case count[NotReproduced] > 0:
+		out.Verdict = NotReproduced
+		out.Reason = fmt.Sprintf("%d of %d claims not reproduced", count[NotReproduced], len(counted))
+	case count[NotYetRun] > 0:
+		out.Verdict = NotYetRun
+		out.Reason = fmt.Sprintf("%d of %d claims have no committed run", count[NotYetRun], len(counted))
+	case decided == 0:
+		out.Verdict = Inconclusive
+		out.Reason = "no claim is specific to the statement's subject"
+	case count[Reproduced] == decided:
+		out.Verdict = Reproduced
+		out.Reason = fmt.Sprintf("all %d specific claims reproduced", decided)
+	default:
+		out.Verdict = Inconclusive
+		out.Reason = fmt.Sprintf("%d of %d specific claims reproduced", count[Reproduced], decided)
+	}
+	if count[NotSpecific] > 0 {
+		out.Reason += fmt.Sprintf("; %d not specific (a contrasted method reproduces them too), not counted", count[NotSpecific])
+	}
+	return out
+}
+
+// claimRules names the judging rules that ClaimsHash pins beside the claims themselves.
+const claimRules = "v1: margins in units of G0 = median(f(theta0) - f*); paired Wilcoxon within task, data and d " +
+	"for one method or DP-GIBO vs GIBO, else Mann-Whitney; Holm per figure at alpha 0.05; " +
+	"do-nothing control opposite p x k <= alpha; specificity p x k <= alpha; throughout: IUT over k(d+1)"
+
+// ClaimsHash returns the SHA-256 of the judged content of the claims on figure fig (kinds,
+// sides, metrics, margins, checkpoints, contrasts, whether they count, and the rules; not the
+// wording), or "" when no statement has a claim on fig. Each figure's manifest records it, so
+// that claims changed after a run show.
+func ClaimsHash(fig string, statements []Statement) string {
+	type pinned struct {
+		ID         string   `json:"id"`
+		Kind       string   `json:"kind"`
+		A          Side     `json:"a"`
+		B          Side     `json:"b"`
+		Margin     float64  `json:"margin"`
+		Metric     string   `json:"metric"`
+		Along      Side     `json:"along"`
+		Configs    []string `json:"configs"`
+		Increasing bool     `json:"increasing"`
+		Throughout bool     `json:"throughout"`
+		Contrast   []string `json:"contrast"`
+		Counts     bool     `json:"counts"`
+	}
+	var claims []pinned
+	for _, st := range statements {
+		for _, c := range st.Claims {
+			if c.Figure == fig {
+				claims = append(claims, pinned{c.ID, c.Kind.String(), c.A, c.B, c.Margin, c.Metric, c.Along,
+					c.Configs, c.Increasing, c.Throughout, c.Contrast, c.Aside == ""})
+			}
+		}
+	}
+	if len(claims) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(struct {
+		Rules  string   `json:"rules"`
+		Claims []pinned `json:"claims"`
+	}{claimRules, claims})
+	if err != nil {
+		panic(fmt.Sprintf("verdict: encoding claims: %v", err))
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Figures returns the figures the statements' claims are judged on, in order of first use.
+func Figures(statements []Statement) []string {
+	var out []string
+	for _, st := range statements {
+		for _, c := range st.Claims {
+			if !slices.Contains(out, c.Figure) {
+				out = append(out, c.Figure)
+			}
+		}
+	}
+	return out
+}
