@@ -4,8 +4,8 @@
 // reproduction/audit and reproduction/theory), so that every number and verdict README
 // states comes from a file:
 //
-//	go run ./figures/readme                 # rewrite README.md from reproduction/
-//	go run ./figures/readme -check          # exit 1 if README.md is not what reproduction/ gives
+//	go run ./figures/readme                 # rewrite README.md and docs/results.md from reproduction/
+//	go run ./figures/readme -check          # exit 1 if either is not what reproduction/ gives
 //
 // Each section lies between verdict.SectionBegin(dir) and verdict.ReportEnd.
 package main
@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"dpgibo/experiments/records"
 	"dpgibo/figures/verdict"
@@ -31,24 +32,40 @@ func main() {
 	}
 }
 
-// generate returns the README text and the same text with every generated section rewritten
-// from the results under root (the repository root).
-func generate(readme, root string) (old, updated string, err error) {
-	b, err := os.ReadFile(readme)
+// generate returns the text of file (README.md when its sections have File "", else the
+// named page) and the same text with every generated section of that file rewritten from the
+// results under root (the repository root).
+func generate(path, root, file string) (old, updated string, err error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", "", err
 	}
 	updated = string(b)
 	for _, s := range verdict.Sections() {
+		if s.File != file {
+			continue
+		}
 		body, err := s.Body(root)
 		if err != nil {
 			return "", "", fmt.Errorf("reading %s: %w", s.Dir, err)
 		}
 		if updated, err = verdict.RewriteSection(updated, s.Dir, body); err != nil {
-			return "", "", fmt.Errorf("%s: %w", readme, err)
+			return "", "", fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	return string(b), updated, nil
+}
+
+// files returns the files with generated sections: the README at readme and each page under
+// pages.
+func files(readme, pages string) map[string]string {
+	out := map[string]string{"": readme}
+	for _, s := range verdict.Sections() {
+		if s.File != "" {
+			out[s.File] = filepath.Join(pages, s.File)
+		}
+	}
+	return out
 }
 
 func run(args []string, stderr io.Writer) error {
@@ -57,24 +74,32 @@ func run(args []string, stderr io.Writer) error {
 	root := fs.String("root", ".", "repository root holding reproduction/")
 	readme := fs.String("readme", "README.md", "the README to rewrite")
 	check := fs.Bool("check", false, "only check that the README matches; exit 1 if not")
+	pages := fs.String("pages", "", "directory holding the generated pages (docs/results.md); default -root")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
 	}
-	old, updated, err := generate(*readme, *root)
-	if err != nil {
-		return err
+	if *pages == "" {
+		*pages = *root
 	}
-	if *check {
-		if old != updated {
-			return fmt.Errorf("%s is out of date with reproduction/: run go run ./figures/readme", *readme)
+	for file, path := range files(*readme, *pages) {
+		old, updated, err := generate(path, *root, file)
+		if err != nil {
+			return err
 		}
-		return nil
+		if *check {
+			if old != updated {
+				return fmt.Errorf("%s is out of date with reproduction/: run go run ./figures/readme", path)
+			}
+			continue
+		}
+		if old != updated {
+			if err := records.WriteFileAtomic(path, []byte(updated)); err != nil {
+				return err
+			}
+		}
 	}
-	if old == updated {
-		return nil
-	}
-	return records.WriteFileAtomic(*readme, []byte(updated))
+	return nil
 }

@@ -122,7 +122,7 @@ func altName(a stats.Alternative) string {
 	return "two-sided"
 }
 
-func lossOf(r Run) float64  { return r.Loss }
+func lossOf(r Run) float64 { return r.Loss }
 
 // Exploratory returns a two-sided test of final losses between every two curves of one
 // figure, task, data and d, in curve order, with Holm's adjustment over the figure's rows.

@@ -46,6 +46,16 @@ type manifestInfo struct {
 // statements with their verdicts (the paper's, then the project's own), then each figure's
 // claims and curves, figures in the order of their first claim and then by name.
 func Report(dir string, statements []Statement) (string, error) {
+	return report(dir, statements, false)
+}
+
+// ReportSummary is the head of Report: the tally of the paper's statements and one line per
+// figure.
+func ReportSummary(dir string, statements []Statement) (string, error) {
+	return report(dir, statements, true)
+}
+
+func report(dir string, statements []Statement, summaryOnly bool) (string, error) {
 	summary, err := records.ReadFile[SummaryRow](filepath.Join(dir, "summary.csv"))
 	if err != nil {
 		return "", err
@@ -83,6 +93,9 @@ func Report(dir string, statements []Statement) (string, error) {
 	var b strings.Builder
 	writeTally(&b, stRows)
 	writeFigureTally(&b, order, ran, claims)
+	if summaryOnly {
+		return b.String(), nil
+	}
 	writeStatements(&b, "The paper's statements", stRows, claims, true)
 	writeStatements(&b, "The project's own statements (not counted above)", stRows, claims, false)
 	for _, fig := range order {
@@ -354,12 +367,18 @@ func RewriteSection(text, dir, body string) (string, error) {
 	return text[:start] + "\n\n" + strings.TrimSpace(body) + "\n\n" + text[start+j:], nil
 }
 
-// Sections lists README's generated sections: the committed results folder of each and
-// how its body is made. A folder with summary.csv gets Report over its claims; the audit
-// and theory folders hold the Markdown report their suite wrote, included as it is.
+// ResultsPage is the generated page of every statement, claim and curve, relative to the
+// repository root; README carries its head (ReportSummary) and links it.
+const ResultsPage = "docs/results.md"
+
+// Sections lists the generated sections: the committed results folder of each, the file it
+// lives in and how its body is made. A folder with summary.csv gets Report over its
+// statements (README: its summary and a link); the audit and theory folders hold the
+// Markdown report their suite wrote, included as it is.
 func Sections() []Section {
 	return []Section{
-		{Dir: "reproduction", Statements: Statements()},
+		{Dir: "reproduction", Statements: Statements(), Summary: true},
+		{Dir: "reproduction", Statements: Statements(), File: ResultsPage},
 		{Dir: "reproduction/audit", Markdown: "audit.md"},
 		{Dir: "reproduction/theory", Markdown: "theory.md"},
 	}
@@ -369,9 +388,13 @@ func Sections() []Section {
 type Section struct {
 	// Dir is the committed results folder, relative to the repository root.
 	Dir string
-	// Statements are judged there (Report); or Markdown names the file included as it is.
+	// Statements are judged there (Report; ReportSummary and a link to ResultsPage when
+	// Summary); or Markdown names the file included as it is.
 	Statements []Statement
+	Summary    bool
 	Markdown   string
+	// File is the file holding the section, relative to the repository root ("" : README.md).
+	File string
 }
 
 // Body renders the section from the folder at root/Dir. A folder that does not exist yet
@@ -393,7 +416,14 @@ func (s Section) Body(root string) (string, error) {
 		}
 		return text, nil
 	}
-	body, err := Report(dir, s.Statements)
+	var body string
+	var err error
+	if s.Summary {
+		body, err = ReportSummary(dir, s.Statements)
+		body += fmt.Sprintf("Every statement with its claims and evidence, each figure's curves and the privacy diagnostics: [%s](%s).\n", ResultsPage, ResultsPage)
+	} else {
+		body, err = Report(dir, s.Statements)
+	}
 	if err != nil {
 		return "", err
 	}
