@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,5 +152,50 @@ func TestCheckFailsOnAStaleReadme(t *testing.T) {
 	}
 	if err := run(args, os.Stderr); err == nil || !strings.Contains(err.Error(), "no generated section") {
 		t.Fatalf("README without markers: %v", err)
+	}
+}
+
+// Direction on the committed data: every claim "A lower than B" restated as "B higher than
+// A" (and the reverse), the rest unchanged, gets the same verdict and p-values.
+func TestCommittedVerdictsMirrorWhenSidesSwap(t *testing.T) {
+	res, err := verdict.ReadDir(filepath.Join("..", "..", "reproduction"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	statements := verdict.Statements()
+	swapped := make([]verdict.Statement, len(statements))
+	changed := 0
+	for i, st := range statements {
+		st.Claims = slices.Clone(st.Claims)
+		for j, c := range st.Claims {
+			switch c.Kind {
+			case verdict.Lower:
+				c.Kind = verdict.Higher
+			case verdict.Higher:
+				c.Kind = verdict.Lower
+			default:
+				continue
+			}
+			c.A, c.B = c.B, c.A
+			st.Claims[j] = c
+			changed++
+		}
+		swapped[i] = st
+	}
+	want, _, _, err := verdict.Judge(res, statements)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, _, err := verdict.Judge(res, swapped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if got[i].Verdict != want[i].Verdict || got[i].PValue != want[i].PValue || got[i].POppositeHolm != want[i].POppositeHolm {
+			t.Errorf("claim %s: %s (p %v) with the sides swapped, %s (p %v) as declared", want[i].Claim, got[i].Verdict, got[i].PValue, want[i].Verdict, want[i].PValue)
+		}
+	}
+	if changed == 0 {
+		t.Fatal("no directional claim to swap")
 	}
 }
