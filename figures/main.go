@@ -40,6 +40,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "directory to write the figures to (default IN/figures)")
 	only := fs.String("only", "", "comma-separated figure names (default: every figure CSV in -in); known: "+strings.Join(plotting.Names(), ", "))
 	quiet := fs.Bool("quiet", false, "do not list the files written")
+	formats := fs.String("formats", strings.Join(plotting.Formats, ","), "comma-separated image formats to write")
 	verdicts := fs.Bool("verdicts", true, "write summary.csv, comparisons.csv, claims.csv and statements.csv into -out")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -54,7 +55,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *only != "" {
 		names = strings.Split(*only, ",")
 	}
-	files, err := plotting.RenderDir(*in, *out, names)
+	files, err := plotting.RenderDirAs(*in, *out, names, strings.Split(*formats, ","))
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,6 @@
 // Package plotting draws the figures of the DP-GIBO paper from the runner's CSV files
 // alone (see package dpgibo/experiments/records for the columns), with gonum/plot: the
-// median over seeds with an interquartile band, the paper's axes and legend names
+// median over seeds with the 95% confidence band of the median, the paper's axes and legend names
 // (DP-GIBO, GIBO, Random Search, UCB-BO; DP-Random and DP-UCB for the private comparison),
 // each figure as PNG, SVG and PDF.
 //
@@ -16,6 +16,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -86,6 +87,19 @@ func Names() []string {
 // files written. A figure named in names whose CSV is absent, an unknown name, or an
 // inDir holding no figure CSV at all is an error.
 func RenderDir(inDir, outDir string, names []string) ([]string, error) {
+	return RenderDirAs(inDir, outDir, names, Formats)
+}
+
+// RenderDirAs is RenderDir in the given formats (a subset of Formats).
+func RenderDirAs(inDir, outDir string, names, formats []string) ([]string, error) {
+	for _, f := range formats {
+		if !slices.Contains(Formats, f) {
+			return nil, fmt.Errorf("unknown format %q (known: %s)", f, strings.Join(Formats, ", "))
+		}
+	}
+	if len(formats) == 0 {
+		return nil, errors.New("no format to render")
+	}
 	if st, err := os.Stat(inDir); err != nil {
 		return nil, fmt.Errorf("input directory: %w", err)
 	} else if !st.IsDir() {
@@ -116,7 +130,7 @@ func RenderDir(inDir, outDir string, names []string) ([]string, error) {
 		if !ok {
 			return written, fmt.Errorf("figure %s: no %s.csv or %s.csv.gz in %s", n, n, n, inDir)
 		}
-		files, err := RenderFile(path, n, outDir)
+		files, err := renderFile(path, n, outDir, formats)
 		if err != nil {
 			return written, err
 		}
@@ -127,6 +141,10 @@ func RenderDir(inDir, outDir string, names []string) ([]string, error) {
 
 // RenderFile draws figure name from the CSV at path into outDir in every format.
 func RenderFile(path, name, outDir string) ([]string, error) {
+	return renderFile(path, name, outDir, Formats)
+}
+
+func renderFile(path, name, outDir string, formats []string) ([]string, error) {
 	fig, ok := renderers[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown figure %q (known: %s)", name, strings.Join(Names(), ", "))
@@ -161,7 +179,7 @@ func RenderFile(path, name, outDir string) ([]string, error) {
 			panels = append(panels, []*plot.Plot{snr})
 		}
 	}
-	written, err := writeFigure(panels, name, outDir)
+	written, err := writeFigure(panels, name, outDir, formats)
 	if err != nil {
 		return written, err
 	}
@@ -176,7 +194,7 @@ func RenderFile(path, name, outDir string) ([]string, error) {
 			return written, fmt.Errorf("figure %s (gap to f*): %w", name, err)
 		}
 		asGap(panels)
-		files, err := writeFigure(panels, name+"-gap", outDir)
+		files, err := writeFigure(panels, name+"-gap", outDir, formats)
 		written = append(written, files...)
 		if err != nil {
 			return written, err
@@ -186,9 +204,9 @@ func RenderFile(path, name, outDir string) ([]string, error) {
 }
 
 // writeFigure writes panels as name in every format into outDir.
-func writeFigure(panels [][]*plot.Plot, name, outDir string) ([]string, error) {
+func writeFigure(panels [][]*plot.Plot, name, outDir string, formats []string) ([]string, error) {
 	var written []string
-	for _, format := range Formats {
+	for _, format := range formats {
 		out := filepath.Join(outDir, name+"."+format)
 		if err := writePanels(panels, format, out); err != nil {
 			return written, fmt.Errorf("figure %s: %w", name, err)

@@ -307,3 +307,23 @@ func TestGapVariant(t *testing.T) {
 		t.Fatalf("gapRows: %v %v (input %v)", gap, ok, rows)
 	}
 }
+
+func TestRenderDirAsWritesOnlyTheFormatsAsked(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	smallInputs(t, in)
+	files, err := RenderDirAs(in, out, []string{"fig1"}, []string{"png"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".png") {
+			t.Errorf("wrote %s, asked for PNG only", f)
+		}
+	}
+	if len(files) == 0 {
+		t.Fatal("wrote nothing")
+	}
+	if _, err := RenderDirAs(in, out, []string{"fig1"}, []string{"gif"}); err == nil || !strings.Contains(err.Error(), "gif") {
+		t.Fatalf("format gif: error %v, want one naming it", err)
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"dpgibo/experiments/records"
+	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
 )
 
@@ -198,4 +201,63 @@ func TestCommittedVerdictsMirrorWhenSidesSwap(t *testing.T) {
 	if changed == 0 {
 		t.Fatal("no directional claim to swap")
 	}
+}
+
+// The committed figure PNGs are what the committed raw data render to, pixel for pixel (the
+// encoder's bytes may differ between Go releases; the picture may not), and every committed
+// figure CSV has its PNG.
+func TestCommittedFiguresAreWhatTheRawDataRender(t *testing.T) {
+	root := filepath.Join("..", "..")
+	out := t.TempDir()
+	files, err := plotting.RenderDirAs(filepath.Join(root, "reproduction"), out, nil, []string{"png"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		name := filepath.Base(path)
+		want, err := os.ReadFile(filepath.Join(root, verdict.FiguresDir, name))
+		if err != nil {
+			t.Errorf("%s: %v (render it: go run ./figures -in reproduction -out %s -formats png -verdicts=false)", name, err, verdict.FiguresDir)
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !samePixels(t, got, want) {
+			t.Errorf("%s/%s is not what reproduction/ renders to", verdict.FiguresDir, name)
+		}
+	}
+	committed, err := filepath.Glob(filepath.Join(root, verdict.FiguresDir, "*.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(committed) != len(files) {
+		t.Errorf("%d PNGs committed in %s, %d rendered", len(committed), verdict.FiguresDir, len(files))
+	}
+}
+
+// samePixels reports whether two PNG files hold the same picture.
+func samePixels(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	ia, err := png.Decode(bytes.NewReader(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ib, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ia.Bounds() != ib.Bounds() {
+		return false
+	}
+	r := ia.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if ia.At(x, y) != ib.At(x, y) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -46,16 +46,19 @@ type manifestInfo struct {
 // statements with their verdicts (the paper's, then the project's own), then each figure's
 // claims and curves, figures in the order of their first claim and then by name.
 func Report(dir string, statements []Statement) (string, error) {
-	return report(dir, statements, false)
+	return report(dir, statements, false, images{})
 }
+
+// images says where a report finds committed figure PNGs (dir) and how it links them.
+type images struct{ dir, link string }
 
 // ReportSummary is the head of Report: the tally of the paper's statements and one line per
 // figure.
 func ReportSummary(dir string, statements []Statement) (string, error) {
-	return report(dir, statements, true)
+	return report(dir, statements, true, images{})
 }
 
-func report(dir string, statements []Statement, summaryOnly bool) (string, error) {
+func report(dir string, statements []Statement, summaryOnly bool, img images) (string, error) {
 	summary, err := records.ReadFile[SummaryRow](filepath.Join(dir, "summary.csv"))
 	if err != nil {
 		return "", err
@@ -101,6 +104,7 @@ func report(dir string, statements []Statement, summaryOnly bool) (string, error
 	for _, fig := range order {
 		if ran[fig] {
 			writeFigure(&b, fig, summary, claims, timings, manifests[fig])
+			writeImages(&b, fig, img)
 		}
 	}
 	return b.String(), nil
@@ -237,6 +241,18 @@ func writeFigure(b *strings.Builder, fig string, summary []SummaryRow, claims []
 	b.WriteString("\n")
 }
 
+// writeImages links the committed PNGs of fig (and of its gap-to-f* variant).
+func writeImages(b *strings.Builder, fig string, img images) {
+	if img.dir == "" {
+		return
+	}
+	for _, name := range []string{fig, fig + "-gap"} {
+		if _, err := os.Stat(filepath.Join(img.dir, name+".png")); err == nil {
+			fmt.Fprintf(b, "![%s](%s/%s.png)\n\n", name, img.link, name)
+		}
+	}
+}
+
 // writeDiagnostics explains, for a figure with a claim that did not reproduce, what the
 // privacy diagnostics of its private curves show: the median privacy SNR (below 1 the
 // privacy noise is larger than the clipped mean gradient, so the steps are mostly noise) and
@@ -371,6 +387,10 @@ func RewriteSection(text, dir, body string) (string, error) {
 // repository root; README carries its head (ReportSummary) and links it.
 const ResultsPage = "docs/results.md"
 
+// FiguresDir holds the PNGs of the committed figures, rendered from reproduction/ by
+// `go run ./figures -in reproduction -out docs/figures -formats png -verdicts=false`.
+const FiguresDir = "docs/figures"
+
 // Sections lists the generated sections: the committed results folder of each, the file it
 // lives in and how its body is made. A folder with summary.csv gets Report over its
 // statements (README: its summary and a link); the audit and theory folders hold the
@@ -378,7 +398,7 @@ const ResultsPage = "docs/results.md"
 func Sections() []Section {
 	return []Section{
 		{Dir: "reproduction", Statements: Statements(), Summary: true},
-		{Dir: "reproduction", Statements: Statements(), File: ResultsPage},
+		{Dir: "reproduction", Statements: Statements(), File: ResultsPage, Images: FiguresDir},
 		{Dir: "reproduction/audit", Markdown: "audit.md"},
 		{Dir: "reproduction/theory", Markdown: "theory.md"},
 	}
@@ -395,6 +415,9 @@ type Section struct {
 	Markdown   string
 	// File is the file holding the section, relative to the repository root ("" : README.md).
 	File string
+	// Images is the folder of the committed PNGs of the figures (relative to the root), linked
+	// beside each figure's claims; empty for none.
+	Images string
 }
 
 // Body renders the section from the folder at root/Dir. A folder that does not exist yet
@@ -422,7 +445,15 @@ func (s Section) Body(root string) (string, error) {
 		body, err = ReportSummary(dir, s.Statements)
 		body += fmt.Sprintf("Every statement with its claims and evidence, each figure's curves and the privacy diagnostics: [%s](%s).\n", ResultsPage, ResultsPage)
 	} else {
-		body, err = Report(dir, s.Statements)
+		img := images{}
+		if s.Images != "" {
+			link, lerr := filepath.Rel(filepath.Dir(s.File), s.Images)
+			if lerr != nil {
+				return "", lerr
+			}
+			img = images{dir: filepath.Join(root, s.Images), link: filepath.ToSlash(link)}
+		}
+		body, err = report(dir, s.Statements, false, img)
 	}
 	if err != nil {
 		return "", err
