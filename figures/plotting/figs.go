@@ -111,8 +111,8 @@ func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 			all = append(all, b.Hi...)
 		}
 		logYIfWide(p, all)
-		finishPanel(p)
-		out = append(out, p)
+		p.finish()
+		out = append(out, p.Plot)
 	}
 	return [][]*plot.Plot{out}, nil
 }
@@ -159,14 +159,14 @@ func drawThetaPaths(_ string, _ []records.Row, rows []records.ThetaRow) ([][]*pl
 				return nil, err
 			}
 		}
-		finishPanel(p)
-		out = append(out, p)
+		p.finish()
+		out = append(out, p.Plot)
 	}
 	return [][]*plot.Plot{out}, nil
 }
 
 // sweepPanel draws one curve per config of rows (x against y), coloured by sweep order.
-func sweepPanel(p *plot.Plot, rows []records.Row, x, y func(records.Row) float64, logY bool) error {
+func sweepPanel(p *panel, rows []records.Row, x, y func(records.Row) float64, logY bool) error {
 	keys, by := groups(rows)
 	var all []float64
 	for i, k := range keys {
@@ -180,7 +180,7 @@ func sweepPanel(p *plot.Plot, rows []records.Row, x, y func(records.Row) float64
 	if logY {
 		logYIfWide(p, all)
 	}
-	finishPanel(p)
+	p.finish()
 	return nil
 }
 
@@ -196,7 +196,7 @@ func drawBiasTol(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 	if err := sweepPanel(b, rows, iterOf, evalsOf, false); err != nil {
 		return nil, err
 	}
-	return [][]*plot.Plot{{a, b}}, nil
+	return [][]*plot.Plot{{a.Plot, b.Plot}}, nil
 }
 
 // drawSweepByIter draws fig3c and clip-sweep: the loss per iteration, one curve per value
@@ -214,7 +214,7 @@ func drawSweepByIter(name string, rows []records.Row, _ []records.ThetaRow) ([][
 	if err := sweepPanel(p, rows, iterOf, lossOf, true); err != nil {
 		return nil, err
 	}
-	return [][]*plot.Plot{{p}}, nil
+	return [][]*plot.Plot{{p.Plot}}, nil
 }
 
 // errPoints are medians with the confidence intervals of the medians as error bars.
@@ -225,7 +225,7 @@ type errPoints struct {
 
 // addPointsCI draws, at each x, the median of values[i] with its confidence interval
 // (stats.MedianCI at BandLevel) as error bars, joined by a line, under name.
-func addPointsCI(p *plot.Plot, x []float64, values [][]float64, name string, c color.Color, dashed bool) ([]float64, error) {
+func addPointsCI(p *panel, x []float64, values [][]float64, name string, c color.Color, dashed bool) ([]float64, error) {
 	pts := errPoints{}
 	var span []float64
 	for i := range x {
@@ -237,7 +237,7 @@ func addPointsCI(p *plot.Plot, x []float64, values [][]float64, name string, c c
 		pts.XYs = append(pts.XYs, plotter.XY{X: x[i], Y: med})
 		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{med - lo, hi - med})
 		span = append(span, lo, hi)
-		noteSeeds(p, len(values[i]))
+		p.noteSeeds(len(values[i]))
 	}
 	if len(pts.XYs) == 0 {
 		return nil, nil
@@ -262,7 +262,7 @@ func addPointsCI(p *plot.Plot, x []float64, values [][]float64, name string, c c
 	marks.Shape = draw.CircleGlyph{}
 	marks.Radius = vg.Points(3)
 	p.Add(bars, line, marks)
-	addLegend(p, name, line, marks)
+	p.addLegend(name, line, marks)
 	return span, nil
 }
 
@@ -297,8 +297,8 @@ func drawFinalByNoise(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.5, float64(len(keys))-0.5
 	logYIfWide(p, span)
-	finishPanel(p)
-	return [][]*plot.Plot{{p}}, nil
+	p.finish()
+	return [][]*plot.Plot{{p.Plot}}, nil
 }
 
 // drawMisspec draws noise-misspec: one panel per sigma told to DP-GIBO (true, over- and
@@ -336,8 +336,8 @@ func drawMisspec(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 			all = append(all, b.Hi...)
 		}
 		logYIfWide(p, all)
-		finishPanel(p)
-		out = append(out, p)
+		p.finish()
+		out = append(out, p.Plot)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no DP-GIBO rows with a told sigma (config noise_std=...)")
@@ -380,7 +380,7 @@ func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 				span = append(span, s...)
 			}
 			finishDimPanel(p, dims, span)
-			row = append(row, p)
+			row = append(row, p.Plot)
 		}
 		grid = append(grid, row)
 	}
@@ -390,7 +390,7 @@ func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 // finishDimPanel completes a panel whose x axis is d: a tick at every d drawn, a little room
 // at both ends, a log y axis when the values span a wide range, the legend's room and the
 // seed count.
-func finishDimPanel(p *plot.Plot, dims []int, span []float64) {
+func finishDimPanel(p *panel, dims []int, span []float64) {
 	var ticks []plot.Tick
 	for _, d := range dims {
 		ticks = append(ticks, plot.Tick{Value: float64(d), Label: fmt.Sprint(d)})
@@ -402,7 +402,7 @@ func finishDimPanel(p *plot.Plot, dims []int, span []float64) {
 	}
 	p.X.Min, p.X.Max = float64(dims[0])-pad, float64(dims[len(dims)-1])+pad
 	logYIfWide(p, span)
-	finishPanel(p)
+	p.finish()
 }
 
 // finalsAtDims returns, at each d of dims, the final losses of the runs among rows that

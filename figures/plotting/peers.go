@@ -43,7 +43,7 @@ func drawPeers(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Pl
 			span = append(span, s...)
 		}
 		finishDimPanel(p, dims, span)
-		panels = append(panels, p)
+		panels = append(panels, p.Plot)
 	}
 	return [][]*plot.Plot{panels}, nil
 }

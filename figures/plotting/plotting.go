@@ -20,7 +20,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -377,8 +376,8 @@ func taskTitle(task, data string) string {
 	return task
 }
 
-// newPlot returns a plot with the project's style.
-func newPlot(title, x, y string) *plot.Plot {
+// newPlot returns a panel with the project's style.
+func newPlot(title, x, y string) *panel {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = x
@@ -392,16 +391,16 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Y.Tick.Label.Font.Size = TickFontSize
 	p.Legend.TextStyle.Font.Size = TickFontSize
 	p.Add(plotter.NewGrid())
-	return p
+	return &panel{Plot: p}
 }
 
 // addBand draws the confidence interval of a band's median as a translucent polygon and
 // its median as a line, and adds the line to the legend under name.
-func addBand(p *plot.Plot, b Band, name string, c color.Color, dashed bool) error {
+func addBand(p *panel, b Band, name string, c color.Color, dashed bool) error {
 	if len(b.X) == 0 {
 		return nil
 	}
-	noteSeeds(p, b.Seeds)
+	p.noteSeeds(b.Seeds)
 	if b.Seeds > 1 {
 		poly := make(plotter.XYs, 0, 2*len(b.X))
 		for i := range b.X {
@@ -433,7 +432,7 @@ func addBand(p *plot.Plot, b Band, name string, c color.Color, dashed bool) erro
 		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 	}
 	p.Add(line)
-	addLegend(p, name, line)
+	p.addLegend(name, line)
 	return nil
 }
 
@@ -447,7 +446,7 @@ func xys(x, y []float64) plotter.XYs {
 
 // logYIfWide switches p's y axis to a log scale when every plotted value is positive and
 // they span more than a factor of 20, so that curves far apart stay readable.
-func logYIfWide(p *plot.Plot, values []float64) {
+func logYIfWide(p *panel, values []float64) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range values {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -458,37 +457,37 @@ func logYIfWide(p *plot.Plot, values []float64) {
 	}
 }
 
-// legendEntries counts the legend entries of plots being built (gonum's Legend does not
-// expose them); legendRoom reads and forgets the count.
-var legendEntries sync.Map // *plot.Plot -> int
+// panel is one plot being built: the gonum plot with what its title and legend room need
+// (gonum's Legend does not expose its entries).
+type panel struct {
+	*plot.Plot
+	entries int          // legend entries added
+	seeds   map[int]bool // seed counts of the curves drawn
+}
 
 // addLegend adds an entry to p's legend and counts it.
-func addLegend(p *plot.Plot, name string, thumbs ...plot.Thumbnailer) {
+func (p *panel) addLegend(name string, thumbs ...plot.Thumbnailer) {
 	p.Legend.Add(name, thumbs...)
-	n, _ := legendEntries.Load(p)
-	count, _ := n.(int)
-	legendEntries.Store(p, count+1)
+	p.entries++
 }
-
-// panelSeeds records the seed counts of the curves drawn on plots being built.
-var panelSeeds sync.Map // *plot.Plot -> map[int]bool
 
 // noteSeeds records that a curve of n seeds was drawn on p.
-func noteSeeds(p *plot.Plot, n int) {
-	v, _ := panelSeeds.LoadOrStore(p, map[int]bool{})
-	v.(map[int]bool)[n] = true
+func (p *panel) noteSeeds(n int) {
+	if p.seeds == nil {
+		p.seeds = map[int]bool{}
+	}
+	p.seeds[n] = true
 }
 
-// finishPanel makes room for p's legend and says in its title what the curves show: the
-// median over how many seeds, with the confidence band of the median.
-func finishPanel(p *plot.Plot) {
-	legendRoom(p)
-	v, ok := panelSeeds.LoadAndDelete(p)
-	if !ok {
-		return
+// finish makes room for p's legend, says in its title what the curves show (the median over
+// how many seeds, with the confidence band of the median) and returns the plot.
+func (p *panel) finish() *plot.Plot {
+	p.legendRoom()
+	if len(p.seeds) == 0 {
+		return p.Plot
 	}
 	var counts []int
-	for n := range v.(map[int]bool) {
+	for n := range p.seeds {
 		counts = append(counts, n)
 	}
 	sort.Ints(counts)
@@ -501,13 +500,13 @@ func finishPanel(p *plot.Plot) {
 	} else {
 		p.Title.Text += "\none seed"
 	}
+	return p.Plot
 }
 
 // legendRoom raises the top of p's y axis so that the legend in the top right corner sits
 // above the data instead of over it.
-func legendRoom(p *plot.Plot) {
-	n, _ := legendEntries.LoadAndDelete(p)
-	entries, _ := n.(int)
+func (p *panel) legendRoom() {
+	entries := p.entries
 	if entries == 0 || !(p.Y.Max > p.Y.Min) {
 		return
 	}

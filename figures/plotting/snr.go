@@ -95,7 +95,7 @@ func snrPanel(rows []records.Row) (*plot.Plot, error) {
 	one.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
 	one.Width = vg.Points(1)
 	p.Add(one)
-	addLegend(p, "SNR = 1", one)
-	finishPanel(p)
-	return p, nil
+	p.addLegend("SNR = 1", one)
+	p.finish()
+	return p.Plot, nil
 }
