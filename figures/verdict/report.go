@@ -170,6 +170,9 @@ func writeStatements(b *strings.Builder, title string, rows []StatementRow, clai
 		if source == "" {
 			source = "project"
 		}
+		if r.Substitute != "" {
+			what += " (substitute data: " + r.Substitute + ")"
+		}
 		fmt.Fprintf(b, "| %s | %s | **%s** | %s |\n", source, cell(r.Sentence), r.Verdict, cell(strings.ReplaceAll(what, ", aside:,", "; aside:")))
 	}
 	b.WriteString("\n")

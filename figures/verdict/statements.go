@@ -28,6 +28,9 @@ type Statement struct {
 	Refs []string
 	// NotTestable, when set, says why the statement cannot be tested here.
 	NotTestable string
+	// Substitute, when set, says on which substitute data (and setting) the counted claims
+	// are judged, where the paper's data cannot be had here.
+	Substitute string
 }
 
 // Paper reports whether the statement is the paper's.
@@ -43,6 +46,8 @@ type StatementRow struct {
 	Claims string `csv:"claims"`
 	// Reason says why a statement is not testable, or which claims decided it.
 	Reason string `csv:"reason"`
+	// Substitute names the substitute data the verdict rests on (Statement.Substitute).
+	Substitute string `csv:"substitute"`
 }
 
 // checkStatements rejects duplicate ids and malformed declarations.
@@ -84,7 +89,7 @@ func checkStatements(sts []Statement) error {
 
 // statementRow aggregates a statement's claim rows into its verdict.
 func statementRow(st Statement, rows []ClaimRow) StatementRow {
-	out := StatementRow{Statement: st.ID, Source: st.Source, Sentence: st.Sentence}
+	out := StatementRow{Statement: st.ID, Source: st.Source, Sentence: st.Sentence, Substitute: st.Substitute}
 	if st.NotTestable != "" {
 		out.Verdict, out.Reason = NotTestable, st.NotTestable
 		return out
