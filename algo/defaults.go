@@ -138,20 +138,142 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 // The experiments of this repository set Clip, Step, Kernel and LocalRadius explicitly to
 // the paper's values; these defaults are for a box and a loss of any other scale.
 func (s Settings) WithDefaults(obj Objective) (Settings, error) {
-	if obj == nil {
-		return s, fmt.Errorf("algo: nil Objective")
-	}
-	d := obj.Dim()
-	if d <= 0 {
-		return s, fmt.Errorf("algo: objective dimension %d must be positive", d)
-	}
-	lo, hi := obj.Bounds()
-	if len(lo) != d || len(hi) != d {
-		return s, fmt.Errorf("algo: bounds have lengths %d and %d, want %d", len(lo), len(hi), d)
-	}
-	f, err := factsOf(obj, lo, hi)
+	f, err := publicFactsOf(obj)
 	if err != nil {
 		return s, err
 	}
 	return s.resolved(f)
 }
+
+// publicFactsOf checks obj's dimension and bounds and reads its public facts, for
+// WithDefaults and Forecast.
+func publicFactsOf(obj Objective) (publicFacts, error) {
+	if obj == nil {
+		return publicFacts{}, fmt.Errorf("algo: nil Objective")
+	}
+	d := obj.Dim()
+	if d <= 0 {
+		return publicFacts{}, fmt.Errorf("algo: objective dimension %d must be positive", d)
+	}
+	lo, hi := obj.Bounds()
+	if len(lo) != d || len(hi) != d {
+		return publicFacts{}, fmt.Errorf("algo: bounds have lengths %d and %d, want %d", len(lo), len(hi), d)
+	}
+	return factsOf(obj, lo, hi)
+}
+
+// PrivacyForecast is what Forecast tells before a run: how much privacy noise DP-GIBO will
+// add and how strong a gradient can at best stand out of it. Every field follows from
+// public quantities only (the settings after defaults, n, d and the declared loss bound),
+// never from the losses, so computing it costs no privacy.
+type PrivacyForecast struct {
+	// Settings are the settings the run will use (Settings.WithDefaults).
+	Settings Settings
+	// Users is n = obj.Users() and Dim is d = obj.Dim().
+	Users, Dim int
+	// GradientMu is mu_g, the part of Mu spent on the privatised gradients: all of Mu
+	// without adaptive clipping, Mu sqrt(1 - CountShare) with it (SplitMu).
+	GradientMu float64
+	// NoiseStd is the standard deviation of the privacy noise added to each coordinate of
+	// the clipped mean gradient in each iteration, PrivacyNoiseStd(Clip, Iters, n,
+	// GradientMu) = 2 Clip sqrt(T)/(n mu_g): the value Iteration.NoiseStd reports. With
+	// AdaptiveClip it is the first iteration's (Clip is B_0); iteration t's is
+	// NoiseStd B_t/B_0. It is 0 when Mu is +Inf.
+	NoiseStd float64
+	// SNRCeiling is the largest privacy signal-to-noise ratio any iteration can reach,
+	// n mu_g/(2 sqrt(T d)): the clipped mean gradient has norm at most B and the noise a
+	// root-mean-square norm of NoiseStd sqrt(d) = 2 B sqrt(T d)/(n mu_g), so their ratio
+	// (NonPrivateDiagnostics.SNR) cannot exceed it, whatever B is, and reaches it only if
+	// every user is clipped and all their gradients point the same way. Below 1 the privacy
+	// noise outweighs every possible gradient and the steps are mostly noise; no Clip,
+	// Step or AdaptiveClip setting helps. To raise it, use more validation users (n), a
+	// larger Mu, fewer iterations (T: the ceiling grows as 1/sqrt(T)) or fewer
+	// hyperparameters (d). +Inf when Mu is +Inf.
+	SNRCeiling float64
+	// Warnings are the warnings Minimize will put in Result.Warnings for these settings
+	// (nil when there are none).
+	Warnings []string
+}
+
+// Forecast reports, before a run, the privacy noise DP-GIBO will add per coordinate and
+// iteration and the ceiling of the privacy signal-to-noise ratio (see PrivacyForecast),
+// with the settings after defaults and the warnings the run will carry. It reads only
+// obj.Dim, obj.Bounds, obj.Users and, when obj implements LossBounder, obj.LossBound:
+// never obj.Losses. It errors when WithDefaults does or when obj has no users. Minimize
+// does not consult it: a run with a ceiling below 1 still runs (and says so in
+// Result.Warnings). A ceiling below 1 is raised by more validation users, a larger Mu,
+// fewer Iters or fewer hyperparameters, not by any clipping or step setting.
+func Forecast(obj Objective, s Settings) (PrivacyForecast, error) {
+	f, err := publicFactsOf(obj)
+	if err != nil {
+		return PrivacyForecast{}, err
+	}
+	n := obj.Users()
+	if n <= 0 {
+		return PrivacyForecast{}, fmt.Errorf("algo: objective has %d users, need at least one", n)
+	}
+	set, err := s.resolved(f)
+	if err != nil {
+		return PrivacyForecast{}, err
+	}
+	muGrad, _ := SplitMu(set.Mu, set.AdaptiveClip)
+	return PrivacyForecast{
+		Settings:   set,
+		Users:      n,
+		Dim:        f.d,
+		GradientMu: muGrad,
+		NoiseStd:   set.gradientNoiseStd(set.Clip, n),
+		SNRCeiling: snrCeiling(n, f.d, set.Iters, muGrad),
+		Warnings:   runWarnings(s, set, f, n),
+	}, nil
+}
+
+// snrCeiling is n mu_g/(2 sqrt(T d)), the bound on the privacy SNR of every iteration (see
+// PrivacyForecast.SNRCeiling); +Inf when muGrad is +Inf.
+func snrCeiling(users, d, iters int, muGrad float64) float64 {
+	return float64(users) * muGrad / (2 * math.Sqrt(float64(iters)*float64(d)))
+}
+
+// runWarnings are the warnings of a run with the given settings, resolved to set for a
+// problem with facts f and n users; they read public quantities only.
+func runWarnings(given, set Settings, f publicFacts, n int) []string {
+	var w []string
+	if given.Clip == 0 && !f.lossBound && !set.Standardise {
+		w = append(w, fmt.Sprintf("algo: the objective declares no loss bound (it does not implement LossBounder, "+
+			"perhaps because a wrapper hides the method), so the default Clip = S/(4 l) used S = 1 and is %.4g, "+
+			"which may be far from the users' gradients; declare the bound (a LossBound method, or WithLossBound) or set Clip", set.Clip))
+	}
+	muGrad, _ := SplitMu(set.Mu, set.AdaptiveClip)
+	if c := snrCeiling(n, f.d, set.Iters, muGrad); c < 1 {
+		w = append(w, fmt.Sprintf("algo: the privacy SNR cannot exceed n mu_g/(2 sqrt(T d)) = %.3g < 1 "+
+			"(n = %d, mu_g = %.4g, T = %d, d = %d): the privacy noise outweighs any clipped mean gradient, whatever Clip is; "+
+			"more users, a larger Mu, fewer Iters or fewer hyperparameters raise it", c, n, muGrad, set.Iters, f.d))
+	}
+	return w
+}
+
+// WithLossBound returns obj declaring bound as its loss bound (LossBounder): every method
+// of obj's Objective is obj's own, and LossBound returns bound (replacing obj's own loss
+// bound if it has one). bound must be positive and finite, like any loss bound; Minimize,
+// WithDefaults and Forecast report it otherwise.
+//
+// A wrapper around an Objective (an evaluation counter, a cache, a logger) that embeds the
+// Objective interface hides the wrapped value's LossBound, because Objective does not
+// include that method: the defaults then use S = 1 (and Result.Warnings says so). Either
+// give the wrapper a forwarding method,
+//
+//	func (c *counter) LossBound() float64 { return c.Objective.(algo.LossBounder).LossBound() }
+//
+// or pass algo.WithLossBound(c, bound) to Minimize.
+func WithLossBound(obj Objective, bound float64) Objective {
+	return boundedObjective{Objective: obj, bound: bound}
+}
+
+// boundedObjective is WithLossBound's wrapper.
+type boundedObjective struct {
+	Objective
+	bound float64
+}
+
+// LossBound implements LossBounder.
+func (b boundedObjective) LossBound() float64 { return b.bound }

@@ -31,6 +31,13 @@
 // (GDPToEpsDelta, EpsilonForDelta). Settings.MaxEvals caps the evaluations; a cap below
 // the first iteration's batch is an error.
 //
+// Before a run, Forecast tells from public quantities only how much privacy noise each
+// iteration adds and the ceiling n mu/(2 sqrt(T d)) of the privacy signal-to-noise ratio;
+// below 1 the noise outweighs any gradient (see PrivacyForecast for what to change).
+// Result.Warnings reports, without stopping the run, a default Clip derived without a loss
+// bound and a ceiling below 1. A wrapper around an Objective hides its LossBound unless
+// it forwards the method; WithLossBound declares a bound on any Objective.
+//
 // ExampleMinimize shows the whole path on a toy objective.
 //
 // # The algorithm

@@ -51,6 +51,7 @@ type run struct {
 	noiseStd float64   // s_t, the gradient noise std of the current iteration
 	countStd float64   // std of the count noise of adaptive clipping (0 without it)
 	evals    int
+	warnings []string // Result.Warnings
 
 	// Per-iteration values the callback reports.
 	clipped   int     // users whose gradient norm exceeded clip
@@ -108,6 +109,7 @@ func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, 
 		adagrad:  make([]float64, d),
 		clip:     set.Clip,
 		noiseStd: set.gradientNoiseStd(set.Clip, n),
+		warnings: runWarnings(s, set, facts, n),
 	}
 	if set.AdaptiveClip != nil {
 		_, muCount := SplitMu(set.Mu, set.AdaptiveClip)
@@ -190,7 +192,8 @@ func (r *run) result(done int) Result {
 		led = NewSplitLedger(muGrad*scale, muCount*scale, done)
 		led.StepMu = StepMu(r.set.Mu, r.set.Iters)
 	}
-	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led}
+	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led,
+		Warnings: append([]string(nil), r.warnings...)}
 }
 
 // evaluateBatch obtains the (noisy) per-user evaluations y_i at the batch points

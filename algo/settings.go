@@ -253,4 +253,10 @@ type Result struct {
 	Evals  int       // evaluations of Objective.Losses charged
 	Iters  int       // iterations completed
 	Ledger Ledger    // privacy accounting of the release
+	// Warnings are facts about the run's settings that a caller would not want to
+	// miss, one sentence each, from public quantities only (Forecast returns the same list
+	// before a run): the default Clip used S = 1 because the objective declares no loss
+	// bound; the ceiling of the privacy SNR is below 1. Nil when there are none; only
+	// Minimize (and methods built on it) fills it.
+	Warnings []string
 }

@@ -48,6 +48,15 @@ import (
 // rather than a run that cannot be reproduced. New checks by seeding the process-wide
 // source, which Run re-seeds before every trial anyway.
 //
+// Because that source is shared with the rest of the program, a TPE run would otherwise
+// leave it seeded deterministically (the same stream in every process that ran the same
+// TPE run). After every Run, whether it succeeded or not, and after New's check, the
+// source is therefore re-seeded from an unpredictable seed (math/rand/v2's top-level
+// generator, which the runtime seeds from the operating system). Restoring the caller's
+// previous state is not possible: math/rand offers no way to read the process-wide
+// source's state (Seed only sets it), so code that needs a reproducible stream after a TPE
+// run must seed math/rand itself, or better, use a source of its own.
+//
 // It is NOT differentially private; its ledger is algo.NonPrivateLedger(). It reports after
 // every evaluation (Iter = Evals, Batch = 1).
 type TPE struct {
@@ -60,7 +69,16 @@ func newTPE(opt Options) (Method, error) {
 	if err := seedGlobalRand(1); err != nil {
 		return nil, err
 	}
+	reseedGlobalRandUnpredictably()
 	return &TPE{opt: opt}, nil
+}
+
+// reseedGlobalRandUnpredictably seeds math/rand's process-wide source from math/rand/v2's
+// top-level generator, which the runtime seeds unpredictably, so that the source left
+// behind by TPE differs from process to process (see TPE). The caller holds globalRandMu.
+func reseedGlobalRandUnpredictably() {
+	//lint:ignore SA1019 the only handle on the process-wide source goptuna draws from
+	randv1.Seed(int64(rand.Uint64()))
 }
 
 // globalRandMu serialises every use of math/rand's process-wide source by goptuna.
@@ -94,6 +112,11 @@ func seedGlobalRand(seed int64) error {
 // Run implements Method.
 func (m *TPE) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
 	const name = "tpe"
+	defer func() {
+		globalRandMu.Lock()
+		defer globalRandMu.Unlock()
+		reseedGlobalRandUnpredictably()
+	}()
 	p, err := newProblem(name, obj, budget)
 	if err != nil {
 		return algo.Result{}, err

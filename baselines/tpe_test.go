@@ -2,11 +2,15 @@ package baselines
 
 import (
 	"context"
+	"errors"
+	randv1 "math/rand"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"dpgibo/algo"
 )
 
 // TestTPEIsReproducibleUnderConcurrency runs TPE with two seeds concurrently (as the
@@ -83,5 +87,57 @@ func TestTPEBeatsRandomSearch(t *testing.T) {
 	t.Logf("mean final f over 5 seeds, 60 evaluations: tpe %.4g, random %.4g", mean["tpe"], mean["random"])
 	if mean["tpe"] >= mean["random"] {
 		t.Errorf("TPE (%.4g) did not beat random search (%.4g)", mean["tpe"], mean["random"])
+	}
+}
+
+// TestTPELeavesGlobalRandUnpredictable: New("tpe") and a TPE run seed math/rand's
+// process-wide source deterministically while they work; afterwards it is re-seeded
+// unpredictably, so two identical runs leave different streams behind, and New does not
+// leave the stream of its check seed.
+func TestTPELeavesGlobalRandUnpredictable(t *testing.T) {
+	draw := func() []int64 {
+		globalRandMu.Lock()
+		defer globalRandMu.Unlock()
+		v := make([]int64, 4)
+		for k := range v {
+			v[k] = randv1.Int63()
+		}
+		return v
+	}
+	afterRun := func() []int64 {
+		m, err := New("tpe", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := newQuadratic([]float64{0.3, -0.5}, -2, 2, 3)
+		if _, err := m.Run(context.Background(), q, 12, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
+			t.Fatal(err)
+		}
+		return draw()
+	}
+	if a, b := afterRun(), afterRun(); slices.Equal(a, b) {
+		t.Errorf("two identical TPE runs left the same math/rand stream behind: %v", a)
+	}
+	if _, err := New("tpe", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	seeded := randv1.New(randv1.NewSource(1))
+	want := []int64{seeded.Int63(), seeded.Int63(), seeded.Int63(), seeded.Int63()}
+	if got := draw(); slices.Equal(got, want) {
+		t.Errorf("New(\"tpe\") left math/rand's process-wide source at its check seed 1: %v", got)
+	}
+	// A run that fails after the first trial's re-seeding also re-seeds unpredictably.
+	failing := func() []int64 {
+		m, _ := New("tpe", Options{})
+		q := newQuadratic([]float64{0.3, -0.5}, -2, 2, 3)
+		stop := errors.New("stop")
+		_, err := m.Run(context.Background(), q, 12, rand.New(rand.NewPCG(1, 1)), func(algo.Iteration) error { return stop })
+		if !errors.Is(err, stop) {
+			t.Fatalf("run stopped by its callback: error %v", err)
+		}
+		return draw()
+	}
+	if a, b := failing(), failing(); slices.Equal(a, b) {
+		t.Errorf("two identical stopped TPE runs left the same math/rand stream behind: %v", a)
 	}
 }
