@@ -52,6 +52,11 @@ type CellSpec struct {
 	// standardisation (absent: fixed Clip, raw observations).
 	AdaptiveClip *AdaptiveClipConfig `json:"adaptive_clip,omitempty"`
 	Standardise  bool                `json:"standardise,omitempty"`
+	// PriorMean and Design are dpgibo's and gibo's prior mean and batch design options,
+	// present only where they differ from the pinned values of pinned.go (which every
+	// committed cell used), so that a cell computed with another design has another stem.
+	PriorMean string        `json:"prior_mean,omitempty"`
+	Design    *DesignConfig `json:"design,omitempty"`
 	// Diagnostics marks cells of dpgibo and gibo whose rows carry the non-private
 	// diagnostics columns, so that cells written before those columns existed are never
 	// resumed into a file that has them.
@@ -158,6 +163,24 @@ func checkBlock(b Block) error {
 	default:
 		return fmt.Errorf("unknown sweep parameter %q", b.Sweep)
 	}
+	if err := checkPinnable(b.Algo); err != nil {
+		return err
+	}
+	// DP-GIBO's and GIBO's scale settings must be the suite's own: algo derives their
+	// defaults from the box and the loss bound, and a change of that rule would move the
+	// results.
+	for _, m := range b.Methods {
+		if !slices.Contains(localMethods, m) {
+			continue
+		}
+		a := b.Algo
+		switch {
+		case !(a.Step > 0) || !(a.Lengthscale > 0):
+			return fmt.Errorf("method %s needs Step and Lengthscale set (got %v, %v)", m, a.Step, a.Lengthscale)
+		case !(a.Clip > 0) && b.Sweep != "clip":
+			return fmt.Errorf("method %s needs Clip set or swept (got %v)", m, a.Clip)
+		}
+	}
 	for _, d := range b.Dims {
 		if d < 1 {
 			return fmt.Errorf("dimension must be >= 1, got %d", d)
@@ -202,7 +225,8 @@ func cellFor(suite string, b Block, d int, value num, method string, seed int, s
 	case c.local():
 		c.Iters, c.Batch, c.BiasTol, c.MaxBatch = a.Iters, a.Batch, a.BiasTol, a.MaxBatch
 		c.Clip, c.NoiseStd, c.Step, c.Lengthscale = a.Clip, a.NoiseStd, a.Step, a.Lengthscale
-		c.AdaptiveClip, c.Standardise, c.Diagnostics = a.AdaptiveClip, a.Standardise, true
+		c.AdaptiveClip, c.Standardise, c.Diagnostics = specAdaptiveClip(a.AdaptiveClip), a.Standardise, true
+		c.PriorMean, c.Design = specPriorMean(a.PriorMean), specDesign(a.Design)
 		if a.AdaptiveClip != nil {
 			if label == "" {
 				label = "adaptive"

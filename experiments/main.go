@@ -10,6 +10,7 @@
 //	go run ./experiments -suite=theory               # fitted convergence rates
 //	go run ./experiments -suite=paper -only=fig1     # one figure
 //	go run ./experiments -suite=paper -shard=0/4     # one of four shards (then -merge)
+//	go run ./experiments -suite=paper -plan          # cells and estimated wall time; runs nothing
 //	go run ./experiments -task=grouplasso -d=10 -seed=3 -dump-data=DIR
 //	go run ./experiments -task=grouplasso -d=10 -seed=3 -eval-theta=a,b,...
 //
@@ -66,6 +67,10 @@ type Options struct {
 	CTSlice           string
 	Quiet             bool
 	Render            bool
+	// Plan prints every figure's cells and estimated wall time to Stdout and runs nothing.
+	Plan bool
+	// Stdout receives the -plan output (nil: os.Stdout).
+	Stdout io.Writer
 	// ProgressEvery is the period of the plain progress line when stderr is not a terminal.
 	ProgressEvery time.Duration
 	// Stderr receives progress, warnings and notes (nil: os.Stderr).
@@ -148,6 +153,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&shard, "shard", "", "run shard K/N (0 <= K < N): cells i with i mod N = K")
 	fs.StringVar(&o.CTSlice, "ctslice", "", "CT-slice data file or directory (default $DPGIBO_CTSLICE, then data/ctslice/, else the stand-in)")
 	fs.BoolVar(&o.Quiet, "quiet", false, "no progress output")
+	fs.BoolVar(&o.Plan, "plan", false, "run nothing: print every figure's cells and estimated wall time at -workers, and the total")
 	fs.BoolVar(&o.Render, "render", true, "render the figures (PNG, SVG, PDF) into OUT/figures when the CSVs are complete")
 	fs.DurationVar(&o.ProgressEvery, "progress-every", 30*time.Second, "period of the progress line when stderr is not a terminal")
 	var task, dump, evalTheta string
@@ -214,8 +220,51 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.ProgressEvery <= 0 {
 		return usagef("-progress-every must be positive, got %v", o.ProgressEvery)
 	}
-	o.Stderr = stderr
+	if o.Plan {
+		switch o.Suite {
+		case SuiteAudit, SuiteTheory, SuiteFStar:
+			return usagef("-plan estimates the figure suites (%s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, o.Suite)
+		}
+		for _, name := range []string{"merge", "resume", "shard"} {
+			if set[name] {
+				return usagef("-plan runs nothing and estimates the whole run: it cannot be combined with -%s", name)
+			}
+		}
+	}
+	o.Stderr, o.Stdout = stderr, stdout
 	return runSuite(ctx, o, args)
+}
+
+// planSuite prints the plan of a figure suite (-plan): no output directory, lock, data or
+// cell is touched.
+func planSuite(o Options, figs []Figure) error {
+	if figs == nil {
+		return usagef("-plan estimates the figure suites (%s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, o.Suite)
+	}
+	if o.Seeds > 0 {
+		overrideSeeds(figs, o.Seeds)
+	}
+	source := "stand-in"
+	for _, f := range figs {
+		for _, b := range f.Blocks {
+			if b.Task == "svr" && b.Data == "" {
+				s, err := ctsliceSource(o.CTSlice)
+				if err != nil {
+					return err
+				}
+				source = s
+			}
+		}
+	}
+	p, err := makePlan(o.Suite, figs, source)
+	if err != nil {
+		return err
+	}
+	out := o.Stdout
+	if out == nil {
+		out = os.Stdout
+	}
+	return printPlan(out, o.Suite, p, o.Workers, planBackend())
 }
 
 // defaultOut is the output directory of a suite when -out is not given.
@@ -265,6 +314,9 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 	figs, err := suiteFigures(o.Suite, o.Only)
 	if err != nil {
 		return usageError{err}
+	}
+	if o.Plan {
+		return planSuite(o, figs)
 	}
 	if err := prepareOut(o.Out); err != nil {
 		return err

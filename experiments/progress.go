@@ -18,9 +18,12 @@ import (
 // count of cells. Between finished cells a heartbeat shows that the run is alive: the
 // elapsed time and each cell in flight with how long it has run.
 type Progress interface {
-	// Start announces the cells to run by their estimated costs (any positive unit).
-	Start(costs []float64)
-	// Begin reports that a cell has started; it is safe for concurrent use.
+	// Start announces the cells to run by their estimated costs in seconds (estimatedCost)
+	// and the number of workers that run them; until a cell finishes, the ETA is the
+	// estimated wall time less the time elapsed.
+	Start(costs []float64, workers int)
+	// Begin reports that a cell has started; cell is "FIGURES/STEM" (cellName), so that
+	// the cells in flight are shown with their figures. It is safe for concurrent use.
 	Begin(cell string)
 	// Step reports one finished cell and its estimated cost; it is safe for concurrent use.
 	Step(cell string, cost float64)
@@ -61,10 +64,10 @@ type barProgress struct {
 	ticker     ticker
 }
 
-func (p *barProgress) Start(costs []float64) {
+func (p *barProgress) Start(costs []float64, workers int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.state.start(costs)
+	p.state.start(costs, workers)
 	if p.state.tally.cells == 0 {
 		return
 	}
@@ -131,15 +134,15 @@ type lineProgress struct {
 	ticker ticker
 }
 
-func (p *lineProgress) Start(costs []float64) {
+func (p *lineProgress) Start(costs []float64, workers int) {
 	p.mu.Lock()
-	p.state.start(costs)
+	p.state.start(costs, workers)
 	cells := p.state.tally.cells
 	p.mu.Unlock()
 	if cells == 0 {
 		return
 	}
-	fmt.Fprintf(p.w, "progress: 0/%d cells\n", cells)
+	p.print()
 	p.ticker.start(p.interval, func() { p.print() })
 }
 
@@ -211,6 +214,8 @@ type runState struct {
 	tally    tally
 	began    time.Time
 	inFlight map[string]time.Time
+	// estimate is the estimated wall time of the run in seconds (wallSeconds of the costs).
+	estimate float64
 }
 
 func (s *runState) clock() time.Time {
@@ -220,8 +225,9 @@ func (s *runState) clock() time.Time {
 	return time.Now()
 }
 
-func (s *runState) start(costs []float64) {
+func (s *runState) start(costs []float64, workers int) {
 	s.tally, s.began, s.inFlight = newTally(costs), s.clock(), map[string]time.Time{}
+	s.estimate = wallSeconds(costs, workers)
 }
 
 func (s *runState) begin(cell string) {
@@ -237,12 +243,14 @@ func (s *runState) end(cell string, cost float64) float64 {
 	return s.tally.add(cost)
 }
 
-// eta is the remaining time from the share of the estimated work done ("unknown" before
-// the first cell finishes).
+// eta is the remaining time from the share of the estimated work done and the time it
+// took; before the first cell finishes, the estimated wall time less the time elapsed,
+// marked "(estimate)".
 func (s *runState) eta(elapsed time.Duration) string {
 	share := s.tally.share()
 	if share <= 0 {
-		return "unknown"
+		left := max(0, time.Duration(s.estimate*float64(time.Second))-elapsed)
+		return left.Round(time.Second).String() + " (estimate)"
 	}
 	return time.Duration(float64(elapsed) * (1 - share) / share).Round(time.Second).String()
 }
@@ -282,18 +290,27 @@ func (s *runState) line() string {
 	return line
 }
 
-// short is the bar's description: cells, ETA and the cells in flight in brief.
+// short is the bar's description: cells, ETA and the figure of each cell in flight with
+// how long it has run, longest first.
 func (s *runState) short() string {
 	now := s.clock()
 	desc := fmt.Sprintf("cells %d/%d, ETA %s", s.tally.finished, s.tally.cells, s.eta(now.Sub(s.began)))
-	if n := len(s.inFlight); n > 0 {
-		longest := time.Duration(0)
-		for _, t := range s.inFlight {
-			longest = max(longest, now.Sub(t))
+	if run := s.running(now); len(run) > 0 {
+		for i, r := range run {
+			if figs, rest, ok := strings.Cut(r, "/"); ok {
+				_, took, _ := strings.Cut(rest, " ")
+				run[i] = figs + " " + took
+			}
 		}
-		desc += fmt.Sprintf(", %d running (longest %s)", n, longest.Round(time.Second))
+		desc += fmt.Sprintf(", %d running: %s", len(run), strings.Join(run, ", "))
 	}
 	return desc
+}
+
+// cellName is how the progress reports name a cell in flight: the figures that use it, then
+// its stem.
+func cellName(figures []string, stem string) string {
+	return strings.Join(figures, "+") + "/" + stem
 }
 
 // tally counts finished cells and their estimated cost as a share of the total, for both

@@ -144,7 +144,7 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
 	if spec.local() {
 		opts.Theta0 = theta0
-		opts.Settings = algo.Settings{
+		opts.Settings = pinnedSettings(algo.Settings{
 			Iters: spec.Iters, Batch: spec.Batch, BiasTol: float64(spec.BiasTol), MaxBatch: spec.MaxBatch,
 			Clip: float64(spec.Clip), Mu: float64(spec.Mu), NoiseStd: float64(spec.NoiseStd),
 			Step: float64(spec.Step), StepRule: algo.AdaGrad,
@@ -156,10 +156,7 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 			Standardise: spec.Standardise,
 			// The rows carry the diagnostics; they are for this harness's analysis only.
 			NonPrivateDiagnostics: true,
-		}
-		if a := spec.AdaptiveClip; a != nil {
-			opts.Settings.AdaptiveClip = &algo.AdaptiveClip{Quantile: float64(a.Quantile), Rate: float64(a.Rate), CountShare: float64(a.CountShare)}
-		}
+		}, spec)
 	}
 	method, err := newMethod(spec.Method, opts)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -165,14 +164,15 @@ func (r *Runner) Execute(ctx context.Context, p *plan, todo []int) error {
 		for k, i := range todo {
 			todoCosts[k] = costs[i]
 		}
-		r.Progress.Start(todoCosts)
+		r.Progress.Start(todoCosts, workers)
 		defer r.Progress.Finish()
 	}
 	firstErr := pool.Run(ctx, workers, len(todo), func(ctx context.Context, k int) error {
 		i := todo[k]
 		spec, stem := p.cells[i], p.stems[i]
+		name := cellName(p.users[i], stem)
 		if r.Progress != nil {
-			r.Progress.Begin(stem)
+			r.Progress.Begin(name)
 		}
 		out, err := runCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
 		if err == nil {
@@ -186,7 +186,7 @@ func (r *Runner) Execute(ctx context.Context, p *plan, todo []int) error {
 			return fmt.Errorf("cell %s (%s): %w", stem, strings.Join(p.users[i], ", "), err)
 		}
 		if r.Progress != nil {
-			r.Progress.Step(stem, costs[i])
+			r.Progress.Step(name, costs[i])
 		}
 		if r.afterCell != nil {
 			r.afterCell()
@@ -346,68 +346,4 @@ func timingsFile(only string) string {
 		return "timings.csv"
 	}
 	return "timings-" + only + ".csv"
-}
-
-// estimatedCost is a rough estimate of a cell's wall time in seconds on a 2-core machine
-// (OpenBLAS build, one worker per core). The runner uses it to start the longest cells first
-// and to weigh cells in the progress ETA; it never changes an output file. The constants were
-// fitted to the timings.csv of a full paper run, where they predict most cells' times within a
-// factor of two:
-//   - a task evaluation costs k_task times its flop count (GP regression: one Cholesky of the
-//     training kernel plus the cross-kernel; SVR: SMO iterations over the cached kernel plus
-//     prediction; group LASSO: ISTA iterations);
-//   - a fixed-batch design costs about 1e-3 T b^1.5 s;
-//   - an adaptive design (BiasTol > 0) grows until the gradient's posterior trace falls below
-//     BiasTol, so the evaluations it uses (18% of the cap at d = 15, BiasTol = 0.5,
-//     sigma = 0.05) and its design time, cubic in the design's size (3.7 s there), rise as
-//     BiasTol falls and as the surrogate's noise std rises (650 s when sigma = 1 makes every
-//     iteration use the capped batch);
-//   - GP-UCB refits its GP on every observation: about 6e-7 budget^3 s.
-func estimatedCost(c CellSpec) float64 {
-	d := float64(c.D)
-	nTrain, nVal := float64(c.NTrain), float64(c.NVal)
-	var perEval float64
-	switch c.Task {
-	case "grouplasso":
-		if nTrain == 0 {
-			nTrain = 50
-		}
-		perEval = 4.5e-10 * 200 * nTrain * 5 * d
-	case "gpreg":
-		if nTrain == 0 {
-			nTrain = 1000
-		}
-		if nVal == 0 {
-			nVal = 1000
-		}
-		perEval = 1.1e-10 * (nTrain*nTrain*nTrain/3 + (nTrain+nVal)*nTrain*d)
-	case "svr":
-		if nTrain == 0 {
-			nTrain = 1000
-		}
-		if nVal == 0 {
-			nVal = 9000
-		}
-		perEval = 3e-11 * (30*nTrain*nTrain*d + nVal*nTrain*d)
-	default:
-		perEval = 1e-3
-	}
-	budget := float64(c.Budget)
-	seconds := budget * perEval
-	switch {
-	case c.local() && c.BiasTol > 0:
-		// The share of the budget cap used and the design time both grow as BiasTol falls
-		// and as sigma rises; the design time is cubic in the design's size.
-		tolRatio := 0.5 / float64(c.BiasTol)
-		noiseGrowth := math.Pow(max(float64(c.NoiseStd), 0.05)/0.05, 1.7)
-		used := min(1, 0.18*math.Pow(tolRatio, 0.7)*noiseGrowth)
-		design := 3.7 * tolRatio * tolRatio * noiseGrowth * math.Pow(d/15, 3)
-		full := 650 * math.Pow(budget/1600, 2.7)
-		seconds = used*seconds + min(design, full)
-	case c.local():
-		seconds += 1e-3 * float64(c.Iters) * math.Pow(float64(c.Batch), 1.5)
-	case c.Method == "ucb" || c.Method == "dp-ucb":
-		seconds += 6e-7 * budget * budget * budget
-	}
-	return seconds
 }

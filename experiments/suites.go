@@ -40,7 +40,10 @@ func (x *num) UnmarshalJSON(b []byte) error {
 var inf = num(math.Inf(1))
 
 // AlgoConfig holds the DP-GIBO settings of a block (passed to dpgibo and gibo through
-// algo.Settings). Zero fields take algo's defaults, as documented on algo.Settings.
+// algo.Settings). No field falls through to a default of algo: Batch 0 (with BiasTol 0) is
+// d+1 and MaxBatch 0 is 4(d+1) (cellFor), the design options, prior mean and adaptive
+// clipping take the pinned values of pinned.go, and Clip, Step and Lengthscale must be set
+// for DP-GIBO and GIBO (checkBlock), so that a change of an algo default moves no result.
 type AlgoConfig struct {
 	Iters       int // T
 	Batch       int // fixed b; 0 with BiasTol 0 means d+1
@@ -56,9 +59,31 @@ type AlgoConfig struct {
 	AdaptiveClip *AdaptiveClipConfig
 	// Standardise standardises each user's kept observations (algo.Settings.Standardise).
 	Standardise bool
+	// PriorMean is the surrogate's prior mean, "zero" or "user-mean" ("": user-mean, the
+	// value every committed run used; see pinned.go).
+	PriorMean string `json:",omitempty"`
+	// Design are the batch design options (nil: the values every committed run used; see
+	// pinned.go). The tags keep the configuration hash of suites that do not set them.
+	Design *DesignConfig `json:",omitempty"`
 }
 
-// AdaptiveClipConfig is algo.AdaptiveClip in the suite's numbers (zero: algo's default).
+// DesignConfig are algo's batch design options in the suite's numbers. A zero field is the
+// pinned value of pinned.go (the value of every committed run), never algo's current
+// default.
+type DesignConfig struct {
+	// Starts is algo.Settings.DesignStarts (0: 3).
+	Starts int `json:"starts,omitempty"`
+	// Evals is algo.Settings.DesignEvals (0: 60).
+	Evals int `json:"evals,omitempty"`
+	// GreedyOnly is algo.Settings.DesignGreedyOnly (false: the joint L-BFGS refinement).
+	GreedyOnly bool `json:"greedy_only,omitempty"`
+	// MaxKept is algo.Settings.MaxKept (0: keep every design point, as Algorithm 1 does).
+	MaxKept int `json:"max_kept,omitempty"`
+}
+
+// AdaptiveClipConfig is algo.AdaptiveClip in the suite's numbers. A zero field is the
+// pinned value of pinned.go (quantile 0.5, rate 0.2, count share 0.1: algo's defaults when
+// every committed run was made), never algo's current default.
 type AdaptiveClipConfig struct {
 	Quantile   num `json:"quantile,omitempty"`
 	Rate       num `json:"rate,omitempty"`

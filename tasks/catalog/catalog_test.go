@@ -122,3 +122,21 @@ func TestDataSelection(t *testing.T) {
 		}
 	}
 }
+
+// Every task has its per-evaluation cost, positive and growing with the data it reads.
+func TestEveryTaskHasAnEvaluationCost(t *testing.T) {
+	for _, name := range Names() {
+		small, err := EvalSeconds(Spec{Name: name, D: 5, NTrain: 100, NVal: 100})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		large, _ := EvalSeconds(Spec{Name: name, D: 5, NTrain: 400, NVal: 400})
+		def, _ := EvalSeconds(Spec{Name: name})
+		if !(small > 0) || !(large > small) || !(def > 0) {
+			t.Errorf("%s: %g s at 100 rows, %g s at 400, %g s at the defaults", name, small, large, def)
+		}
+	}
+	if _, err := EvalSeconds(Spec{Name: "lasso"}); err == nil || !strings.Contains(err.Error(), "gpreg") {
+		t.Errorf("unknown task: %v, want an error listing the known tasks", err)
+	}
+}

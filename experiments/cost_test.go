@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"dpgibo/algo"
+	"dpgibo/experiments/records"
+)
+
+// committedEstimates returns, per figure with committed timings, the estimated and the
+// measured cell-seconds of its cells.
+func committedEstimates(t *testing.T) map[string][2]float64 {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "reproduction", "timings-*.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][2]float64{}
+	for _, path := range paths {
+		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "timings-"), ".csv")
+		figs, err := suiteFigures(SuitePaper, name)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		source := "stand-in"
+		if b, err := os.ReadFile(filepath.Join("..", "reproduction", "manifest-"+name+".json")); err == nil {
+			var m Manifest
+			if json.Unmarshal(b, &m) == nil && m.DataSource != "" {
+				source = m.DataSource
+			}
+		}
+		p, err := makePlan(SuitePaper, figs, source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		timings, err := records.ReadFile[records.Timing](path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(timings) != len(p.cells) {
+			t.Errorf("%s: %d timed cells, the code's figure has %d", path, len(timings), len(p.cells))
+			continue
+		}
+		var est, got float64
+		for i, c := range p.cells {
+			est += estimatedCost(c)
+			got += timings[i].TotalSeconds
+		}
+		out[name] = [2]float64{est, got}
+	}
+	if len(out) == 0 {
+		t.Fatal("no committed timings under reproduction/")
+	}
+	return out
+}
+
+// The cost model (catalog.EvalSeconds and cost.go) estimates every figure with committed
+// timings within 1.5x of its measured cell-seconds.
+func TestCostEstimateMatchesCommittedTimings(t *testing.T) {
+	for name, v := range committedEstimates(t) {
+		ratio := v[0] / v[1]
+		t.Logf("%-12s estimated %8.1f s, measured %8.1f s, ratio %.2f", name, v[0], v[1], ratio)
+		if ratio > 1.5 || ratio < 1/1.5 {
+			t.Errorf("%s: estimated %.0f cell-seconds, measured %.0f: ratio %.2f outside [0.67, 1.5]", name, v[0], v[1], ratio)
+		}
+	}
+}
+
+func TestWallSecondsSchedulesLongestFirst(t *testing.T) {
+	for _, tc := range []struct {
+		costs   []float64
+		workers int
+		want    float64
+	}{
+		// Longest first, as the runner starts them: 3+2+2 on one worker, not the optimum 6.
+		{[]float64{3, 3, 2, 2, 2}, 2, 7},
+		{[]float64{10, 1, 1}, 2, 10},
+		{[]float64{10, 1, 1}, 1, 12},
+		{[]float64{1, 1}, 8, 1},
+		{nil, 2, 0},
+	} {
+		if got := wallSeconds(tc.costs, tc.workers); got != tc.want {
+			t.Errorf("wallSeconds(%v, %d) = %v, want %v", tc.costs, tc.workers, got, tc.want)
+		}
+	}
+}
+
+// -plan prints every figure with its cells and the total, touches no output directory, and
+// marks the estimates uncalibrated unless the build uses OpenBLAS.
+func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "never")
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"-suite=paper", "-plan", "-workers=2", "-out=" + out}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("-plan created the output directory (%v)", err)
+	}
+	figs, _ := suiteFigures(SuitePaper, "")
+	p, _ := makePlan(SuitePaper, figs, "stand-in")
+	text := stdout.String()
+	for fi, f := range figs {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(f.Name) + `\s+` + strconv.Itoa(len(p.uses[fi])) + `\s+\d+\s+\S+`).MatchString(text) {
+			t.Errorf("no line for %s with %d cells in:\n%s", f.Name, len(p.uses[fi]), text)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^total \(distinct cells\)\s+` + strconv.Itoa(len(p.cells)) + `\s`).MatchString(text) {
+		t.Errorf("no total of %d cells in:\n%s", len(p.cells), text)
+	}
+	if got := strings.Contains(text, "uncalibrated"); got != !calibratedBackend(algo.BLASBackend()) {
+		t.Errorf("backend %q: uncalibrated marked = %v:\n%s", algo.BLASBackend(), got, text)
+	}
+	for backend, want := range map[string]bool{"gonum": true, "openblas 0.3.21 core=Haswell": false} {
+		var b bytes.Buffer
+		if err := printPlan(&b, SuitePaper, p, 2, backend); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(b.String(), "(uncalibrated)"); (got == len(figs)+1) != want || (got == 0) == want {
+			t.Errorf("backend %q: %d lines marked uncalibrated, want all %v:\n%s", backend, got, want, b.String())
+		}
+	}
+	// More workers never lengthen the estimated wall time; one worker takes the cell-seconds.
+	costs := make([]float64, len(p.cells))
+	for i, c := range p.cells {
+		costs[i] = estimatedCost(c)
+	}
+	one, two := wallSeconds(costs, 1), wallSeconds(costs, 2)
+	if math.Abs(one-sum(costs)) > 1e-6*one || !(two < one) || two < one/2-1e-6 {
+		t.Errorf("wall time %v s at 1 worker, %v s at 2, cell-seconds %v", one, two, sum(costs))
+	}
+}

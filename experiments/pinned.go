@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+
+	"dpgibo/algo"
+)
+
+// The values of algo's defaults that the suites do not set, as they were when every
+// committed result was computed. runCell passes them to algo.Settings explicitly, so that a
+// later change of an algo default moves no suite's CSV and no configuration hash. A cell
+// spec records a design option, the prior mean or an adaptive-clipping parameter only when
+// it differs from these values, so cells computed with them keep their stems and a cell
+// computed with any other value has another stem (-resume never mixes the two).
+//
+// Never change these values: they define what an absent field of a cell spec means. A suite
+// that wants another value sets it in AlgoConfig (PriorMean, Design, AdaptiveClip), which
+// changes the stems of exactly the cells it affects.
+const (
+	pinnedDesignStarts     = 3
+	pinnedDesignEvals      = 60
+	pinnedDesignGreedyOnly = false
+	pinnedMaxKept          = 0 // keep every design point (Algorithm 1, line 6)
+	pinnedPriorMean        = priorUserMean
+	pinnedClipQuantile     = 0.5
+	pinnedClipRate         = 0.2
+	pinnedClipCountShare   = 0.1
+	pinnedKernelVariance   = 1
+)
+
+// Prior means by name (AlgoConfig.PriorMean, CellSpec.PriorMean).
+const (
+	priorUserMean = "user-mean"
+	priorZero     = "zero"
+)
+
+// priorMeans maps the names to algo's values.
+var priorMeans = map[string]algo.PriorMean{priorUserMean: algo.PriorUserMean, priorZero: algo.PriorZero}
+
+// checkPinnable rejects values of a block's prior mean and design options that algo would
+// reject or that the spec encoding cannot tell from the pinned values.
+func checkPinnable(a AlgoConfig) error {
+	if _, ok := priorMeans[a.PriorMean]; a.PriorMean != "" && !ok {
+		return fmt.Errorf("unknown prior mean %q (known: %s, %s)", a.PriorMean, priorUserMean, priorZero)
+	}
+	if a.PriorMean == priorZero && a.Standardise {
+		return fmt.Errorf("standardising needs the prior mean %s (Standardise with PriorMean %s)", priorUserMean, priorZero)
+	}
+	if d := a.Design; d != nil && (d.Starts < 0 || d.Evals < 0 || d.MaxKept < 0) {
+		return fmt.Errorf("design options must be >= 0 (0: the pinned value), got %+v", *d)
+	}
+	if c := a.AdaptiveClip; c != nil && (c.Quantile < 0 || c.Rate < 0 || c.CountShare < 0) {
+		return fmt.Errorf("adaptive clipping parameters must be >= 0 (0: the pinned value), got %+v", *c)
+	}
+	return nil
+}
+
+// specDesign is the design options of a cell spec: nil when every option has its pinned
+// value, otherwise the options with the pinned ones left zero.
+func specDesign(d *DesignConfig) *DesignConfig {
+	if d == nil {
+		return nil
+	}
+	out := *d
+	if out.Starts == pinnedDesignStarts {
+		out.Starts = 0
+	}
+	if out.Evals == pinnedDesignEvals {
+		out.Evals = 0
+	}
+	// GreedyOnly and MaxKept are pinned at their zero values.
+	if out == (DesignConfig{}) {
+		return nil
+	}
+	return &out
+}
+
+// specPriorMean is the prior mean of a cell spec: "" for the pinned one.
+func specPriorMean(name string) string {
+	if name == pinnedPriorMean {
+		return ""
+	}
+	return name
+}
+
+// specAdaptiveClip is the adaptive clipping of a cell spec (nil: fixed Clip), with the
+// parameters at their pinned values left zero, as suites written before the pinning left
+// them.
+func specAdaptiveClip(c *AdaptiveClipConfig) *AdaptiveClipConfig {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	if out.Quantile == pinnedClipQuantile {
+		out.Quantile = 0
+	}
+	if out.Rate == pinnedClipRate {
+		out.Rate = 0
+	}
+	if out.CountShare == pinnedClipCountShare {
+		out.CountShare = 0
+	}
+	return &out
+}
+
+// pinnedSettings fills the fields of s that the suites leave to algo's defaults from the
+// cell spec, with the pinned values where the spec leaves them zero.
+func pinnedSettings(s algo.Settings, spec CellSpec) algo.Settings {
+	s.Kernel.Variance = pinnedKernelVariance
+	s.StepRule = algo.AdaGrad
+	if s.MaxBatch == 0 {
+		s.MaxBatch = 4 * (spec.D + 1)
+	}
+	s.PriorMean = priorMeans[pinnedPriorMean]
+	if spec.PriorMean != "" {
+		s.PriorMean = priorMeans[spec.PriorMean]
+	}
+	s.DesignStarts, s.DesignEvals = pinnedDesignStarts, pinnedDesignEvals
+	s.DesignGreedyOnly, s.MaxKept = pinnedDesignGreedyOnly, pinnedMaxKept
+	if d := spec.Design; d != nil {
+		if d.Starts != 0 {
+			s.DesignStarts = d.Starts
+		}
+		if d.Evals != 0 {
+			s.DesignEvals = d.Evals
+		}
+		if d.GreedyOnly {
+			s.DesignGreedyOnly = true
+		}
+		if d.MaxKept != 0 {
+			s.MaxKept = d.MaxKept
+		}
+	}
+	if a := spec.AdaptiveClip; a != nil {
+		s.AdaptiveClip = &algo.AdaptiveClip{Quantile: pinnedClipQuantile, Rate: pinnedClipRate, CountShare: pinnedClipCountShare}
+		if a.Quantile != 0 {
+			s.AdaptiveClip.Quantile = float64(a.Quantile)
+		}
+		if a.Rate != 0 {
+			s.AdaptiveClip.Rate = float64(a.Rate)
+		}
+		if a.CountShare != 0 {
+			s.AdaptiveClip.CountShare = float64(a.CountShare)
+		}
+	}
+	return s
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"dpgibo/algo"
+)
+
+// calibratedBackend reports whether the cost model was fitted on this build's BLAS backend
+// (OpenBLAS); the pure-Go build's estimates are uncalibrated.
+func calibratedBackend(backend string) bool { return strings.HasPrefix(backend, "openblas") }
+
+// printPlan writes, without running anything, every figure's cells, their estimated
+// cell-seconds and wall time at workers workers (each figure run alone, -only=NAME), and the
+// run's total over its distinct cells (figures share cells, so the total is below the sum).
+func printPlan(w io.Writer, suite string, p *plan, workers int, backend string) error {
+	calibrated := calibratedBackend(backend)
+	mark := ""
+	if !calibrated {
+		mark = " (uncalibrated)"
+	}
+	fmt.Fprintf(w, "plan of -suite=%s at -workers=%d: estimated from the cost model (experiments/cost.go, catalog.EvalSeconds)\n", suite, workers)
+	if !calibrated {
+		fmt.Fprintf(w, "UNCALIBRATED: this build uses BLAS backend %q; the cost model was fitted to the OpenBLAS build (-tags openblas), and pure-Go evaluations measured 1-2.7x slower\n", backend)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "figure\tcells\tcell-seconds\twall time")
+	costs := make([]float64, len(p.cells))
+	for i, c := range p.cells {
+		costs[i] = estimatedCost(c)
+	}
+	for fi, fig := range p.figures {
+		var figCosts []float64
+		for _, ref := range p.uses[fi] {
+			figCosts = append(figCosts, costs[ref.cell])
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%s%s\n", fig.Name, len(figCosts), sum(figCosts), duration(wallSeconds(figCosts, workers)), mark)
+	}
+	fmt.Fprintf(tw, "total (distinct cells)\t%d\t%.0f\t%s%s\n", len(costs), sum(costs), duration(wallSeconds(costs, workers)), mark)
+	return tw.Flush()
+}
+
+func sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// duration formats seconds for the plan: whole seconds, as 1h2m3s.
+func duration(seconds float64) string {
+	return time.Duration(seconds * float64(time.Second)).Round(time.Second).String()
+}
+
+// planBackend is the backend the plan is printed for (a variable for tests).
+var planBackend = algo.BLASBackend
