@@ -150,9 +150,10 @@ type fstarTarget struct {
 // that name (paper, private, peers or quick), building each task once to learn its data
 // label and number of users.
 func fstarTargets(only, ctslice string, newTask TaskFactory) ([]fstarTarget, error) {
-	suites := map[string][]Figure{SuitePaper: paperFigures(), SuitePrivate: privateFigures(), SuitePeers: peersFigures(), SuiteQuick: quickFigures()}
+	suites := map[string][]Figure{SuitePaper: paperFigures(), SuitePrivate: privateFigures(), SuitePeers: peersFigures(),
+		SuiteQuick: quickFigures(), SuiteDesign: designFigures()}
 	var figs []Figure
-	for _, name := range []string{SuitePaper, SuitePrivate, SuitePeers, SuiteQuick} {
+	for _, name := range []string{SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign} {
 		for _, f := range suites[name] {
 			if only == "" || only == name || f.Name == only {
 				figs = append(figs, f)

@@ -147,9 +147,10 @@ const (
 	SuitePeers   = "peers"
 	SuiteAudit   = "audit"
 	SuiteTheory  = "theory"
+	SuiteDesign  = "design"
 )
 
-var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuitePeers, SuiteAudit, SuiteTheory, SuiteFStar}
+var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuitePeers, SuiteDesign, SuiteAudit, SuiteTheory, SuiteFStar}
 
 // Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
 // leaves open are marked "choice" and listed in README's reproduction table.
@@ -280,6 +281,35 @@ func fig2aClipBlocks() []Block {
 	return []Block{fixed, adaptive}
 }
 
+// candidateDesign is the batch design on trial in the design-equivalence study (README,
+// "Batch design"): one L-BFGS start per greedily added point, no joint refinement, and the
+// last 8(d+1) design points kept (128 at d = 15), against the design of every committed run
+// (three starts, joint refinement, every point kept).
+var candidateDesign = DesignConfig{Starts: 1, GreedyOnly: true, MaxKept: 128}
+
+// designFigures returns the design suite: DP-GIBO's runs of every adaptive-batch figure of
+// the paper suite (fig3ab, fig3c, noise-misspec), at the suite's settings and seeds, with
+// candidateDesign. Each figure design-NAME is judged against NAME of the paper suite, seed by
+// seed; its cells are the ones the paper suite would run with candidateDesign.
+func designFigures() []Figure {
+	var out []Figure
+	for _, f := range paperFigures() {
+		switch f.Name {
+		case "fig3ab", "fig3c", "noise-misspec":
+		default:
+			continue
+		}
+		g := Figure{Name: "design-" + f.Name}
+		for _, b := range f.Blocks {
+			b.Methods = []string{"dpgibo"}
+			b.Algo.Design = &candidateDesign
+			g.Blocks = append(g.Blocks, b)
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
 // privateFigures returns the private suite: fig-private, every method private at equal mu
 // and equal evaluation budget T(d+1).
 func privateFigures() []Figure {
@@ -368,6 +398,8 @@ func suiteFigures(suite, only string) ([]Figure, error) {
 		figs = peersFigures()
 	case SuiteQuick:
 		figs = quickFigures()
+	case SuiteDesign:
+		figs = designFigures()
 	case SuiteFStar:
 		return nil, nil // -only names a figure whose settings are searched (fstarTargets)
 	case SuiteAudit, SuiteTheory:

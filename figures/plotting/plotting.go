@@ -66,9 +66,13 @@ var renderers = map[string]figure{
 	"fig3d":         {draw: drawFinalByNoise},
 	"noise-misspec": {draw: drawMisspec},
 	"clip-sweep":    {draw: drawSweepByIter},
-	"fig2a-clip":    {draw: drawSweepByIter},
-	"fig-private":   {draw: drawPrivate},
-	"fig-peers":     {draw: drawPeers},
+	// The design study's figures (experiments -suite=design) draw like their paper figures.
+	"design-fig3ab":        {draw: drawBiasTol},
+	"design-fig3c":         {draw: drawSweepByIter},
+	"design-noise-misspec": {draw: drawMisspec},
+	"fig2a-clip":           {draw: drawSweepByIter},
+	"fig-private":          {draw: drawPrivate},
+	"fig-peers":            {draw: drawPeers},
 }
 
 // Names returns the figure names this package can draw, sorted.

@@ -188,7 +188,7 @@ func figureCSV(file string) bool {
 		return false
 	}
 	switch name {
-	case "summary", "comparisons", "claims", "statements", "fstar":
+	case "summary", "comparisons", "claims", "statements", "fstar", "design-equivalence":
 		return false
 	}
 	return !strings.HasPrefix(name, "timings")

@@ -474,3 +474,29 @@ func TestSummaryDiagnostics(t *testing.T) {
 		t.Fatalf("gibo (no privacy noise) has an SNR %+v", s[1].MedianSNR)
 	}
 }
+
+// The design study pairs design-NAME's curves with NAME's by seed: non-inferior when the
+// upper 95% limit of the Hodges-Lehmann difference new - old is below 0.1 G0 (G0 = 1 here).
+func TestEquivalenceOfADesign(t *testing.T) {
+	n := 12
+	old := seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })
+	var rows []records.Row
+	rows = append(rows, rowsOf("f", "dpgibo", "x=1", 15, old...)...)
+	rows = append(rows, rowsOf("f", "dpgibo", "x=2", 15, old...)...)
+	rows = append(rows, rowsOf("design-f", "dpgibo", "x=1", 15, seq(n, func(i int) float64 { return old[i] + 0.001*float64(i%3) })...)...)
+	rows = append(rows, rowsOf("design-f", "dpgibo", "x=2", 15, seq(n, func(i int) float64 { return old[i] + 0.2 + 0.001*float64(i%3) })...)...)
+	res := withFStar(results(t, rows))
+	got, err := Equivalence(res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Config != "x=1" || got[0].Figure != "f" {
+		t.Fatalf("rows %+v", got)
+	}
+	if !got[0].NonInferior || got[0].Margin != 0.1 || got[0].Pairs != n {
+		t.Errorf("a design within 0.002 of the old one: %+v, want non-inferior at margin 0.1 over %d pairs", got[0], n)
+	}
+	if got[1].NonInferior || got[1].CIHigh < 0.2 {
+		t.Errorf("a design 0.2 worse: %+v, want not non-inferior", got[1])
+	}
+}

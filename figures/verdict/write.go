@@ -11,6 +11,10 @@ import (
 // Files are the files WriteDir writes.
 var Files = []string{"summary.csv", "comparisons.csv", "claims.csv", "statements.csv"}
 
+// EquivalenceFile is the design study's verdict, written beside Files when dir holds a
+// figure design-NAME and NAME (see Equivalence).
+const EquivalenceFile = "design-equivalence.csv"
+
 // WriteDir reads the figure CSVs of dir and writes the verdict files into dir: see WriteTo.
 func WriteDir(dir string) ([]string, error) { return WriteTo(dir, dir) }
 
@@ -65,6 +69,20 @@ func WriteTo(dir, out string) ([]string, error) {
 	statementRows, err := records.Marshal(statements)
 	if err := write("statements.csv", statementRows, err); err != nil {
 		return nil, err
+	}
+	timings, err := readTimings(dir)
+	if err != nil {
+		return nil, err
+	}
+	eq, err := Equivalence(res, designShares(timings))
+	if err != nil {
+		return nil, fmt.Errorf("design study: %w", err)
+	}
+	if len(eq) > 0 {
+		eqRows, err := records.Marshal(eq)
+		if err := write(EquivalenceFile, eqRows, err); err != nil {
+			return nil, err
+		}
 	}
 	return paths, nil
 }

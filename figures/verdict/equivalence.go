@@ -1,0 +1,120 @@
+package verdict
+
+import (
+	"fmt"
+	"strings"
+
+	"dpgibo/experiments/records"
+	"dpgibo/figures/stats"
+)
+
+// EquivalencePrefix names the figures of a design study: figure EquivalencePrefix+NAME holds
+// the runs of NAME's DP-GIBO curves with another batch design, at the same settings and seeds.
+const EquivalencePrefix = "design-"
+
+// EquivalenceMargin is the study's margin in units of G0: the new design is non-inferior at a
+// setting when the upper 95% limit of the paired Hodges-Lehmann difference of final losses
+// (new - old) is below EquivalenceMargin x G0. Declared before the study ran.
+const EquivalenceMargin = 0.10
+
+// EquivalenceRow is one sweep value of a design study (design-equivalence.csv).
+type EquivalenceRow struct {
+	Figure string `csv:"figure"`
+	Config string `csv:"config"`
+	D      int    `csv:"d"`
+	// Pairs is the number of seeds run with both designs.
+	Pairs int `csv:"pairs"`
+	// MedianOld and MedianNew are the median final losses; G0 the setting's start gap and
+	// Margin = EquivalenceMargin x G0.
+	MedianOld float64 `csv:"median_old"`
+	MedianNew float64 `csv:"median_new"`
+	G0        float64 `csv:"g0"`
+	Margin    float64 `csv:"margin"`
+	// Estimate, CILow, CIHigh: the Hodges-Lehmann estimate of new - old (paired by seed) and
+	// its 95% Walsh interval.
+	Estimate float64 `csv:"estimate"`
+	CILow    float64 `csv:"ci_low"`
+	CIHigh   float64 `csv:"ci_high"`
+	// NonInferior is CIHigh < Margin.
+	NonInferior bool `csv:"non_inferior"`
+	// DesignShareOld and DesignShareNew are the median over seeds of design seconds over
+	// total seconds of the runs (from the timings; empty when absent).
+	DesignShareOld records.OptFloat `csv:"design_share_old"`
+	DesignShareNew records.OptFloat `csv:"design_share_new"`
+}
+
+// Equivalence judges every design study in res: each curve of a figure design-NAME against
+// the curve of NAME with the same config, task, data, d and method, paired by seed. shares
+// maps a figure name to its runs' design shares by curve key and seed (may be nil).
+func Equivalence(res *Results, shares map[string]map[string][]float64) ([]EquivalenceRow, error) {
+	var out []EquivalenceRow
+	for _, fig := range res.Figures {
+		base, ok := strings.CutPrefix(fig, EquivalencePrefix)
+		if !ok {
+			continue
+		}
+		oldData := newFigureData(res, base)
+		for _, c := range curvesOf(res, fig) {
+			s := Side{Task: c.Task, Data: c.Data, Method: c.Method, Config: c.Config, D: c.D}
+			old := oldData.find(s)
+			if old == nil {
+				continue // the paper figure has not been run
+			}
+			g0, err := oldData.G0(old)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
+			}
+			oldLoss, newLoss := map[int]float64{}, map[int]float64{}
+			for _, r := range old.Runs {
+				oldLoss[r.Seed] = r.Loss
+			}
+			var d, vo, vn []float64
+			for _, r := range c.Runs {
+				if o, ok := oldLoss[r.Seed]; ok {
+					newLoss[r.Seed] = r.Loss
+					d = append(d, r.Loss-o)
+					vo, vn = append(vo, o), append(vn, r.Loss)
+				}
+			}
+			if len(d) < 2 {
+				continue
+			}
+			t, err := stats.WilcoxonSignedRank(d, stats.TwoSided, Level)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
+			}
+			row := EquivalenceRow{Figure: base, Config: c.Config, D: c.D, Pairs: len(d),
+				MedianOld: stats.Median(vo), MedianNew: stats.Median(vn), G0: g0, Margin: EquivalenceMargin * g0,
+				Estimate: t.Estimate, CILow: t.CILow, CIHigh: t.CIHigh}
+			row.NonInferior = row.CIHigh < row.Margin
+			key := c.Config + "/" + c.Method
+			if v := shares[base][key]; len(v) > 0 {
+				row.DesignShareOld = records.Some(stats.Median(v))
+			}
+			if v := shares[fig][key]; len(v) > 0 {
+				row.DesignShareNew = records.Some(stats.Median(v))
+			}
+			out = append(out, row)
+		}
+	}
+	return out, nil
+}
+
+// designShares returns, per figure and curve (config/method), the design share of each run
+// in the timings.
+func designShares(timings []records.Timing) map[string]map[string][]float64 {
+	out := map[string]map[string][]float64{}
+	for _, t := range timings {
+		if t.TotalSeconds <= 0 {
+			continue
+		}
+		for _, fig := range strings.Split(t.Figures, ";") {
+			if out[fig] == nil {
+				out[fig] = map[string][]float64{}
+			}
+			key := t.Config + "/" + t.Method
+			out[fig][key] = append(out[fig][key], t.DesignSeconds/t.TotalSeconds)
+		}
+	}
+	return out
+}
