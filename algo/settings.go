@@ -42,7 +42,7 @@ const (
 )
 
 // DefaultPriorMean is what PriorDefault means. It was chosen by measurement on the group
-// LASSO task (see README, "Prior mean").
+// LASSO task (see docs/library.md, "Prior mean").
 const DefaultPriorMean = PriorUserMean
 
 func (p PriorMean) String() string {
@@ -140,7 +140,7 @@ type Settings struct {
 	// DesignGreedyOnly keeps the greedily grown batch without the joint L-BFGS refinement
 	// of all its points, and grows a fixed batch greedily every iteration (warm-started
 	// from the previous design) instead of refining the shifted previous design. Off by
-	// default: not yet shown loss-equivalent (README, "Batch design").
+	// default: not yet shown loss-equivalent (docs/library.md, "Batch design").
 	DesignGreedyOnly bool
 }
 

@@ -30,7 +30,7 @@
 // the validation data without calibrated noise, and their ledger says so
 // (algo.NonPrivateLedger).
 //
-// New methods are added with one file and one line in registry.go; README.md, section
+// New methods are added with one file and one line in registry.go; docs/extending.md, section
 // "Adding a baseline", walks through it.
 package baselines
 

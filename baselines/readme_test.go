@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The example of README.md, section "Adding a baseline", lives in
+// The example of docs/extending.md, section "Adding a baseline", lives in
 // example_coordsearch_test.go so that it is compiled and run by every generic test of this
 // package (budget, box, determinism, NaN, ledger) without being shipped. In a real addition
 // the file is baselines/coordsearch.go and this registration is one line of registry.go.
@@ -15,10 +15,10 @@ func init() {
 	scoreBased = append(scoreBased, "coordsearch")
 }
 
-// TestREADMEExampleCompiles checks that the code README.md shows for baselines/coordsearch.go
+// TestREADMEExampleCompiles checks that the code docs/extending.md shows for baselines/coordsearch.go
 // is exactly the code compiled and tested here.
 func TestREADMEExampleCompiles(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/extending.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,19 +30,19 @@ func TestREADMEExampleCompiles(t *testing.T) {
 	const marker = "<!-- example: baselines/coordsearch.go -->"
 	i := strings.Index(text, marker)
 	if i < 0 {
-		t.Fatalf("README.md has no %q", marker)
+		t.Fatalf("docs/extending.md has no %q", marker)
 	}
 	rest := text[i+len(marker):]
 	start := strings.Index(rest, "```go\n")
 	if start < 0 {
-		t.Fatal("README.md: no ```go block after the example marker")
+		t.Fatal("docs/extending.md: no ```go block after the example marker")
 	}
 	rest = rest[start+len("```go\n"):]
 	end := strings.Index(rest, "```")
 	if end < 0 {
-		t.Fatal("README.md: unterminated example block")
+		t.Fatal("docs/extending.md: unterminated example block")
 	}
 	if got, want := strings.TrimSpace(rest[:end]), strings.TrimSpace(string(example)); got != want {
-		t.Errorf("README.md's coordsearch.go differs from baselines/example_coordsearch_test.go; update one from the other")
+		t.Errorf("docs/extending.md's coordsearch.go differs from baselines/example_coordsearch_test.go; update one from the other")
 	}
 }

@@ -153,7 +153,7 @@ const (
 var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuitePeers, SuiteDesign, SuiteAudit, SuiteTheory, SuiteFStar}
 
 // Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
-// leaves open are marked "choice" and listed in README's reproduction table.
+// leaves open are marked "choice" and listed in docs/reproducing.md.
 var (
 	// Group LASSO, appendix: T = 20, b = d+1, B = 0.1, AdaGrad eta = 1, l = 1, mu = 1.
 	groupLassoAlgo = AlgoConfig{Iters: 20, Clip: 0.1, Mu: 1, Step: 1, Lengthscale: 1}
@@ -173,7 +173,7 @@ var (
 	gp15Algo = AlgoConfig{Iters: 25, BiasTol: 0.5, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
 )
 
-// Seeds of the paper suite, fixed before the run whose verdicts README reports (the claims
+// Seeds of the paper suite, fixed before the run whose verdicts docs/results.md reports (the claims
 // are declared in package dpgibo/figures/verdict). Rule: at least the smallest n at which an
 // exact paired test can reach alpha = 0.05 after Holm over the figure's k claim tests,
 // 2/2^n <= 0.05/k (TestSeedsMeetTheHolmRule checks it against the declared claims), raised
@@ -281,7 +281,7 @@ func fig2aClipBlocks() []Block {
 	return []Block{fixed, adaptive}
 }
 
-// candidateDesign is the batch design on trial in the design-equivalence study (README,
+// candidateDesign is the batch design on trial in the design-equivalence study (docs/library.md,
 // "Batch design"): one L-BFGS start per greedily added point, no joint refinement, and the
 // last 8(d+1) design points kept (128 at d = 15), against the design of every committed run
 // (three starts, joint refinement, every point kept).

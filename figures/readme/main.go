@@ -1,10 +1,10 @@
-// Command readme rewrites README's generated sections from the committed results under
-// reproduction/ (every suite's summary.csv, claims.csv, statements.csv, timings and
-// manifests; the audit's and the theory sweep's reports in
-// reproduction/audit and reproduction/theory), so that every number and verdict README
-// states comes from a file:
+// Command readme rewrites the generated sections of README.md, docs/results.md and
+// docs/audit.md from the committed results under reproduction/ (every suite's summary.csv,
+// claims.csv, statements.csv, timings and manifests; the audit's and the theory sweep's
+// reports in reproduction/audit and reproduction/theory), so that every number and verdict
+// the documentation states comes from a file:
 //
-//	go run ./figures/readme                 # rewrite README.md and docs/results.md from reproduction/
+//	go run ./figures/readme                 # rewrite README.md and the docs pages from reproduction/
 //	go run ./figures/readme -check          # exit 1 if either is not what reproduction/ gives
 //
 // Each section lies between verdict.SectionBegin(dir) and verdict.ReportEnd.

@@ -145,7 +145,7 @@ func writeFigureTally(b *strings.Builder, order []string, ran map[string]bool, c
 
 // writeStatements writes the paper's statements (paper) or the project's own.
 func writeStatements(b *strings.Builder, title string, rows []StatementRow, claims []ClaimRow, paper bool) {
-	fmt.Fprintf(b, "#### %s\n\n| source | statement | verdict | claims (verdict; aside: shown, not counted) |\n|---|---|---|---|\n", title)
+	fmt.Fprintf(b, "## %s\n\n| source | statement | verdict | claims (verdict; aside: shown, not counted) |\n|---|---|---|---|\n", title)
 	verdictOf := map[string]string{}
 	for _, c := range claims {
 		verdictOf[c.Claim] = c.Verdict
@@ -191,7 +191,7 @@ func writeFigure(b *strings.Builder, fig string, summary []SummaryRow, claims []
 		ns = append(ns, strconv.Itoa(n))
 	}
 	sort.Strings(ns)
-	fmt.Fprintf(b, "#### %s\n\n", fig)
+	fmt.Fprintf(b, "## %s\n\n", fig)
 	var total, design, eval float64
 	cells := 0
 	for _, t := range timings {
@@ -402,8 +402,8 @@ func Sections() []Section {
 	return []Section{
 		{Dir: "reproduction", Statements: Statements(), Summary: true},
 		{Dir: "reproduction", Statements: Statements(), File: ResultsPage, Images: FiguresDir},
-		{Dir: "reproduction/audit", Markdown: "audit.md"},
-		{Dir: "reproduction/theory", Markdown: "theory.md"},
+		{Dir: "reproduction/audit", Markdown: "audit.md", File: "docs/audit.md"},
+		{Dir: "reproduction/theory", Markdown: "theory.md", File: "docs/audit.md"},
 	}
 }
 
