@@ -147,17 +147,14 @@ type Claim struct {
 // control must refute.
 func (c Claim) isMargin() bool { return c.Kind == NotWorse || c.Kind == Equivalent }
 
-// ClaimRow is one judged claim (claims.csv), beside its statement.
+// ClaimRow is one judged claim (claims.csv), beside its statement. The first five columns
+// (claim, figure, statement, verdict, evidence) are the file's contract.
 type ClaimRow struct {
+	Claim  string `csv:"claim"`
+	Figure string `csv:"figure"`
+	// Statement is the statement the claim tests, in words: the paper's sentence, or the
+	// project's own statement.
 	Statement string `csv:"statement"`
-	// Source is the paper's section of the statement; empty for the project's own claims.
-	Source   string `csv:"source"`
-	Sentence string `csv:"sentence"`
-	Claim    string `csv:"claim"`
-	Figure   string `csv:"figure"`
-	// Counts is false for a claim shown beside its statement without deciding it (Aside).
-	Counts bool   `csv:"counts"`
-	Aside  string `csv:"aside"`
 	// Verdict is reproduced, not reproduced, inconclusive, not specific or not yet run.
 	Verdict  string `csv:"verdict"`
 	Evidence string `csv:"evidence"`
@@ -186,6 +183,14 @@ type ClaimRow struct {
 	// Specificity lists, for a claim with contrasts, each substitute method and whether it
 	// also reproduces the claim (p x k <= Alpha).
 	Specificity string `csv:"specificity"`
+	// Counts is false for a claim shown beside its statement without deciding it (Aside).
+	Counts bool   `csv:"counts"`
+	Aside  string `csv:"aside"`
+	// StatementID names the statement (statements.csv); SourceSection is the paper's section
+	// and SourceSentence the paper's sentence, both empty for the project's own statements.
+	StatementID    string `csv:"statement_id"`
+	SourceSection  string `csv:"source_section"`
+	SourceSentence string `csv:"source_sentence"`
 }
 
 // Verdicts.
@@ -887,7 +892,10 @@ func Judge(res *Results, statements []Statement) ([]ClaimRow, []StatementRow, []
 				o.row = ClaimRow{Claim: cl.ID, Figure: cl.Figure, Verdict: NotYetRun,
 					Evidence: "no committed run of " + cl.Figure}
 			}
-			o.row.Statement, o.row.Source, o.row.Sentence = st.ID, st.Source, st.Sentence
+			o.row.Statement, o.row.StatementID, o.row.SourceSection = st.Sentence, st.ID, st.Source
+			if st.Paper() {
+				o.row.SourceSentence = st.Sentence
+			}
 			o.row.Counts, o.row.Aside = cl.Aside == "", cl.Aside
 			stRows = append(stRows, o.row)
 			cmps = append(cmps, o.cmps...)

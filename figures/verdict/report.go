@@ -114,7 +114,7 @@ func report(dir string, statements []Statement, summaryOnly bool, img images) (s
 func writeTally(b *strings.Builder, rows []StatementRow) {
 	count, n := map[string]int{}, 0
 	for _, r := range rows {
-		if r.Source != "" {
+		if r.SourceSection != "" {
 			count[r.Verdict]++
 			n++
 		}
@@ -151,7 +151,7 @@ func writeStatements(b *strings.Builder, title string, rows []StatementRow, clai
 		verdictOf[c.Claim] = c.Verdict
 	}
 	for _, r := range rows {
-		if (r.Source != "") != paper {
+		if (r.SourceSection != "") != paper {
 			continue
 		}
 		var parts []string
@@ -166,14 +166,14 @@ func writeStatements(b *strings.Builder, title string, rows []StatementRow, clai
 		if r.Verdict == NotTestable {
 			what = r.Reason
 		}
-		source := r.Source
+		source := r.SourceSection
 		if source == "" {
 			source = "project"
 		}
 		if r.Substitute != "" {
 			what += " (substitute data: " + r.Substitute + ")"
 		}
-		fmt.Fprintf(b, "| %s | %s | **%s** | %s |\n", source, cell(r.Sentence), r.Verdict, cell(strings.ReplaceAll(what, ", aside:,", "; aside:")))
+		fmt.Fprintf(b, "| %s | %s | **%s** | %s |\n", source, cell(r.Statement), r.Verdict, cell(strings.ReplaceAll(what, ", aside:,", "; aside:")))
 	}
 	b.WriteString("\n")
 }
@@ -227,7 +227,7 @@ func writeFigure(b *strings.Builder, fig string, summary []SummaryRow, claims []
 			if !c.Counts {
 				counts = "aside: " + c.Aside
 			}
-			fmt.Fprintf(b, "| `%s` | `%s` | %s | **%s** | %s |\n", c.Claim, c.Statement, cell(counts), c.Verdict, cell(c.Evidence))
+			fmt.Fprintf(b, "| `%s` | `%s` | %s | **%s** | %s |\n", c.Claim, c.StatementID, cell(counts), c.Verdict, cell(c.Evidence))
 		}
 		b.WriteString("\n")
 	}

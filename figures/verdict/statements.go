@@ -38,9 +38,11 @@ func (s Statement) Paper() bool { return s.Source != "" }
 
 // StatementRow is one judged statement (statements.csv).
 type StatementRow struct {
-	Statement string `csv:"statement"`
-	Source    string `csv:"source"`
-	Sentence  string `csv:"sentence"`
+	StatementID string `csv:"statement_id"`
+	// Statement is the statement in words; SourceSection and SourceSentence as in ClaimRow.
+	Statement      string `csv:"statement"`
+	SourceSection  string `csv:"source_section"`
+	SourceSentence string `csv:"source_sentence"`
 	Verdict   string `csv:"verdict"`
 	// Claims lists the ids of the counted claims, then "aside:" and the others.
 	Claims string `csv:"claims"`
@@ -89,7 +91,10 @@ func checkStatements(sts []Statement) error {
 
 // statementRow aggregates a statement's claim rows into its verdict.
 func statementRow(st Statement, rows []ClaimRow) StatementRow {
-	out := StatementRow{Statement: st.ID, Source: st.Source, Sentence: st.Sentence, Substitute: st.Substitute}
+	out := StatementRow{StatementID: st.ID, Statement: st.Sentence, SourceSection: st.Source, Substitute: st.Substitute}
+	if st.Paper() {
+		out.SourceSentence = st.Sentence
+	}
 	if st.NotTestable != "" {
 		out.Verdict, out.Reason = NotTestable, st.NotTestable
 		return out
