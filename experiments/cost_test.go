@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"dpgibo/algo"
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // committedEstimates returns, per figure with committed timings, the estimated and the

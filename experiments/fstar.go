@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"dpgibo/experiments/optimum"
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // SuiteFStar recomputes the committed best-known optima (see runFStarSearch).

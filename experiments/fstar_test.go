@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // TestCommittedFStarIsAttainedAtItsTheta re-evaluates every committed f* at its theta: the

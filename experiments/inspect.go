@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 	"encoding/csv"
 	"errors"
 	"fmt"

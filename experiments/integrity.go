@@ -9,7 +9,7 @@ import (
 	"math"
 	"os"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // Cell integrity. Every finished cell's done record carries the row counts and SHA-256

@@ -11,7 +11,7 @@ import (
 
 	"dpgibo/algo"
 	"dpgibo/data"
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 	"dpgibo/tasks"
 )
 

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"dpgibo/algo"
-	"dpgibo/experiments/records"
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/records"
 )
 
 // Manifest records what a run did, so that every CSV can be traced to its configuration

@@ -10,7 +10,7 @@ import (
 
 	"dpgibo/algo"
 	"dpgibo/baselines"
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 	"dpgibo/tasks"
 )
 

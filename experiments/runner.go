@@ -14,7 +14,7 @@ import (
 
 	"dpgibo/algo"
 	"dpgibo/experiments/pool"
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 	"dpgibo/tasks"
 )
 

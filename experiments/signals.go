@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"time"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // Interruptions. The tasks' Losses take no context, so an evaluation in flight cannot be

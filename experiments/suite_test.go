@@ -21,9 +21,9 @@ import (
 
 	"dpgibo/algo"
 	"dpgibo/baselines"
-	"dpgibo/experiments/records"
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/records"
 	"dpgibo/tasks"
 	"dpgibo/tasks/catalog"
 )

@@ -2,7 +2,7 @@ package audit
 
 import (
 	"context"
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 	"fmt"
 	"os"
 	"path/filepath"

@@ -2,7 +2,7 @@ package theory
 
 import (
 	"context"
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 	"fmt"
 	"math"
 	"os"

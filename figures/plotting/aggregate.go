@@ -5,8 +5,8 @@ import (
 	"slices"
 	"sort"
 
-	"dpgibo/experiments/records"
 	"dpgibo/figures/stats"
+	"dpgibo/internal/records"
 )
 
 // BandLevel is the confidence level of the bands drawn around every median.

@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"dpgibo/experiments/records"
 	"dpgibo/figures/stats"
+	"dpgibo/internal/records"
 )
 
 const (

@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // GapFloor is the smallest suboptimality drawn: a loss within GapFloor of f* sits on the

@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // drawPeers draws fig-peers: final loss against d, one panel per task, one curve per method

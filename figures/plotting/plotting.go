@@ -1,5 +1,5 @@
 // Package plotting draws the figures of the DP-GIBO paper from the runner's CSV files
-// alone (see package dpgibo/experiments/records for the columns), with gonum/plot: the
+// alone (see package dpgibo/internal/records for the columns), with gonum/plot: the
 // median over seeds with the 95% confidence band of the median, the paper's axes and legend names
 // (DP-GIBO, GIBO, Random Search, UCB-BO; DP-Random and DP-UCB for the private comparison),
 // each figure as PNG, SVG and PDF.
@@ -27,7 +27,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // Formats are the file formats every figure is written in.

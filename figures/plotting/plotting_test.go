@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // traceRows makes a small figure CSV: for every d, config and method, seeds runs of iters

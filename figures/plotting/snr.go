@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // snrOf is the privacy signal-to-noise ratio of one DP-GIBO iteration: the norm of the

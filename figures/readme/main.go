@@ -18,8 +18,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"dpgibo/experiments/records"
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/records"
 )
 
 func main() {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"dpgibo/experiments/records"
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/records"
 )
 
 // README's generated section is exactly what reproduction/ gives: a result committed

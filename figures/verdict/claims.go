@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"dpgibo/experiments/records"
 	"dpgibo/figures/stats"
+	"dpgibo/internal/records"
 )
 
 // Kind is the form of a claim. Every kind but Trend compares the values of two sides, A and

@@ -3,8 +3,8 @@ package verdict
 import (
 	"fmt"
 
-	"dpgibo/experiments/records"
 	"dpgibo/figures/stats"
+	"dpgibo/internal/records"
 )
 
 // Comparison is one rank test between two curves, or one trend test over several

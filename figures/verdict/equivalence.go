@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"dpgibo/experiments/records"
 	"dpgibo/figures/stats"
+	"dpgibo/internal/records"
 )
 
 // EquivalencePrefix names the figures of a design study: figure EquivalencePrefix+NAME holds

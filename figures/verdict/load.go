@@ -14,7 +14,7 @@ import (
 	"sort"
 	"strings"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // Run is one run's final row, reduced to what the statistics need.

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // ReportEnd ends every generated section of README; SectionBegin(dir) starts the section

@@ -43,7 +43,7 @@ type StatementRow struct {
 	Statement      string `csv:"statement"`
 	SourceSection  string `csv:"source_section"`
 	SourceSentence string `csv:"source_sentence"`
-	Verdict   string `csv:"verdict"`
+	Verdict        string `csv:"verdict"`
 	// Claims lists the ids of the counted claims, then "aside:" and the others.
 	Claims string `csv:"claims"`
 	// Reason says why a statement is not testable, or which claims decided it.

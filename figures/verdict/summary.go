@@ -5,8 +5,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"dpgibo/experiments/records"
 	"dpgibo/figures/stats"
+	"dpgibo/internal/records"
 )
 
 // Level is the confidence level of every interval this package reports.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // rowsOf builds final rows (one per seed) of one curve with the given losses.

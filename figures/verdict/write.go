@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"dpgibo/experiments/records"
+	"dpgibo/internal/records"
 )
 
 // Files are the files WriteDir writes.
