@@ -15,6 +15,7 @@ import (
 	"dpgibo/algo"
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
+	"dpgibo/internal/runinfo"
 )
 
 // Manifest records what a run did, so that every CSV can be traced to its configuration
@@ -22,47 +23,7 @@ import (
 // run (so that running one figure again never overwrites the full run's record), and
 // manifest[-NAME]-shard-K-of-N.json for a shard.
 type Manifest struct {
-	// Suite and Only are the -suite and -only flags.
-	Suite string `json:"suite"`
-	Only  string `json:"only,omitempty"`
-	// Args is the command line.
-	Args []string `json:"args"`
-	// ConfigHash is the SHA-256 of the figures' configuration and the cell list: two runs
-	// with the same hash produce the same result CSVs.
-	ConfigHash string `json:"config_hash"`
-	// Commit is the git commit of the code (from `git rev-parse HEAD` or the build
-	// information); Dirty is true when the work tree had uncommitted changes.
-	Commit string `json:"commit,omitempty"`
-	Dirty  bool   `json:"dirty,omitempty"`
-	// GoVersion is runtime.Version(); OS and Arch the platform.
-	GoVersion string `json:"go_version"`
-	OS        string `json:"os"`
-	Arch      string `json:"arch"`
-	CPUs      int    `json:"cpus"`
-	// BLAS is the BLAS/LAPACK backend of this build (algo.BLASBackend): "gonum", or
-	// "openblas VERSION core=CORE"; BLASConfig is OpenBLAS's build description, and
-	// BLASReproduce the environment that selects the same OpenBLAS kernels on another
-	// machine of the same architecture (OPENBLAS_CORETYPE=CORE).
-	BLAS          string `json:"blas"`
-	BLASConfig    string `json:"blas_config,omitempty"`
-	BLASReproduce string `json:"blas_reproduce,omitempty"`
-	// CellBLAS lists the distinct backends that computed the merged cells (more than one
-	// only with -allow-mixed-backend).
-	CellBLAS []string `json:"cell_blas,omitempty"`
-	Workers  int      `json:"workers"`
-	Shard    string   `json:"shard,omitempty"`
-	Resume   bool     `json:"resume"`
-	// DataSource says where the SVR data came from (a file or the stand-in).
-	DataSource string `json:"data_source,omitempty"`
-	// Start and End are wall-clock times (RFC 3339).
-	Start string `json:"start"`
-	End   string `json:"end"`
-	// Cells is the number of cells of the full run; Ran those this invocation ran.
-	Cells int `json:"cells"`
-	Ran   int `json:"ran"`
-	// ClaimsHashes maps each figure of the run with declared claims to the hash of their
-	// judged content (verdict.ClaimsHash), so that claims changed after the run show.
-	ClaimsHashes map[string]string `json:"claims_hashes,omitempty"`
+	runinfo.Manifest
 	// Figures is the full configuration of every figure; CellList the stem of every cell
 	// in plan order.
 	Figures  []Figure `json:"figures"`
@@ -112,12 +73,12 @@ func gitCommit() (string, bool) {
 
 func newManifest(o Options, p *plan, args []string, start time.Time) *Manifest {
 	commit, dirty := gitCommit()
-	m := &Manifest{
+	m := &Manifest{Manifest: runinfo.Manifest{
 		Suite: o.Suite, Only: o.Only, Args: args, Commit: commit, Dirty: dirty,
 		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: algo.BLASBackend(), BLASConfig: algo.BLASConfig(),
 		Workers: o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
 		Start: start.Format(time.RFC3339),
-	}
+	}}
 	if core := algo.BLASCoreType(); core != "" {
 		m.BLASReproduce = "OPENBLAS_CORETYPE=" + core
 	}
