@@ -37,21 +37,21 @@ type AdaptiveClip struct {
 
 // Defaults of AdaptiveClip.
 const (
-	DefaultClipQuantile   = 0.5
-	DefaultClipRate       = 0.2
-	DefaultClipCountShare = 0.1
+	defaultClipQuantile   = 0.5
+	defaultClipRate       = 0.2
+	defaultClipCountShare = 0.1
 )
 
 // resolved fills zero fields with the defaults and validates.
 func (a AdaptiveClip) resolved() (AdaptiveClip, error) {
 	if a.Quantile == 0 {
-		a.Quantile = DefaultClipQuantile
+		a.Quantile = defaultClipQuantile
 	}
 	if a.Rate == 0 {
-		a.Rate = DefaultClipRate
+		a.Rate = defaultClipRate
 	}
 	if a.CountShare == 0 {
-		a.CountShare = DefaultClipCountShare
+		a.CountShare = defaultClipCountShare
 	}
 	switch {
 	case !(a.Quantile > 0 && a.Quantile < 1):
@@ -108,12 +108,12 @@ func nextClip(clip, count float64, n int, a AdaptiveClip) float64 {
 	return clip * math.Exp(-a.Rate*(count/float64(n)-a.Quantile))
 }
 
-// NoiseFloorFactor is the constant c of NoiseFloorClip.
-const NoiseFloorFactor = 2
+// noiseFloorFactor is the constant c of NoiseFloorClip.
+const noiseFloorFactor = 2
 
 // NoiseFloorClip is a clipping norm fixed without the validation data: B = c sigma / l with
-// c = NoiseFloorFactor, sigma the evaluation noise standard deviation the surrogate assumes
-// (floored as the surrogate floors it, sqrt(MinNoiseVar*Variance)) and l the kernel's
+// c = 2, sigma the evaluation noise standard deviation the surrogate assumes
+// (floored as the surrogate floors it, sqrt(1e-6 Variance)) and l the kernel's
 // length-scale. It is the size of the surrogate gradient that evaluation noise alone
 // produces.
 //
@@ -132,8 +132,8 @@ const NoiseFloorFactor = 2
 // it reads the data, so it may be fixed before the run.
 func NoiseFloorClip(k RBF, noiseStd float64) float64 {
 	sigma := noiseStd
-	if floor := MinNoiseVar * k.Variance; sigma*sigma < floor {
+	if floor := minNoiseVar * k.Variance; sigma*sigma < floor {
 		sigma = math.Sqrt(floor)
 	}
-	return NoiseFloorFactor * sigma / k.Lengthscale
+	return noiseFloorFactor * sigma / k.Lengthscale
 }

@@ -68,22 +68,22 @@ func boxWidth(lo, hi []float64) float64 {
 // Constants of the defaults derived from the box and the loss bound (see
 // Settings.WithDefaults for the formulas).
 const (
-	// DefaultLengthscalesPerWidth is W / Kernel.Lengthscale: the box side spans six
+	// defaultLengthscalesPerWidth is W / Kernel.Lengthscale: the box side spans six
 	// length-scales, which is the paper's length-scale 1 on its boxes of side 6.
-	DefaultLengthscalesPerWidth = 6
-	// DefaultClipFraction is Clip * Kernel.Lengthscale / S: the default Clip is a quarter
+	defaultLengthscalesPerWidth = 6
+	// defaultClipFraction is Clip * Kernel.Lengthscale / S: the default Clip is a quarter
 	// of S/l, the slope of a loss that spans its whole range [0, S] over one length-scale.
-	DefaultClipFraction = 0.25
+	defaultClipFraction = 0.25
 )
 
 // applyPublicDefaults fills the zero Kernel, LocalRadius, Clip and Step of s from f (and
 // Iters, which Step depends on). Fields already set are kept; validation is resolved's.
 func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 	if s.Iters == 0 {
-		s.Iters = DefaultIters
+		s.Iters = defaultIters
 	}
 	if s.Kernel.Lengthscale == 0 {
-		s.Kernel.Lengthscale = f.width / DefaultLengthscalesPerWidth
+		s.Kernel.Lengthscale = f.width / defaultLengthscalesPerWidth
 	}
 	if s.Kernel.Variance == 0 {
 		s.Kernel.Variance = 1
@@ -96,7 +96,7 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 		if s.Standardise {
 			scale = 1
 		}
-		s.Clip = DefaultClipFraction * scale / s.Kernel.Lengthscale
+		s.Clip = defaultClipFraction * scale / s.Kernel.Lengthscale
 	}
 	if s.Step == 0 && s.Iters > 0 {
 		switch s.StepRule {
@@ -131,7 +131,7 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 //	                   once
 //	Step (gradient     W/(Iters Clip): Iters steps of a gradient of norm Clip cross the box
 //	descent)           once
-//	PriorMean          DefaultPriorMean
+//	PriorMean          PriorUserMean
 //	DesignStarts       3
 //	DesignEvals        60
 //

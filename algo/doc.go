@@ -89,10 +89,4 @@
 // Acquisition is alpha(Z; D, theta) for a candidate batch Z with its gradient in Z (lines
 // 4-5). They recompute from scratch; Minimize uses incremental versions of the same
 // formulas.
-//
-// # Build and BLAS
-//
-// Build with -tags openblas (cgo; links -lopenblas -llapacke) to run gonum's BLAS and
-// LAPACK through OpenBLAS; BLASBackend and BLASConfig say which is in use and
-// SetBLASThreads sets OpenBLAS's thread count.
 package algo

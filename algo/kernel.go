@@ -66,8 +66,8 @@ func sqNorms(dst []float64, x blas64.General) {
 }
 
 // Cross writes k(A, B) (rows of A against rows of B) into dst, which must be
-// A.Rows x B.Rows. The squared distances come from one BLAS product -2 A B^T plus the row
-// norms, so the cost is one Dgemm.
+// A.Rows x B.Rows. The squared distances come from one matrix product -2 A B^T plus the row
+// norms, so the cost is one general matrix product.
 func (k RBF) Cross(dst *mat.Dense, A, B mat.Matrix) {
 	a, b := rows(A), rows(B)
 	r, c := dst.Dims()
@@ -77,7 +77,7 @@ func (k RBF) Cross(dst *mat.Dense, A, B mat.Matrix) {
 	k.crossRaw(dst.RawMatrix(), a, b, nil)
 }
 
-// Gram writes k(X, X) + noiseVar*I into dst (n x n for n rows of X), using one BLAS
+// Gram writes k(X, X) + noiseVar*I into dst (n x n for n rows of X), using one symmetric
 // rank-k update for the inner products.
 func (k RBF) Gram(dst *mat.SymDense, X mat.Matrix, noiseVar float64) {
 	x := rows(X)

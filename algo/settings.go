@@ -32,7 +32,7 @@ func (r StepRule) String() string {
 type PriorMean int
 
 const (
-	// PriorDefault resolves to DefaultPriorMean.
+	// PriorDefault resolves to PriorUserMean.
 	PriorDefault PriorMean = iota
 	// PriorZero is the paper's formula: zero prior mean.
 	PriorZero
@@ -41,14 +41,14 @@ const (
 	PriorUserMean
 )
 
-// DefaultPriorMean is what PriorDefault means. It was chosen by measurement on the group
+// defaultPriorMean is what PriorDefault means. It was chosen by measurement on the group
 // LASSO task (see docs/library.md, "Prior mean").
-const DefaultPriorMean = PriorUserMean
+const defaultPriorMean = PriorUserMean
 
 func (p PriorMean) String() string {
 	switch p {
 	case PriorDefault:
-		return "default(" + DefaultPriorMean.String() + ")"
+		return "default(" + defaultPriorMean.String() + ")"
 	case PriorZero:
 		return "zero"
 	case PriorUserMean:
@@ -65,7 +65,7 @@ func (p PriorMean) String() string {
 // implements LossBounder. WithDefaults lists the formulas and returns the settings a run
 // would use.
 type Settings struct {
-	// Iters is T, the number of iterations (default DefaultIters = 20). The privacy noise
+	// Iters is T, the number of iterations (default 20). The privacy noise
 	// scales with sqrt(Iters), so it is fixed before the run.
 	Iters int
 	// Batch is a fixed batch size b per iteration. When Batch and BiasTol are both zero,
@@ -107,7 +107,7 @@ type Settings struct {
 	// clipping is still applied. Zero, negative or NaN is an error.
 	Mu float64
 	// NoiseStd is sigma, the standard deviation of the evaluation noise the surrogate
-	// assumes (default 0: noiseless; a numerical floor MinNoiseVar*Variance is used).
+	// assumes (default 0: noiseless; a numerical floor of 1e-6 Variance is used).
 	NoiseStd float64
 	// Step is eta (default W/(2 sqrt(Iters)) with AdaGrad, W/(Iters Clip) with
 	// GradientDescent, W the box's median side; see WithDefaults).
@@ -117,7 +117,7 @@ type Settings struct {
 	// Kernel is the surrogate's RBF kernel. A zero Lengthscale defaults to W/6 (W the box's
 	// median side; the paper's 1 on its boxes of side 6), a zero Variance to 1.
 	Kernel RBF
-	// PriorMean selects zero or per-user-constant prior mean (default DefaultPriorMean).
+	// PriorMean selects zero or per-user-constant prior mean (default PriorUserMean).
 	PriorMean PriorMean
 	// LocalRadius bounds design points to theta +- LocalRadius per coordinate, intersected
 	// with the box (default 2*Kernel.Lengthscale; an invalid kernel is reported alone, not
@@ -144,12 +144,12 @@ type Settings struct {
 	DesignGreedyOnly bool
 }
 
-// MinNoiseVar is the floor on the surrogate noise variance, relative to Kernel.Variance,
+// minNoiseVar is the floor on the surrogate noise variance, relative to Kernel.Variance,
 // that keeps Cholesky factorisations well conditioned when NoiseStd is zero or tiny.
-const MinNoiseVar = 1e-6
+const minNoiseVar = 1e-6
 
-// DefaultIters is the default T.
-const DefaultIters = 20
+// defaultIters is the default T.
+const defaultIters = 20
 
 // resolved is Settings with defaults applied for a problem with the public facts f (see
 // WithDefaults), validated.
@@ -172,7 +172,7 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 		s.DesignEvals = 60
 	}
 	if s.PriorMean == PriorDefault {
-		s.PriorMean = DefaultPriorMean
+		s.PriorMean = defaultPriorMean
 	}
 	var errs []error
 	check := func(ok bool, format string, args ...any) {
@@ -223,9 +223,9 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 func positiveFinite(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
 
 // NoiseVar is the surrogate's observation noise variance: NoiseStd^2, floored at
-// MinNoiseVar*Kernel.Variance.
+// minNoiseVar*Kernel.Variance.
 func (s Settings) noiseVar() float64 {
-	return math.Max(s.NoiseStd*s.NoiseStd, MinNoiseVar*s.Kernel.Variance)
+	return math.Max(s.NoiseStd*s.NoiseStd, minNoiseVar*s.Kernel.Variance)
 }
 
 // PrivacyNoiseStd is the standard deviation of the Gaussian noise added to each coordinate

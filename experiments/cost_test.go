@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"dpgibo/internal/blasinfo"
 	"encoding/json"
 	"math"
 	"os"
@@ -12,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"dpgibo/algo"
 	"dpgibo/internal/records"
 )
 
@@ -117,8 +117,8 @@ func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^total \(distinct cells\)\s+` + strconv.Itoa(len(p.cells)) + `\s`).MatchString(text) {
 		t.Errorf("no total of %d cells in:\n%s", len(p.cells), text)
 	}
-	if got := strings.Contains(text, "uncalibrated"); got != !calibratedBackend(algo.BLASBackend()) {
-		t.Errorf("backend %q: uncalibrated marked = %v:\n%s", algo.BLASBackend(), got, text)
+	if got := strings.Contains(text, "uncalibrated"); got != !calibratedBackend(blasinfo.Backend()) {
+		t.Errorf("backend %q: uncalibrated marked = %v:\n%s", blasinfo.Backend(), got, text)
 	}
 	for backend, want := range map[string]bool{"gonum": true, "openblas 0.3.21 core=Haswell": false} {
 		var b bytes.Buffer

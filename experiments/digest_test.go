@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/sha256"
+	"dpgibo/internal/blasinfo"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"dpgibo/algo"
 	"dpgibo/figures/verdict"
 )
 
@@ -19,7 +19,7 @@ import (
 // has one per kernel set (results agree across kernel sets to rounding only).
 func digestFile() string {
 	name := "gonum"
-	if core := algo.BLASCoreType(); core != "" {
+	if core := blasinfo.CoreType(); core != "" {
 		name = "openblas-" + strings.ToLower(core)
 	}
 	return filepath.Join("testdata", "quick-digests-"+name+".txt")
@@ -54,8 +54,8 @@ func TestQuickSuiteDigests(t *testing.T) {
 		return
 	}
 	want, err := os.ReadFile(path)
-	if os.IsNotExist(err) && algo.BLASCoreType() != "" {
-		t.Skipf("no digests for OpenBLAS kernel set %s (%s); results agree with other kernel sets to rounding only", algo.BLASCoreType(), path)
+	if os.IsNotExist(err) && blasinfo.CoreType() != "" {
+		t.Skipf("no digests for OpenBLAS kernel set %s (%s); results agree with other kernel sets to rounding only", blasinfo.CoreType(), path)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"dpgibo/internal/blasinfo"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"dpgibo/algo"
 	"dpgibo/data"
 	"dpgibo/internal/records"
 	"dpgibo/tasks"
@@ -146,11 +146,11 @@ func TestOtherBackendIsRefusedUnlessAllowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if recs[0].BLAS != algo.BLASBackend() {
-		t.Fatalf("done record names backend %q, this build is %q", recs[0].BLAS, algo.BLASBackend())
+	if recs[0].BLAS != blasinfo.Backend() {
+		t.Fatalf("done record names backend %q, this build is %q", recs[0].BLAS, blasinfo.Backend())
 	}
 	other := "openblas 0.3.21 core=Haswell"
-	if algo.BLASBackend() != "gonum" {
+	if blasinfo.Backend() != "gonum" {
 		other = "gonum"
 	}
 	recs[0].BLAS = other
@@ -162,7 +162,7 @@ func TestOtherBackendIsRefusedUnlessAllowed(t *testing.T) {
 		o.Only = "fig1"
 		o.Resume, o.Merge = mode == "resume", mode == "merge"
 		err := runSuite(context.Background(), o, nil)
-		if err == nil || !strings.Contains(err.Error(), other) || !strings.Contains(err.Error(), algo.BLASBackend()) ||
+		if err == nil || !strings.Contains(err.Error(), other) || !strings.Contains(err.Error(), blasinfo.Backend()) ||
 			!strings.Contains(err.Error(), "-allow-mixed-backend") {
 			t.Errorf("-%s over a cell of %q: got %v; want a refusal naming both backends", mode, other, err)
 		}
@@ -180,7 +180,7 @@ func TestOtherBackendIsRefusedUnlessAllowed(t *testing.T) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
-	if len(m.CellBLAS) != 2 || m.BLAS != algo.BLASBackend() {
+	if len(m.CellBLAS) != 2 || m.BLAS != blasinfo.Backend() {
 		t.Errorf("manifest of a mixed merge: blas %q, cell_blas %v; want this build's and both", m.BLAS, m.CellBLAS)
 	}
 }

@@ -30,6 +30,7 @@ package main
 
 import (
 	"context"
+	"dpgibo/internal/blasinfo"
 	"errors"
 	"flag"
 	"fmt"
@@ -44,7 +45,6 @@ import (
 	"syscall"
 	"time"
 
-	"dpgibo/algo"
 	"dpgibo/experiments/audit"
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
@@ -369,7 +369,7 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 	// multithreaded OpenBLAS splits reductions by its thread count, so results would
 	// otherwise depend on -workers in the last bits. (No-op in the pure-Go build, whose
 	// parallel products are deterministic.)
-	algo.SetBLASThreads(1)
+	blasinfo.SetThreads(1)
 	start := time.Now()
 	man := newManifest(o, p, args, start)
 	r := &Runner{

@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/sha256"
+	"dpgibo/internal/blasinfo"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -12,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"dpgibo/algo"
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
 	"dpgibo/internal/runinfo"
@@ -75,11 +75,11 @@ func newManifest(o Options, p *plan, args []string, start time.Time) *Manifest {
 	commit, dirty := gitCommit()
 	m := &Manifest{Manifest: runinfo.Manifest{
 		Suite: o.Suite, Only: o.Only, Args: args, Commit: commit, Dirty: dirty,
-		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: algo.BLASBackend(), BLASConfig: algo.BLASConfig(),
+		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: blasinfo.Backend(), BLASConfig: blasinfo.Config(),
 		Workers: o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
 		Start: start.Format(time.RFC3339),
 	}}
-	if core := algo.BLASCoreType(); core != "" {
+	if core := blasinfo.CoreType(); core != "" {
 		m.BLASReproduce = "OPENBLAS_CORETYPE=" + core
 	}
 	if p != nil {

@@ -1,13 +1,12 @@
 package main
 
 import (
+	"dpgibo/internal/blasinfo"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
-
-	"dpgibo/algo"
 )
 
 // calibratedBackend reports whether the cost model was fitted on this build's BLAS backend
@@ -58,4 +57,4 @@ func duration(seconds float64) string {
 }
 
 // planBackend is the backend the plan is printed for (a variable for tests).
-var planBackend = algo.BLASBackend
+var planBackend = blasinfo.Backend

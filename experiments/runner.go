@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"dpgibo/internal/blasinfo"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"dpgibo/algo"
 	"dpgibo/experiments/pool"
 	"dpgibo/internal/records"
 	"dpgibo/tasks"
@@ -124,7 +124,7 @@ func (r *Runner) Todo(p *plan) ([]int, error) {
 		rec, err := r.verifyCell(stem, p.cells[i])
 		switch {
 		case err == nil:
-			if backend := algo.BLASBackend(); rec.BLAS != backend && !r.AllowMixedBackend {
+			if backend := blasinfo.Backend(); rec.BLAS != backend && !r.AllowMixedBackend {
 				return nil, fmt.Errorf("cell %s was computed with BLAS backend %q, this build uses %q: resuming would mix the two in one result (they agree to rounding only); resume with the build that made the cells, use another -out, or pass -allow-mixed-backend",
 					stem, rec.BLAS, backend)
 			}
@@ -211,7 +211,7 @@ func (r *Runner) writeCell(stem string, spec CellSpec, out *cellOutput) error {
 	if err != nil {
 		return err
 	}
-	done := records.CellDone{Rows: len(out.rows), RowsSHA256: checksum(rows), BLAS: algo.BLASBackend()}
+	done := records.CellDone{Rows: len(out.rows), RowsSHA256: checksum(rows), BLAS: blasinfo.Backend()}
 	if err := records.WriteFileAtomic(r.cellPath(stem, "rows"), rows); err != nil {
 		return err
 	}

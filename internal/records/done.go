@@ -2,7 +2,7 @@ package records
 
 // CellDone is the done record of one cell of the runner (cells/STEM.done.csv): the cell's
 // Timing, what verifies its rows and theta files (row counts and SHA-256 checksums of the
-// files' bytes) and the BLAS backend that computed it (algo.BLASBackend). It is written
+// files' bytes) and the BLAS backend that computed it (blasinfo.Backend). It is written
 // after the cell's other files, so its presence marks the cell finished, and a resume or
 // merge trusts the cell's files only when they match it. A done record of the older format
 // (a Timing alone) reads with RowsSHA256 empty.

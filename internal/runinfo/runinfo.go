@@ -28,7 +28,7 @@ type Manifest struct {
 	OS        string `json:"os"`
 	Arch      string `json:"arch"`
 	CPUs      int    `json:"cpus"`
-	// BLAS is the BLAS/LAPACK backend of this build (algo.BLASBackend): "gonum", or
+	// BLAS is the BLAS/LAPACK backend of this build (blasinfo.Backend): "gonum", or
 	// "openblas VERSION core=CORE"; BLASConfig is OpenBLAS's build description, and
 	// BLASReproduce the environment that selects the same OpenBLAS kernels on another
 	// machine of the same architecture (OPENBLAS_CORETYPE=CORE).

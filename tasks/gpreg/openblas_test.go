@@ -2,7 +2,7 @@
 
 package gpreg
 
-// With the openblas build tag, package algo switches blas64 and lapack64 to OpenBLAS when it
+// With the openblas build tag, package internal/blasinfo switches blas64 and lapack64 to OpenBLAS when it
 // is linked in; importing it here makes this package's tests and benchmarks run on the same
 // BLAS as the experiments.
-import _ "dpgibo/algo"
+import _ "dpgibo/internal/blasinfo"

@@ -2,6 +2,7 @@ package svr
 
 import (
 	"bufio"
+	"dpgibo/internal/blasinfo"
 	"fmt"
 	"math"
 	"os"
@@ -9,8 +10,6 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
-
-	"dpgibo/algo"
 )
 
 // benchTheta is the point of the benchmark: every length-scale 1, epsilon 0.1, gamma 0.1
@@ -30,14 +29,14 @@ func benchTheta(task *Task, C float64) []float64 {
 // thread with -tags openblas) to compare with single-threaded libsvm; see
 // testdata/compare_libsvm.py for the libsvm side.
 func BenchmarkLosses(b *testing.B) {
-	algo.SetBLASThreads(1)
+	blasinfo.SetThreads(1)
 	task, err := New(Config{Standin: true, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
 	dst := make([]float64, task.Users())
 	for _, C := range []float64{1, 3} {
-		b.Run(fmt.Sprintf("C=%g/%s", C, algo.BLASBackend()), func(b *testing.B) {
+		b.Run(fmt.Sprintf("C=%g/%s", C, blasinfo.Backend()), func(b *testing.B) {
 			theta := benchTheta(task, C)
 			cpu0 := processCPU()
 			for b.Loop() {

@@ -3,13 +3,13 @@
 package svr
 
 import (
-	"dpgibo/algo"
+	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/pin"
 )
 
 // One OpenBLAS thread, as in the experiment runner: OpenBLAS splits its reductions by thread
 // count, so the pins hold for one thread only.
-func init() { algo.SetBLASThreads(1) }
+func init() { blasinfo.SetThreads(1) }
 
 // pinLossesBLAS holds the pins of the openblas build (OpenBLAS's kernels round differently
 // from gonum's), one per pinThetas entry.

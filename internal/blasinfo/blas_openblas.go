@@ -1,6 +1,6 @@
 //go:build openblas
 
-package algo
+package blasinfo
 
 /*
 #cgo LDFLAGS: -lopenblas -llapacke
@@ -17,33 +17,33 @@ import (
 	lapacknetlib "gonum.org/v1/netlib/lapack/netlib"
 )
 
-// BLASBackend names the BLAS and LAPACK implementation compiled in:
+// Backend names the BLAS and LAPACK implementation compiled in:
 // "openblas VERSION core=CORE", where CORE is the kernel set OpenBLAS picked for this CPU
 // (it changes the last bits of results; OPENBLAS_CORETYPE=CORE forces it).
-func BLASBackend() string {
+func Backend() string {
 	version := ""
-	if f := strings.Fields(BLASConfig()); len(f) > 1 && f[0] == "OpenBLAS" {
+	if f := strings.Fields(Config()); len(f) > 1 && f[0] == "OpenBLAS" {
 		version = " " + f[1]
 	}
-	return "openblas" + version + " core=" + BLASCoreType()
+	return "openblas" + version + " core=" + CoreType()
 }
 
-// BLASConfig is OpenBLAS's build description (openblas_get_config), e.g.
+// Config is OpenBLAS's build description (openblas_get_config), e.g.
 // "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64".
-func BLASConfig() string { return strings.TrimSpace(C.GoString(C.openblas_get_config())) }
+func Config() string { return strings.TrimSpace(C.GoString(C.openblas_get_config())) }
 
-// BLASCoreType is the CPU kernel set OpenBLAS selected at start-up
+// CoreType is the CPU kernel set OpenBLAS selected at start-up
 // (openblas_get_corename), which the environment variable OPENBLAS_CORETYPE forces.
-func BLASCoreType() string { return strings.TrimSpace(C.GoString(C.openblas_get_corename())) }
+func CoreType() string { return strings.TrimSpace(C.GoString(C.openblas_get_corename())) }
 
 func init() {
 	blas64.Use(blasnetlib.Implementation{})
 	lapack64.Use(lapacknetlib.Implementation{})
 }
 
-// SetBLASThreads sets the number of threads OpenBLAS uses. Runners that already run one
-// worker per core call SetBLASThreads(1) so that workers do not oversubscribe the cores.
-func SetBLASThreads(n int) {
+// SetThreads sets the number of threads OpenBLAS uses. Runners that already run one
+// worker per core call SetThreads(1) so that workers do not oversubscribe the cores.
+func SetThreads(n int) {
 	if n < 1 {
 		n = 1
 	}

@@ -1,0 +1,4 @@
+package algo
+
+// With the build tag openblas the tests run on OpenBLAS, as the runner does.
+import _ "dpgibo/internal/blasinfo"
