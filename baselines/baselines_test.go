@@ -3,6 +3,7 @@ package baselines
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -350,5 +351,35 @@ func TestGIBOSharesStartWithDPGIBO(t *testing.T) {
 		if !slices.Equal(r1.Theta, r2.Theta) || !slices.EqualFunc(q1.Points, q2.Points, slices.Equal) {
 			t.Errorf("%s: run without Theta0 released %v, run with Theta0 = first uniform draw released %v", name, r1.Theta, r2.Theta)
 		}
+	}
+}
+
+// Each typed constructor returns what New returns under the method's name, and rejects what
+// New rejects.
+func TestTypedConstructorsMatchTheRegistry(t *testing.T) {
+	opt := Options{Mu: 1}
+	for name, ctor := range map[string]func(Options) (Method, error){
+		"dpgibo":    func(o Options) (Method, error) { return NewDPGIBO(o) },
+		"gibo":      func(o Options) (Method, error) { return NewGIBO(o) },
+		"random":    func(o Options) (Method, error) { return NewRandom(o) },
+		"ucb":       func(o Options) (Method, error) { return NewUCB(o) },
+		"cmaes":     func(o Options) (Method, error) { return NewCMAES(o) },
+		"dp-random": func(o Options) (Method, error) { return NewDPRandom(o) },
+		"dp-ucb":    func(o Options) (Method, error) { return NewDPUCB(o) },
+	} {
+		got, err := ctor(opt)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := New(name, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprintf("%T", got) != fmt.Sprintf("%T", want) {
+			t.Errorf("%s: typed constructor gives %T, New gives %T", name, got, want)
+		}
+	}
+	if _, err := NewDPRandom(Options{}); err == nil {
+		t.Error("NewDPRandom accepted a zero Mu")
 	}
 }
