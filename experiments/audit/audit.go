@@ -22,9 +22,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-
-	"github.com/schollz/progressbar/v3"
 
 	"dpgibo/baselines"
 	"dpgibo/experiments/pool"
@@ -313,16 +310,9 @@ func AuditMechanisms(ctx context.Context, cfg Config, mechs []Mechanism) ([]Row,
 		streams[m] = h.Sum64()
 	}
 	total := len(mechs) * 2 * cfg.Runs
-	var bar *progressbar.ProgressBar
-	if cfg.Progress != nil {
-		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(cfg.Progress),
-			progressbar.OptionSetDescription("audit"), progressbar.OptionShowCount(),
-			progressbar.OptionThrottle(200_000_000))
-	}
 
 	// Job i is run i/2 (in mechanism order) on dataset i%2.
-	var barMu sync.Mutex
-	firstErr := pool.Run(ctx, cfg.Workers, total, func(ctx context.Context, i int) error {
+	firstErr := pool.RunWithProgress(ctx, cfg.Workers, total, cfg.Progress, "audit", func(ctx context.Context, i int) error {
 		j := job{mech: i / (2 * cfg.Runs), run: (i / 2) % cfg.Runs, prime: i % 2}
 		rng := rand.New(rand.NewPCG(cfg.Seed^streams[j.mech], uint64(j.prime)<<32|uint64(j.run)))
 		v, err := mechs[j.mech].Run(ctx, j.prime == 1, rng)
@@ -333,17 +323,8 @@ func AuditMechanisms(ctx context.Context, cfg Config, mechs []Mechanism) ([]Row,
 			return fmt.Errorf("audit: %s, dataset %s, run %d: %w", mechs[j.mech].Name, datasetName(j.prime), j.run, err)
 		}
 		outs[j.mech][j.prime][j.run] = v
-		if bar != nil {
-			barMu.Lock()
-			_ = bar.Add(1)
-			barMu.Unlock()
-		}
 		return nil
 	})
-	if bar != nil {
-		_ = bar.Finish()
-		fmt.Fprintln(cfg.Progress)
-	}
 	if firstErr != nil {
 		return nil, firstErr
 	}

@@ -5,7 +5,12 @@ package pool
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
 )
 
 // Run calls do(ctx, i) for i = 0..n-1 on max(workers, 1) goroutines. The first error
@@ -49,4 +54,28 @@ feed:
 	close(jobs)
 	wg.Wait()
 	return firstErr
+}
+
+// RunWithProgress is Run with a progress bar of n steps named desc on progress (none when
+// progress is nil): each job that returns nil advances it, and the bar ends on its own line.
+func RunWithProgress(ctx context.Context, workers, n int, progress io.Writer, desc string, do func(ctx context.Context, i int) error) error {
+	if progress == nil {
+		return Run(ctx, workers, n, do)
+	}
+	bar := progressbar.NewOptions(n, progressbar.OptionSetWriter(progress),
+		progressbar.OptionSetDescription(desc), progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(200*time.Millisecond))
+	var mu sync.Mutex
+	err := Run(ctx, workers, n, func(ctx context.Context, i int) error {
+		if err := do(ctx, i); err != nil {
+			return err
+		}
+		mu.Lock()
+		_ = bar.Add(1)
+		mu.Unlock()
+		return nil
+	})
+	_ = bar.Finish()
+	fmt.Fprintln(progress)
+	return err
 }

@@ -1,8 +1,10 @@
 package pool
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -53,5 +55,28 @@ func TestRunHonoursCancellation(t *testing.T) {
 	})
 	if err != nil || ctx.Err() == nil || ran > 3 {
 		t.Fatalf("err %v, ctx %v, ran %d", err, ctx.Err(), ran)
+	}
+}
+
+func TestRunWithProgressVisitsEveryIndexAndDrawsTheBar(t *testing.T) {
+	var out bytes.Buffer
+	seen := make([]int, 7)
+	err := RunWithProgress(context.Background(), 3, len(seen), &out, "jobs", func(_ context.Context, i int) error {
+		seen[i]++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range seen {
+		if n != 1 {
+			t.Errorf("index %d ran %d times", i, n)
+		}
+	}
+	if !strings.Contains(out.String(), "jobs") || !strings.Contains(out.String(), "7/7") {
+		t.Errorf("progress output %q: want the description and 7/7", out.String())
+	}
+	if err := RunWithProgress(context.Background(), 2, 3, nil, "quiet", func(context.Context, int) error { return nil }); err != nil {
+		t.Fatal(err)
 	}
 }

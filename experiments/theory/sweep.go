@@ -8,9 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"sync"
-
-	"github.com/schollz/progressbar/v3"
 
 	"dpgibo/algo"
 	"dpgibo/experiments/pool"
@@ -341,30 +338,14 @@ func Sweep(ctx context.Context, cfg Config) ([]SweepRow, error) {
 	}
 	todo := cfg.settings()
 	rows := make([]SweepRow, len(todo))
-	var bar *progressbar.ProgressBar
-	if cfg.Progress != nil {
-		bar = progressbar.NewOptions(len(todo), progressbar.OptionSetWriter(cfg.Progress),
-			progressbar.OptionSetDescription("theory"), progressbar.OptionShowCount(),
-			progressbar.OptionThrottle(200_000_000))
-	}
-	var barMu sync.Mutex
-	firstErr := pool.Run(ctx, cfg.Workers, len(todo), func(ctx context.Context, i int) error {
+	firstErr := pool.RunWithProgress(ctx, cfg.Workers, len(todo), cfg.Progress, "theory", func(ctx context.Context, i int) error {
 		row, err := cfg.runOne(ctx, todo[i])
 		if err != nil {
 			return err
 		}
 		rows[i] = row
-		if bar != nil {
-			barMu.Lock()
-			_ = bar.Add(1)
-			barMu.Unlock()
-		}
 		return nil
 	})
-	if bar != nil {
-		_ = bar.Finish()
-		fmt.Fprintln(cfg.Progress)
-	}
 	if firstErr != nil {
 		return nil, firstErr
 	}
