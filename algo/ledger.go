@@ -1,10 +1,10 @@
 package algo
 
 import (
+	"dpgibo/internal/jsonnum"
 	"encoding/json"
 	"fmt"
 	"math"
-	"strconv"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -177,33 +177,7 @@ type ledgerJSON struct {
 }
 
 // jsonFloat is a float64 that encodes non-finite values as strings.
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return json.Marshal(strconv.FormatFloat(v, 'g', -1, 64)) // "+Inf", "-Inf", "NaN"
-	}
-	return json.Marshal(v)
-}
-
-func (f *jsonFloat) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err == nil {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return fmt.Errorf("algo: Ledger: %q is not a number", s)
-		}
-		*f = jsonFloat(v)
-		return nil
-	}
-	var v float64
-	if err := json.Unmarshal(b, &v); err != nil {
-		return fmt.Errorf("algo: Ledger: %s is not a number", b)
-	}
-	*f = jsonFloat(v)
-	return nil
-}
+type jsonFloat = jsonnum.Float
 
 // MarshalJSON encodes the ledger with +Inf spelled "+Inf" (see Ledger).
 func (l Ledger) MarshalJSON() ([]byte, error) {

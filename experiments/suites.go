@@ -1,41 +1,17 @@
 package main
 
 import (
+	"dpgibo/internal/jsonnum"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"dpgibo/algo"
 )
 
-// num is a float64 that JSON-encodes +Inf, -Inf and NaN as the strings "+Inf", "-Inf" and
-// "NaN", so that a configuration with mu = +Inf (GIBO) can be hashed and written to the
-// manifest.
-type num float64
-
-// MarshalJSON writes finite values as JSON numbers and the rest as strings.
-func (x num) MarshalJSON() ([]byte, error) {
-	f := float64(x)
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return []byte(strconv.Quote(strconv.FormatFloat(f, 'g', -1, 64))), nil
-	}
-	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (x *num) UnmarshalJSON(b []byte) error {
-	s := string(b)
-	if uq, err := strconv.Unquote(s); err == nil {
-		s = uq
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return fmt.Errorf("not a number: %s", b)
-	}
-	*x = num(f)
-	return nil
-}
+// num is a float64 of a suite's configuration that JSON-encodes +Inf (GIBO's mu) as "+Inf",
+// so that the configuration can be hashed and written to the manifest.
+type num = jsonnum.Float
 
 var inf = num(math.Inf(1))
 
