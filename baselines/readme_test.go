@@ -11,7 +11,9 @@ import (
 // package (budget, box, determinism, NaN, ledger) without being shipped. In a real addition
 // the file is baselines/coordsearch.go and this registration is one line of registry.go.
 func init() {
-	registry["coordsearch"] = newCoordSearch
+	if err := Register(MethodInfo{Name: "coordsearch", Legend: "Coordinate search", ReadsOnly: []string{"noise"}}, newCoordSearch); err != nil {
+		panic(err)
+	}
 	scoreBased = append(scoreBased, "coordsearch")
 }
 

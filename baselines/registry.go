@@ -2,31 +2,74 @@ package baselines
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
-// registry maps a method's name to its constructor. Adding a method is one line here plus
-// the file that defines it.
-var registry = map[string]func(Options) (Method, error){
-	"dpgibo":    newDPGIBO,
-	"gibo":      newGIBO,
-	"random":    newRandom,
-	"ucb":       newUCB,
-	"tpe":       newTPE,
-	"cmaes":     newCMAES,
-	"dp-random": newDPRandom,
-	"dp-ucb":    newDPUCB,
+// MethodInfo is what the runner and the figures know about a method without running it.
+type MethodInfo struct {
+	// Name is the registry name (the method column of every CSV), e.g. "dp-random".
+	Name string
+	// Legend is the method's name in figure legends and sentences, e.g. "DP-Random".
+	Legend string
+	// Private says whether the released theta is differentially private.
+	Private bool
+	// Local methods start from the run's theta0 and take Algorithm 1's settings (Options.
+	// Settings); the others search the whole box.
+	Local bool
+	// Ignores lists the swept parameters (mu, noise, bias_tol, clip, noise_std, ...) the
+	// method does not read: a sweep over one of them runs it once, not once per value.
+	Ignores []string
+	// ReadsOnly, when not nil, lists the only swept parameters the method reads (Ignores
+	// is then unused).
+	ReadsOnly []string
+}
+
+// Reads reports whether the method reads the swept parameter param.
+func (m MethodInfo) Reads(param string) bool {
+	if m.ReadsOnly != nil {
+		return slices.Contains(m.ReadsOnly, param)
+	}
+	return !slices.Contains(m.Ignores, param)
+}
+
+// registered is a method of the registry: what is known of it and its constructor.
+type registered struct {
+	info MethodInfo
+	ctor func(Options) (Method, error)
+}
+
+// registry lists every method in legend order. Adding a method is one line here plus the
+// file that defines it.
+var registry = []registered{
+	{MethodInfo{Name: "dpgibo", Legend: "DP-GIBO", Private: true, Local: true}, newDPGIBO},
+	{MethodInfo{Name: "gibo", Legend: "GIBO", Local: true, Ignores: []string{"mu"}}, newGIBO},
+	{MethodInfo{Name: "random", Legend: "Random Search", ReadsOnly: []string{"noise"}}, newRandom},
+	{MethodInfo{Name: "ucb", Legend: "UCB-BO", ReadsOnly: []string{"noise"}}, newUCB},
+	{MethodInfo{Name: "tpe", Legend: "TPE", ReadsOnly: []string{"noise"}}, newTPE},
+	{MethodInfo{Name: "cmaes", Legend: "CMA-ES", ReadsOnly: []string{"noise"}}, newCMAES},
+	{MethodInfo{Name: "dp-random", Legend: "DP-Random", Private: true, ReadsOnly: []string{"mu", "noise"}}, newDPRandom},
+	{MethodInfo{Name: "dp-ucb", Legend: "DP-UCB", Private: true, ReadsOnly: []string{"mu", "noise"}}, newDPUCB},
+}
+
+// lookup returns the registered method called name.
+func lookup(name string) (registered, bool) {
+	for _, r := range registry {
+		if r.info.Name == name {
+			return r, true
+		}
+	}
+	return registered{}, false
 }
 
 // New returns the method registered under name, configured by opt. An unknown name is an
 // error that lists the known ones.
 func New(name string, opt Options) (Method, error) {
-	ctor, ok := registry[name]
+	r, ok := lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("baselines: unknown method %q (known methods: %s)", name, strings.Join(Names(), ", "))
 	}
-	m, err := ctor(opt)
+	m, err := r.ctor(opt)
 	if err != nil {
 		return nil, fmt.Errorf("baselines: method %q: %w", name, err)
 	}
@@ -36,9 +79,45 @@ func New(name string, opt Options) (Method, error) {
 // Names returns the registered method names, sorted.
 func Names() []string {
 	names := make([]string, 0, len(registry))
-	for name := range registry {
-		names = append(names, name)
+	for _, r := range registry {
+		names = append(names, r.info.Name)
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	return names
+}
+
+// Info returns what is known of the method registered under name, and false for a name
+// the registry does not hold.
+func Info(name string) (MethodInfo, bool) {
+	r, ok := lookup(name)
+	return r.info, ok
+}
+
+// Methods returns every registered method's MethodInfo in legend order.
+func Methods() []MethodInfo {
+	out := make([]MethodInfo, len(registry))
+	for i, r := range registry {
+		out[i] = r.info
+	}
+	return out
+}
+
+// Register adds a method to the registry, after the built-in ones: the way to run a method
+// of one's own through the runner without editing this file. A name already registered, an
+// empty name or a nil constructor is an error.
+func Register(info MethodInfo, ctor func(Options) (Method, error)) error {
+	switch {
+	case info.Name == "":
+		return fmt.Errorf("baselines: Register: empty method name")
+	case ctor == nil:
+		return fmt.Errorf("baselines: Register %q: nil constructor", info.Name)
+	}
+	if _, ok := lookup(info.Name); ok {
+		return fmt.Errorf("baselines: Register %q: the name is taken", info.Name)
+	}
+	if info.Legend == "" {
+		info.Legend = info.Name
+	}
+	registry = append(registry, registered{info, ctor})
+	return nil
 }

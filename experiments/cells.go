@@ -8,7 +8,6 @@ import (
 	"hash/fnv"
 	"math"
 	"path/filepath"
-	"slices"
 	"strconv"
 
 	"dpgibo/data"
@@ -63,8 +62,8 @@ type CellSpec struct {
 	Diagnostics bool `json:"diagnostics,omitempty"`
 }
 
-// local reports whether the cell's method is DP-GIBO or GIBO (started from theta0).
-func (c CellSpec) local() bool { return slices.Contains(localMethods, c.Method) }
+// local reports whether the cell's method starts from theta0 (DP-GIBO, GIBO).
+func (c CellSpec) local() bool { return isLocal(c.Method) }
 
 // hash is the hex SHA-256 of the spec's JSON encoding.
 func (c CellSpec) hash() string {
@@ -170,7 +169,7 @@ func checkBlock(b Block) error {
 	// defaults from the box and the loss bound, and a change of that rule would move the
 	// results.
 	for _, m := range b.Methods {
-		if !slices.Contains(localMethods, m) {
+		if !isLocal(m) {
 			continue
 		}
 		a := b.Algo

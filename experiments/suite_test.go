@@ -193,7 +193,7 @@ func TestQuickSuiteWritesEveryFigure(t *testing.T) {
 func checkDiagnostics(t *testing.T, fig string, r records.Row) {
 	t.Helper()
 	has := []bool{r.GradNorm.Valid, r.NoiseNorm.Valid, r.ClippedFrac.Valid, r.NoiseScale.Valid}
-	want := slices.Contains(localMethods, r.Method) && r.Batch > 0
+	want := isLocal(r.Method) && r.Batch > 0
 	for _, h := range has {
 		if h != want {
 			t.Fatalf("%s: %s iteration %d (batch %d): diagnostics present %v, want %v", fig, r.Method, r.Iter, r.Batch, has, want)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"dpgibo/baselines"
 	"dpgibo/internal/jsonnum"
 	"fmt"
 	"math"
@@ -420,22 +421,17 @@ func figureNames(figs []Figure) []string {
 	return names
 }
 
-// localMethods start from theta0 and follow Algorithm 1's settings.
-var localMethods = []string{"dpgibo", "gibo"}
+// isLocal reports whether method starts from theta0 and takes Algorithm 1's settings
+// (baselines.MethodInfo.Local).
+func isLocal(method string) bool {
+	info, ok := baselines.Info(method)
+	return ok && info.Local
+}
 
-// methodReads reports whether method reads the named parameter; methods that do not are
-// run once per sweep and their cells do not record it. Unknown (user-added) methods are
-// assumed to read everything.
+// methodReads reports whether method reads the swept parameter param
+// (baselines.MethodInfo.Reads); a method that does not is run once per sweep and its cells
+// do not record the parameter. A name the registry does not hold reads everything.
 func methodReads(method, param string) bool {
-	switch method {
-	case "dpgibo":
-		return true
-	case "gibo":
-		return param != "mu"
-	case "dp-random", "dp-ucb":
-		return param == "mu" || param == "noise"
-	case "random", "ucb", "tpe", "cmaes":
-		return param == "noise"
-	}
-	return true
+	info, ok := baselines.Info(method)
+	return !ok || info.Reads(param)
 }

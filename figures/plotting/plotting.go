@@ -10,6 +10,7 @@ package plotting
 
 import (
 	"bytes"
+	"dpgibo/baselines"
 	"errors"
 	"fmt"
 	"image/color"
@@ -297,37 +298,20 @@ func writePanels(panels [][]*plot.Plot, format, path string) error {
 
 // MethodName is the legend name of a method registry name (the paper's names).
 func MethodName(method string) string {
-	switch method {
-	case "dpgibo":
-		return "DP-GIBO"
-	case "gibo":
-		return "GIBO"
-	case "random":
-		return "Random Search"
-	case "ucb":
-		return "UCB-BO"
-	case "tpe":
-		return "TPE"
-	case "cmaes":
-		return "CMA-ES"
-	case "dp-random":
-		return "DP-Random"
-	case "dp-ucb":
-		return "DP-UCB"
+	if info, ok := baselines.Info(method); ok {
+		return info.Legend
 	}
 	return method
 }
 
-// methodOrder ranks methods for legends.
-var methodOrder = []string{"dpgibo", "gibo", "random", "ucb", "tpe", "cmaes", "dp-random", "dp-ucb"}
-
+// methodRank ranks methods for legends: the registry's order, unknown methods last.
 func methodRank(m string) int {
-	for i, n := range methodOrder {
-		if n == m {
+	for i, info := range baselines.Methods() {
+		if info.Name == m {
 			return i
 		}
 	}
-	return len(methodOrder)
+	return len(baselines.Methods())
 }
 
 // methodColor gives every method a fixed colour across figures.
