@@ -54,7 +54,10 @@ import (
 
 // Options are the command-line settings of a suite run.
 type Options struct {
-	Suite   string
+	Suite string
+	// Figures, when not nil, are run instead of the suite's (a study defined in code, e.g.
+	// a test of a method or task of one's own); Suite still names the run.
+	Figures []Figure
 	Only    string
 	Out     string
 	Seeds   int
@@ -312,6 +315,9 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 		o.NewMethod = defaultMethodFactory
 	}
 	figs, err := suiteFigures(o.Suite, o.Only)
+	if o.Figures != nil {
+		figs, err = o.Figures, nil
+	}
 	if err != nil {
 		return usageError{err}
 	}
