@@ -112,24 +112,11 @@ func nextClip(clip, count float64, n int, a AdaptiveClip) float64 {
 const noiseFloorFactor = 2
 
 // NoiseFloorClip is a clipping norm fixed without the validation data: B = c sigma / l with
-// c = 2, sigma the evaluation noise standard deviation the surrogate assumes
-// (floored as the surrogate floors it, sqrt(1e-6 Variance)) and l the kernel's
-// length-scale. It is the size of the surrogate gradient that evaluation noise alone
-// produces.
-//
-// Derivation. With the privatised mean g_t + N(0, s^2 I), s = 2 B sqrt(T)/(n mu), the
-// signal-to-noise ratio is |(1/n) sum_i min(|g_i|, B) u_i| / (s sqrt(d)) =
-// mu/(2 sqrt(T d)) |(1/n) sum_i min(|g_i|/B, 1) u_i| (u_i the unit directions): a user whose
-// gradient is below B spends less than its share of the privacy budget, and once every user
-// is clipped the ratio no longer depends on B (nor, with the AdaGrad step, does the
-// released theta). B should therefore sit below the gradients that carry information. The
-// surrogate cannot resolve a gradient whose change across the design, about |g| l, is
-// below the evaluation noise sigma: the posterior-mean gradient of observations that are
-// pure noise has a root-mean-square norm of 0.8 to 3.6 sigma/l (Monte Carlo over d = 2 to
-// 15, designs of d+1 to 5(d+1) points uniform within l of theta; about 2 at the design
-// sizes DP-GIBO keeps). Clipping at that floor gives every user with a resolvable gradient
-// the full weight B and leaves users whose surrogate gradient is noise with less. Nothing in
-// it reads the data, so it may be fixed before the run.
+// c = 2, sigma the evaluation noise standard deviation the surrogate assumes (floored as the
+// surrogate floors it, sqrt(1e-6 Variance)) and l the kernel's length-scale: about the size
+// of the surrogate gradient that evaluation noise alone produces, so users with a resolvable
+// gradient get the full weight B. Nothing in it reads the data. docs/library.md, "The
+// noise-floor clip", derives it.
 func NoiseFloorClip(k RBF, noiseStd float64) float64 {
 	sigma := noiseStd
 	if floor := minNoiseVar * k.Variance; sigma*sigma < floor {

@@ -13,7 +13,7 @@ import (
 
 // defaultTaskFactory is catalog.New.
 func defaultTaskFactory(s TaskSpec) (tasks.Task, error) {
-	return catalog.New(catalog.Spec{Name: s.Name, D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal, CTSlice: s.CTSlice, Data: s.Data})
+	return catalog.New(s)
 }
 
 // defaultMethodFactory is baselines.New.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"dpgibo/tasks/catalog"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -14,17 +15,8 @@ import (
 	"dpgibo/tasks"
 )
 
-// TaskSpec is what the runner asks the task factory for.
-type TaskSpec struct {
-	Name         string
-	D            int
-	Seed         uint64
-	NTrain, NVal int
-	CTSlice      string
-	// Data selects the task's data set by label ("" is the task's default; see
-	// catalog.Spec.Data).
-	Data string
-}
+// TaskSpec describes the task of a cell: the catalog's flat description.
+type TaskSpec = catalog.Spec
 
 // TaskFactory builds a task; the default is catalog.New.
 type TaskFactory func(TaskSpec) (tasks.Task, error)

@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,7 +24,6 @@ import (
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
 	"dpgibo/tasks"
-	"dpgibo/tasks/catalog"
 )
 
 // quickOptions runs the figures of the quick suite (no audit or theory sweep) into out.
@@ -43,9 +41,6 @@ var (
 // shared by the tests that compare against it.
 func reference(t *testing.T) string {
 	t.Helper()
-	if !slices.Contains(catalog.Names(), "svr") {
-		t.Skip("the quick suite needs the svr task, not yet in tasks/catalog")
-	}
 	refOnce.Do(func() {
 		refDir, refErr = os.MkdirTemp("", "dpgibo-quick-ref-")
 		if refErr != nil {
