@@ -254,8 +254,35 @@ var errIncomplete = errors.New("cells are missing")
 // cell that fails, or cells of several BLAS backends (unless AllowMixedBackend), make Merge
 // write nothing and name the cell.
 func (r *Runner) Merge(p *plan) error {
+	recs, err := r.verifyAll(p)
+	if err != nil {
+		return err
+	}
+	for fi, fig := range p.figures {
+		var data []byte
+		if fig.Theta {
+			data, err = mergeCells(r, p, fi, "theta", func(t *records.ThetaRow, fig, _ string) { t.Figure = fig })
+		} else {
+			data, err = mergeCells(r, p, fi, "rows", func(t *records.Row, fig, config string) { t.Figure, t.Config = fig, config })
+		}
+		if err != nil {
+			return fmt.Errorf("figure %s: %w", fig.Name, err)
+		}
+		if err := records.WriteFileAtomic(filepath.Join(r.Out, fig.Name+".csv"), data); err != nil {
+			return err
+		}
+	}
+	if err := r.writeTimings(p, recs); err != nil {
+		return err
+	}
+	return r.writeFStar(p)
+}
+
+// verifyAll checks that every cell of p is done and intact and that all were computed with
+// one BLAS backend (unless AllowMixedBackend), and returns their done records.
+func (r *Runner) verifyAll(p *plan) ([]*records.CellDone, error) {
 	if miss := r.missing(p); len(miss) > 0 {
-		return fmt.Errorf("%w: %d of %d cells in %s have no done file (first: %s); run the remaining shards or rerun with -resume",
+		return nil, fmt.Errorf("%w: %d of %d cells in %s have no done file (first: %s); run the remaining shards or rerun with -resume",
 			errIncomplete, len(miss), len(p.stems), r.cellsDir(), miss[0])
 	}
 	recs := make([]*records.CellDone, len(p.stems))
@@ -264,7 +291,7 @@ func (r *Runner) Merge(p *plan) error {
 	for i, stem := range p.stems {
 		rec, err := r.verifyCell(stem, p.cells[i])
 		if err != nil {
-			return fmt.Errorf("cell %s cannot be merged: %w; rerun with -resume to compute it again", stem, err)
+			return nil, fmt.Errorf("cell %s cannot be merged: %w; rerun with -resume to compute it again", stem, err)
 		}
 		recs[i] = rec
 		if _, ok := firstOf[rec.BLAS]; !ok {
@@ -274,46 +301,32 @@ func (r *Runner) Merge(p *plan) error {
 	}
 	if len(r.cellBLAS) > 1 && !r.AllowMixedBackend {
 		a, b := r.cellBLAS[0], r.cellBLAS[1]
-		return fmt.Errorf("cells were computed with different BLAS backends, %q (e.g. %s) and %q (e.g. %s), which agree to rounding only; rerun one part with the other's build, or pass -allow-mixed-backend",
+		return nil, fmt.Errorf("cells were computed with different BLAS backends, %q (e.g. %s) and %q (e.g. %s), which agree to rounding only; rerun one part with the other's build, or pass -allow-mixed-backend",
 			a, firstOf[a], b, firstOf[b])
 	}
-	for fi, fig := range p.figures {
-		var data []byte
-		var err error
-		if fig.Theta {
-			var all []records.ThetaRow
-			for _, ref := range p.uses[fi] {
-				rows, err := records.ReadFile[records.ThetaRow](r.cellPath(p.stems[ref.cell], "theta"))
-				if err != nil {
-					return fmt.Errorf("figure %s: %w", fig.Name, err)
-				}
-				for i := range rows {
-					rows[i].Figure = fig.Name
-				}
-				all = append(all, rows...)
-			}
-			data, err = records.Marshal(all)
-		} else {
-			var all []records.Row
-			for _, ref := range p.uses[fi] {
-				rows, err := records.ReadFile[records.Row](r.cellPath(p.stems[ref.cell], "rows"))
-				if err != nil {
-					return fmt.Errorf("figure %s: %w", fig.Name, err)
-				}
-				for i := range rows {
-					rows[i].Figure, rows[i].Config = fig.Name, ref.label
-				}
-				all = append(all, rows...)
-			}
-			data, err = records.Marshal(all)
-		}
+	return recs, nil
+}
+
+// mergeCells reads the kind ("rows" or "theta") file of every cell figure fi uses, in plan
+// order, labels each row with the figure and the cell's config, and encodes them.
+func mergeCells[T any](r *Runner, p *plan, fi int, kind string, label func(row *T, figure, config string)) ([]byte, error) {
+	var all []T
+	for _, ref := range p.uses[fi] {
+		rows, err := records.ReadFile[T](r.cellPath(p.stems[ref.cell], kind))
 		if err != nil {
-			return fmt.Errorf("figure %s: %w", fig.Name, err)
+			return nil, err
 		}
-		if err := records.WriteFileAtomic(filepath.Join(r.Out, fig.Name+".csv"), data); err != nil {
-			return err
+		for i := range rows {
+			label(&rows[i], p.figures[fi].Name, ref.label)
 		}
+		all = append(all, rows...)
 	}
+	return records.Marshal(all)
+}
+
+// writeTimings writes the timing of every cell of p, with the figures that use it and its
+// config label (timings.csv, or timings-NAME.csv for an -only run).
+func (r *Runner) writeTimings(p *plan, recs []*records.CellDone) error {
 	labels := make([]string, len(p.stems))
 	for fi := range p.figures {
 		for _, ref := range p.uses[fi] {
@@ -333,10 +346,7 @@ func (r *Runner) Merge(p *plan) error {
 	if err != nil {
 		return err
 	}
-	if err := records.WriteFileAtomic(filepath.Join(r.Out, timingsFile(r.Only)), data); err != nil {
-		return err
-	}
-	return r.writeFStar(p)
+	return records.WriteFileAtomic(filepath.Join(r.Out, timingsFile(r.Only)), data)
 }
 
 // timingsFile is timings.csv for a full run and timings-NAME.csv for an -only=NAME run, so
