@@ -98,25 +98,75 @@ func coordName(task string, d, j int) string {
 // records the loss of every released theta on the noiseless task.
 func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod MethodFactory, ctslice string, warn func(tasks.Task)) (*cellOutput, error) {
 	start := time.Now()
+	task, timed, err := cellTask(spec, newTask, ctslice, warn)
+	if err != nil {
+		return nil, err
+	}
+	setup := time.Since(start)
+	theta0, rng := cellStart(spec, task)
+	method, err := newMethod(spec.Method, cellOptions(spec, task, theta0))
+	if err != nil {
+		return nil, fmt.Errorf("building method: %w", err)
+	}
+	rec := newCellRecorder(spec, task, timed)
+	if spec.local() {
+		if err := rec.record(0, 0, 0, theta0, nil); err != nil {
+			return nil, err
+		}
+	}
+	cb := func(it algo.Iteration) error {
+		if it.Evals > spec.Budget {
+			return fmt.Errorf("method %s reported %d evaluations, over its budget %d", spec.Method, it.Evals, spec.Budget)
+		}
+		rec.lastIter = it.Iter
+		return rec.record(it.Iter, it.Evals, it.Batch, it.Theta, &it)
+	}
+	evalBefore := timed.elapsed
+	res, err := method.Run(ctx, timed, spec.Budget, rng, cb)
+	if err != nil {
+		return nil, fmt.Errorf("running %s: %w", spec.Method, err)
+	}
+	if timed.evals > spec.Budget {
+		return nil, fmt.Errorf("method %s used %d evaluations, over its budget %d", spec.Method, timed.evals, spec.Budget)
+	}
+	// The released theta closes the trace when the last callback did not report it.
+	if res.Theta != nil && (rec.last == nil || thetaKey(rec.last) != thetaKey(res.Theta)) {
+		if err := rec.record(rec.lastIter+1, res.Evals, 0, res.Theta, nil); err != nil {
+			return nil, err
+		}
+	}
+	if err := rec.stamp(res.Ledger); err != nil {
+		return nil, err
+	}
+	total := time.Since(start)
+	eval := timed.elapsed - evalBefore
+	design := total - setup - eval - rec.reportTime
+	rec.out.timing = records.Timing{
+		Task: spec.Task, Data: task.DataLabel(), Method: spec.Method, D: spec.D, Seed: spec.Seed, Evals: timed.evals,
+		SetupSeconds: setup.Seconds(), DesignSeconds: design.Seconds(), EvalSeconds: eval.Seconds(),
+		ReportSeconds: rec.reportTime.Seconds(), TotalSeconds: total.Seconds(),
+	}
+	return &rec.out, nil
+}
+
+// cellTask builds the cell's task and the objective its method sees: the task, with the
+// cell's evaluation noise added, counted and timed (and memoised when noiseless).
+func cellTask(spec CellSpec, newTask TaskFactory, ctslice string, warn func(tasks.Task)) (tasks.Task, *timedObjective, error) {
 	task, err := newTask(TaskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice, Data: spec.Data})
 	if err != nil {
-		return nil, fmt.Errorf("building task: %w", err)
+		return nil, nil, fmt.Errorf("building task: %w", err)
 	}
 	if task.Dim() != spec.D {
-		return nil, fmt.Errorf("task %s has d = %d, want %d", spec.Task, task.Dim(), spec.D)
+		return nil, nil, fmt.Errorf("task %s has d = %d, want %d", spec.Task, task.Dim(), spec.D)
 	}
 	if warn != nil {
 		warn(task)
 	}
-	setup := time.Since(start)
-	lo, hi := task.Bounds()
-	n := task.Users()
-
 	var seen algo.Objective = task
 	if spec.EvalNoise > 0 {
 		noisy, err := tasks.NewNoisy(task, spec.Task, float64(spec.EvalNoise), spec.DataSeed^stream("eval-noise", spec.Method, fmt.Sprint(spec.Seed)))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		seen = noisy
 	}
@@ -124,15 +174,24 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 	if spec.EvalNoise == 0 {
 		timed.memo = map[string]float64{}
 	}
+	return task, timed, nil
+}
 
-	// theta0 depends on the seed and the task only, so DP-GIBO and GIBO start together.
+// cellStart returns theta0, which depends on the seed and the task only (so DP-GIBO and GIBO
+// start together), and the method's random stream.
+func cellStart(spec CellSpec, task tasks.Task) ([]float64, *rand.Rand) {
+	lo, hi := task.Bounds()
 	startRNG := rand.New(rand.NewPCG(uint64(spec.Seed), stream("theta0", spec.Task, fmt.Sprint(spec.D))))
 	theta0 := make([]float64, spec.D)
 	for j := range theta0 {
 		theta0[j] = lo[j] + (hi[j]-lo[j])*startRNG.Float64()
 	}
-	rng := rand.New(rand.NewPCG(uint64(spec.Seed), stream("method", spec.Method)))
+	return theta0, rand.New(rand.NewPCG(uint64(spec.Seed), stream("method", spec.Method)))
+}
 
+// cellOptions are the method's options: mu and the task's loss bound, and for DP-GIBO and
+// GIBO theta0 and Algorithm 1's settings with every default the suites do not set pinned.
+func cellOptions(spec CellSpec, task tasks.Task, theta0 []float64) baselines.Options {
 	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
 	if spec.local() {
 		opts.Theta0 = theta0
@@ -150,122 +209,108 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 			NonPrivateDiagnostics: true,
 		}, spec)
 	}
-	method, err := newMethod(spec.Method, opts)
-	if err != nil {
-		return nil, fmt.Errorf("building method: %w", err)
-	}
+	return opts
+}
 
-	out := &cellOutput{}
-	var reportTime time.Duration
-	losses := make([]float64, n)
-	// reported remembers the noiseless loss of every theta already reported: score-based
-	// methods report their best point after every evaluation, and it rarely changes.
-	reported := map[string]float64{}
-	report := func(theta []float64) (float64, error) {
-		if err := tasks.CheckTheta(spec.Task, theta, lo, hi); err != nil {
-			return 0, fmt.Errorf("method %s released a theta outside the task's box: %w", spec.Method, err)
-		}
-		key := thetaKey(theta)
-		if v, ok := timed.memo[key]; ok {
-			return v, nil
-		}
-		if v, ok := reported[key]; ok {
-			return v, nil
-		}
-		t0 := time.Now()
-		defer func() { reportTime += time.Since(t0) }()
-		if err := task.Losses(theta, losses); err != nil {
-			return 0, fmt.Errorf("reporting loss: %w", err)
-		}
-		if err := tasks.CheckLosses(spec.Task, theta, losses); err != nil {
-			return 0, err
-		}
-		v := mean(losses)
-		reported[key] = v
+// cellRecorder turns the thetas a method releases into the cell's rows: the noiseless loss
+// of each (computed by the runner, never charged to the method) and the configuration.
+type cellRecorder struct {
+	spec       CellSpec
+	task       tasks.Task
+	timed      *timedObjective
+	lo, hi     []float64
+	losses     []float64
+	reported   map[string]float64 // noiseless loss of every theta already reported
+	reportTime time.Duration
+	last       []float64 // the theta of the last row
+	lastIter   int       // the iteration of the last callback
+	out        cellOutput
+}
+
+func newCellRecorder(spec CellSpec, task tasks.Task, timed *timedObjective) *cellRecorder {
+	lo, hi := task.Bounds()
+	return &cellRecorder{spec: spec, task: task, timed: timed, lo: lo, hi: hi,
+		losses: make([]float64, task.Users()), reported: map[string]float64{}}
+}
+
+// report returns the noiseless mean loss of theta. Score-based methods report their best
+// point after every evaluation, and it rarely changes: repeats are looked up.
+func (c *cellRecorder) report(theta []float64) (float64, error) {
+	spec := c.spec
+	if err := tasks.CheckTheta(spec.Task, theta, c.lo, c.hi); err != nil {
+		return 0, fmt.Errorf("method %s released a theta outside the task's box: %w", spec.Method, err)
+	}
+	key := thetaKey(theta)
+	if v, ok := c.timed.memo[key]; ok {
 		return v, nil
 	}
-	var last []float64
-	// record appends the row of one released theta; it (nil for iteration 0 and for the
-	// closing row) supplies dpgibo's and gibo's clip and diagnostics.
-	record := func(iter, evals, batch int, theta []float64, it *algo.Iteration) error {
-		loss, err := report(theta)
-		if err != nil {
-			return err
-		}
-		row := records.Row{
-			Suite: spec.Suite, Task: spec.Task, Method: spec.Method, D: spec.D, NUsers: n, NTrain: spec.NTrain,
-			NoiseStd: float64(spec.NoiseStd), EvalNoise: float64(spec.EvalNoise), BiasTol: float64(spec.BiasTol),
-			Clip: float64(spec.Clip), Step: float64(spec.Step), Iters: spec.Iters, Batch: batch,
-			Budget: spec.Budget, Seed: spec.Seed, Iter: iter, Evals: evals, Loss: loss,
-		}
-		if it != nil && it.Diagnostics != nil {
-			if spec.AdaptiveClip != nil {
-				row.Clip = it.Clip
-			}
-			row.GradNorm = records.Some(it.Diagnostics.ClippedMeanNorm)
-			row.NoiseNorm = records.Some(it.Diagnostics.NoiseNorm)
-			row.ClippedFrac = records.Some(it.Diagnostics.ClippedFrac)
-			row.NoiseScale = records.Some(it.NoiseStd)
-		}
-		out.rows = append(out.rows, row)
-		for _, j := range spec.ThetaCoords {
-			out.theta = append(out.theta, records.ThetaRow{
-				Suite: spec.Suite, Task: spec.Task, Method: spec.Method, D: spec.D, Seed: spec.Seed,
-				Iter: iter, Evals: evals, Coord: j, Name: coordName(spec.Task, spec.D, j), Value: theta[j],
-			})
-		}
-		last = append(last[:0], theta...)
-		return nil
+	if v, ok := c.reported[key]; ok {
+		return v, nil
 	}
-	if spec.local() {
-		if err := record(0, 0, 0, theta0, nil); err != nil {
-			return nil, err
-		}
+	t0 := time.Now()
+	defer func() { c.reportTime += time.Since(t0) }()
+	if err := c.task.Losses(theta, c.losses); err != nil {
+		return 0, fmt.Errorf("reporting loss: %w", err)
 	}
-	lastIter := 0
-	cb := func(it algo.Iteration) error {
-		if it.Evals > spec.Budget {
-			return fmt.Errorf("method %s reported %d evaluations, over its budget %d", spec.Method, it.Evals, spec.Budget)
-		}
-		lastIter = it.Iter
-		return record(it.Iter, it.Evals, it.Batch, it.Theta, &it)
+	if err := tasks.CheckLosses(spec.Task, theta, c.losses); err != nil {
+		return 0, err
 	}
-	evalBefore := timed.elapsed
-	res, err := method.Run(ctx, timed, spec.Budget, rng, cb)
+	v := mean(c.losses)
+	c.reported[key] = v
+	return v, nil
+}
+
+// record appends the row of one released theta; it (nil for iteration 0 and for the closing
+// row) supplies dpgibo's and gibo's clip and diagnostics.
+func (c *cellRecorder) record(iter, evals, batch int, theta []float64, it *algo.Iteration) error {
+	loss, err := c.report(theta)
 	if err != nil {
-		return nil, fmt.Errorf("running %s: %w", spec.Method, err)
+		return err
 	}
-	if timed.evals > spec.Budget {
-		return nil, fmt.Errorf("method %s used %d evaluations, over its budget %d", spec.Method, timed.evals, spec.Budget)
+	spec := c.spec
+	row := records.Row{
+		Suite: spec.Suite, Task: spec.Task, Method: spec.Method, D: spec.D, NUsers: c.task.Users(), NTrain: spec.NTrain,
+		NoiseStd: float64(spec.NoiseStd), EvalNoise: float64(spec.EvalNoise), BiasTol: float64(spec.BiasTol),
+		Clip: float64(spec.Clip), Step: float64(spec.Step), Iters: spec.Iters, Batch: batch,
+		Budget: spec.Budget, Seed: spec.Seed, Iter: iter, Evals: evals, Loss: loss,
 	}
-	// The released theta closes the trace when the last callback did not report it.
-	if res.Theta != nil && (last == nil || thetaKey(last) != thetaKey(res.Theta)) {
-		if err := record(lastIter+1, res.Evals, 0, res.Theta, nil); err != nil {
-			return nil, err
+	if it != nil && it.Diagnostics != nil {
+		if spec.AdaptiveClip != nil {
+			row.Clip = it.Clip
 		}
+		row.GradNorm = records.Some(it.Diagnostics.ClippedMeanNorm)
+		row.NoiseNorm = records.Some(it.Diagnostics.NoiseNorm)
+		row.ClippedFrac = records.Some(it.Diagnostics.ClippedFrac)
+		row.NoiseScale = records.Some(it.NoiseStd)
 	}
-	if len(out.rows) == 0 {
-		return nil, fmt.Errorf("method %s released nothing", spec.Method)
+	c.out.rows = append(c.out.rows, row)
+	for _, j := range spec.ThetaCoords {
+		c.out.theta = append(c.out.theta, records.ThetaRow{
+			Suite: spec.Suite, Task: spec.Task, Method: spec.Method, D: spec.D, Seed: spec.Seed,
+			Iter: iter, Evals: evals, Coord: j, Name: coordName(spec.Task, spec.D, j), Value: theta[j],
+		})
 	}
-	led := res.Ledger
+	c.last = append(c.last[:0], theta...)
+	return nil
+}
+
+// stamp writes the data label and the ledger's privacy into every row; a run that released
+// nothing or returned no ledger is an error.
+func (c *cellRecorder) stamp(led algo.Ledger) error {
+	if len(c.out.rows) == 0 {
+		return fmt.Errorf("method %s released nothing", c.spec.Method)
+	}
 	if led.Delta == 0 {
-		return nil, fmt.Errorf("method %s returned no privacy ledger (algo.Ledger is zero)", spec.Method)
+		return fmt.Errorf("method %s returned no privacy ledger (algo.Ledger is zero)", c.spec.Method)
 	}
-	for i := range out.rows {
-		r := &out.rows[i]
-		r.Data, r.Private, r.Mu, r.DPEpsilon = task.DataLabel(), led.Private, led.Mu, led.Epsilon
+	label := c.task.DataLabel()
+	for i := range c.out.rows {
+		r := &c.out.rows[i]
+		r.Data, r.Private, r.Mu, r.DPEpsilon = label, led.Private, led.Mu, led.Epsilon
 	}
-	for i := range out.theta {
-		r := &out.theta[i]
-		r.Data, r.Private, r.Mu = task.DataLabel(), led.Private, led.Mu
+	for i := range c.out.theta {
+		r := &c.out.theta[i]
+		r.Data, r.Private, r.Mu = label, led.Private, led.Mu
 	}
-	total := time.Since(start)
-	eval := timed.elapsed - evalBefore
-	design := total - setup - eval - reportTime
-	out.timing = records.Timing{
-		Task: spec.Task, Data: task.DataLabel(), Method: spec.Method, D: spec.D, Seed: spec.Seed, Evals: timed.evals,
-		SetupSeconds: setup.Seconds(), DesignSeconds: design.Seconds(), EvalSeconds: eval.Seconds(),
-		ReportSeconds: reportTime.Seconds(), TotalSeconds: total.Seconds(),
-	}
-	return out, nil
+	return nil
 }
