@@ -295,25 +295,8 @@ func prepareOut(dir string) error {
 // runSuite runs one suite (or merges one) with the given options; args are recorded in the
 // manifest.
 func runSuite(ctx context.Context, o Options, args []string) error {
-	if o.Stderr == nil {
-		o.Stderr = os.Stderr
-	}
+	o = o.withDefaults()
 	setInterruptGrace(suiteGrace)
-	if o.Out == "" {
-		o.Out = defaultOut(o.Suite)
-	}
-	if o.Workers < 1 {
-		o.Workers = 1
-	}
-	if o.ProgressEvery <= 0 {
-		o.ProgressEvery = 30 * time.Second
-	}
-	if o.NewTask == nil {
-		o.NewTask = defaultTaskFactory
-	}
-	if o.NewMethod == nil {
-		o.NewMethod = defaultMethodFactory
-	}
 	figs, err := suiteFigures(o.Suite, o.Only)
 	if o.Figures != nil {
 		figs, err = o.Figures, nil
@@ -328,39 +311,15 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 		return err
 	}
 	switch o.Suite {
-	case SuiteAudit, SuiteTheory:
-		release, err := acquireLock(o.Out, lockInfo{Suite: o.Suite, ConfigHash: "suite " + o.Suite}, o.Stderr)
-		if err != nil {
-			return err
-		}
-		defer release()
-		if o.Suite == SuiteAudit {
-			return audit.Run(ctx, audit.DefaultConfig(), o.Out)
-		}
-		return runTheory(ctx, false, o.Out)
-	case SuiteFStar:
-		return runFStarSearch(ctx, o)
+	case SuiteAudit, SuiteTheory, SuiteFStar:
+		return runStudy(ctx, o)
 	}
 	if o.Seeds > 0 {
 		overrideSeeds(figs, o.Seeds)
 	}
-	source := ""
-	for _, f := range figs {
-		for _, b := range f.Blocks {
-			if b.Task == "svr" && b.Data == "" && source == "" {
-				if source, err = ctsliceSource(o.CTSlice); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	// Every input the run will read is checked before the first cell: the CT-slice file is
-	// read and validated now (and kept for the SVR cells), not when the first SVR cell
-	// builds its task.
-	if source != "" && !o.Merge {
-		if err := svr.Preload(o.CTSlice); err != nil {
-			return fmt.Errorf("CT-slice data (checked before the first cell): %w", err)
-		}
+	source, err := checkData(o, figs)
+	if err != nil {
+		return err
 	}
 	p, err := makePlan(o.Suite, figs, source)
 	if err != nil {
@@ -409,6 +368,79 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 		return err
 	}
 	man.CellBLAS = r.cellBLAS
+	if err := afterMerge(ctx, o, figs); err != nil {
+		return err
+	}
+	man.Shard = "" // the merged outputs belong to the whole run
+	return man.write(o.Out, time.Now())
+}
+
+// withDefaults fills the options a caller may leave zero.
+func (o Options) withDefaults() Options {
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.Out == "" {
+		o.Out = defaultOut(o.Suite)
+	}
+	if o.Workers < 1 {
+		o.Workers = 1
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = 30 * time.Second
+	}
+	if o.NewTask == nil {
+		o.NewTask = defaultTaskFactory
+	}
+	if o.NewMethod == nil {
+		o.NewMethod = defaultMethodFactory
+	}
+	return o
+}
+
+// runStudy runs the suites that are not figure suites: the privacy audit, the theory sweep
+// and the f* search.
+func runStudy(ctx context.Context, o Options) error {
+	if o.Suite == SuiteFStar {
+		return runFStarSearch(ctx, o)
+	}
+	release, err := acquireLock(o.Out, lockInfo{Suite: o.Suite, ConfigHash: "suite " + o.Suite}, o.Stderr)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if o.Suite == SuiteAudit {
+		return audit.Run(ctx, audit.DefaultConfig(), o.Out)
+	}
+	return runTheory(ctx, false, o.Out)
+}
+
+// checkData returns where the SVR cells' CT-slice data come from ("" when no cell reads it)
+// and, unless merging, reads and validates that data now, before the first cell, rather
+// than when the first SVR cell builds its task.
+func checkData(o Options, figs []Figure) (string, error) {
+	source := ""
+	for _, f := range figs {
+		for _, b := range f.Blocks {
+			if b.Task == "svr" && b.Data == "" && source == "" {
+				var err error
+				if source, err = ctsliceSource(o.CTSlice); err != nil {
+					return "", err
+				}
+			}
+		}
+	}
+	if source != "" && !o.Merge {
+		if err := svr.Preload(o.CTSlice); err != nil {
+			return "", fmt.Errorf("CT-slice data (checked before the first cell): %w", err)
+		}
+	}
+	return source, nil
+}
+
+// afterMerge writes what follows from the merged CSVs: the quick suite's audit and theory at
+// small sizes, the verdicts, and the figures when rendering.
+func afterMerge(ctx context.Context, o Options, figs []Figure) error {
 	if o.Suite == SuiteQuick && o.Only == "" && !o.skipAuditTheory {
 		if err := audit.Run(ctx, audit.QuickConfig(), filepath.Join(o.Out, "audit")); err != nil {
 			return fmt.Errorf("quick audit: %w", err)
@@ -425,6 +457,5 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 			return fmt.Errorf("rendering figures: %w", err)
 		}
 	}
-	man.Shard = "" // the merged outputs belong to the whole run
-	return man.write(o.Out, time.Now())
+	return nil
 }
