@@ -166,6 +166,8 @@ type search struct {
 	used   int   // evaluations of the current local search
 	limit  int   // cap of the current local search
 	step   string
+	cfg    Config
+	logf   func(format string, args ...any)
 	// lastZ and lastF remember the latest evaluation: L-BFGS asks for the value and the
 	// gradient at the same z one after the other, and the forward gradient needs the value.
 	lastZ []float64
@@ -249,52 +251,99 @@ func (s *search) status() (optimize.Status, error) {
 // It stops between local searches when ctx is cancelled (returning ctx's error) and
 // returns the first evaluation error.
 func Search(ctx context.Context, obj Objective, cfg Config) (Result, error) {
+	if err := checkSearch(obj, cfg); err != nil {
+		return Result{}, err
+	}
+	lo, hi := obj.Bounds()
+	s := &search{obj: obj, lo: lo, hi: hi, losses: make([]float64, obj.Users()), theta: make([]float64, obj.Dim()),
+		cfg: cfg, logf: cfg.Log}
+	if s.logf == nil {
+		s.logf = func(string, ...any) {}
+	}
+	starts, err := s.starts()
+	if err != nil {
+		return s.best, err
+	}
+	for _, st := range starts {
+		if err := ctx.Err(); err != nil {
+			return s.best, err
+		}
+		if err := s.localSearch(st); err != nil {
+			return s.best, err
+		}
+	}
+	for _, phase := range []struct {
+		on  bool
+		run func() error
+	}{
+		{cfg.GridSweeps > 0, s.coordinateGrid},
+		{cfg.CMAEvals > 0, s.cmaes},
+		{s.polishEvals() > 0, s.polish},
+	} {
+		if !phase.on || s.best.Theta == nil {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return s.best, err
+		}
+		if err := phase.run(); err != nil {
+			return s.best, err
+		}
+	}
+	if s.best.Theta == nil {
+		return s.best, errors.New("optimum: nothing evaluated")
+	}
+	if err := s.snapToBounds(); err != nil {
+		return s.best, err
+	}
+	return s.best, nil
+}
+
+// checkSearch rejects an objective without a proper box or users and starts outside it.
+func checkSearch(obj Objective, cfg Config) error {
 	d := obj.Dim()
 	lo, hi := obj.Bounds()
 	if d < 1 || len(lo) != d || len(hi) != d || obj.Users() < 1 {
-		return Result{}, fmt.Errorf("optimum: objective has d = %d, %d/%d bounds and %d users", d, len(lo), len(hi), obj.Users())
+		return fmt.Errorf("optimum: objective has d = %d, %d/%d bounds and %d users", d, len(lo), len(hi), obj.Users())
 	}
 	for j := range lo {
 		if !(lo[j] < hi[j]) {
-			return Result{}, fmt.Errorf("optimum: empty box in coordinate %d: [%v, %v]", j, lo[j], hi[j])
+			return fmt.Errorf("optimum: empty box in coordinate %d: [%v, %v]", j, lo[j], hi[j])
 		}
 	}
 	for _, st := range cfg.Starts {
 		if len(st.Theta) != d {
-			return Result{}, fmt.Errorf("optimum: start %q has %d coordinates, want %d", st.Name, len(st.Theta), d)
+			return fmt.Errorf("optimum: start %q has %d coordinates, want %d", st.Name, len(st.Theta), d)
 		}
 		for j, t := range st.Theta {
 			if !(t >= lo[j] && t <= hi[j]) {
-				return Result{}, fmt.Errorf("optimum: start %q: coordinate %d = %v outside [%v, %v]", st.Name, j, t, lo[j], hi[j])
+				return fmt.Errorf("optimum: start %q: coordinate %d = %v outside [%v, %v]", st.Name, j, t, lo[j], hi[j])
 			}
 		}
 	}
-	startEvals := cfg.StartEvals
-	if startEvals == 0 {
-		startEvals = 200 * (d + 1)
-	}
-	polishEvals := cfg.PolishEvals
-	if polishEvals == 0 {
-		polishEvals = 50 * (d + 1)
-	}
-	formula, step := fd.Forward, 1e-4
-	if cfg.Central {
-		formula, step = fd.Central, 1e-3
-	}
-	if cfg.Step > 0 {
-		step = cfg.Step
-	}
-	s := &search{obj: obj, lo: lo, hi: hi, losses: make([]float64, obj.Users()), theta: make([]float64, d)}
-	logf := cfg.Log
-	if logf == nil {
-		logf = func(string, ...any) {}
-	}
-
-	starts := append([]Start(nil), cfg.Starts...)
 	for _, u := range cfg.boxStarts() {
 		if !(u >= 0 && u <= 1) {
-			return Result{}, fmt.Errorf("optimum: box start %v outside [0, 1]", u)
+			return fmt.Errorf("optimum: box start %v outside [0, 1]", u)
 		}
+	}
+	return nil
+}
+
+// polishEvals is the Nelder-Mead budget (default 50(d+1)).
+func (s *search) polishEvals() int {
+	if s.cfg.PolishEvals == 0 {
+		return 50 * (len(s.lo) + 1)
+	}
+	return s.cfg.PolishEvals
+}
+
+// starts returns the local searches' starts in order: the best of the screening points
+// (when Screen > 0; f* is then at most the best of Screen uniform points), the given starts,
+// the box starts and the uniform starts.
+func (s *search) starts() ([]Start, error) {
+	cfg, lo, hi, d := s.cfg, s.lo, s.hi, len(s.lo)
+	starts := append([]Start(nil), cfg.Starts...)
+	for _, u := range cfg.boxStarts() {
 		theta := make([]float64, d)
 		for j := range theta {
 			theta[j] = lo[j] + u*(hi[j]-lo[j])
@@ -309,29 +358,46 @@ func Search(ctx context.Context, obj Objective, cfg Config) (Result, error) {
 		}
 		starts = append(starts, Start{Name: fmt.Sprintf("uniform start %d", k), Theta: theta})
 	}
-	if cfg.Screen > 0 {
-		// Random search first: its best point starts a local search, so f* is at most
-		// the best of Screen uniform points.
-		name := fmt.Sprintf("best of %d uniform points", cfg.Screen)
-		s.step, s.used, s.limit = name, 0, math.MaxInt
-		theta := make([]float64, d)
-		var best []float64
-		bestF := math.Inf(1)
-		for range cfg.Screen {
-			for j := range theta {
-				theta[j] = lo[j] + (hi[j]-lo[j])*rng.Float64()
-			}
-			if v := s.eval(theta); v < bestF {
-				bestF, best = v, append(best[:0], theta...)
-			}
-			if s.err != nil {
-				return s.best, fmt.Errorf("optimum: screening: %w", s.err)
-			}
-		}
-		logf("%s: %d evaluations; best %.10g", name, s.used, bestF)
-		starts = append([]Start{{Name: name, Theta: best}}, starts...)
+	if cfg.Screen == 0 {
+		return starts, nil
 	}
+	name := fmt.Sprintf("best of %d uniform points", cfg.Screen)
+	s.step, s.used, s.limit = name, 0, math.MaxInt
+	theta := make([]float64, d)
+	var best []float64
+	bestF := math.Inf(1)
+	for range cfg.Screen {
+		for j := range theta {
+			theta[j] = lo[j] + (hi[j]-lo[j])*rng.Float64()
+		}
+		if v := s.eval(theta); v < bestF {
+			bestF, best = v, append(best[:0], theta...)
+		}
+		if s.err != nil {
+			return nil, fmt.Errorf("optimum: screening: %w", s.err)
+		}
+	}
+	s.logf("%s: %d evaluations; best %.10g", name, s.used, bestF)
+	return append([]Start{{Name: name, Theta: best}}, starts...), nil
+}
 
+// localSearch runs L-BFGS with finite-difference gradients from st, within StartEvals
+// evaluations. L-BFGS stops where its line search fails (at a kink of f, or where the
+// finite-difference gradient is poor); it restarts from the best point of this start while
+// a run improves on it.
+func (s *search) localSearch(st Start) error {
+	cfg := s.cfg
+	budget := cfg.StartEvals
+	if budget == 0 {
+		budget = 200 * (len(s.lo) + 1)
+	}
+	formula, step := fd.Forward, 1e-4
+	if cfg.Central {
+		formula, step = fd.Central, 1e-3
+	}
+	if cfg.Step > 0 {
+		step = cfg.Step
+	}
 	grad := func(dst, z []float64) {
 		set := &fd.Settings{Formula: formula, Step: step}
 		if !cfg.Central {
@@ -340,142 +406,134 @@ func Search(ctx context.Context, obj Objective, cfg Config) (Result, error) {
 		}
 		fd.Gradient(dst, s.f, z, set)
 	}
-	for _, st := range starts {
-		if err := ctx.Err(); err != nil {
-			return s.best, err
-		}
-		s.step, s.used, s.limit = st.Name, 0, startEvals
-		before := s.best.F
-		if s.best.Theta == nil {
-			before = math.Inf(1)
-		}
-		// The start itself is evaluated exactly (not through z, which is pulled inside).
-		f0 := s.eval(st.Theta)
-		if s.err != nil {
-			return s.best, fmt.Errorf("optimum: %s: %w", st.Name, s.err)
-		}
-		// L-BFGS stops where its line search fails (at a kink of f, or where the
-		// finite-difference gradient is poor); it restarts from the best point of this
-		// start while a run improves on it.
-		z := s.zOf(st.Theta)
-		local, runs, status := f0, 0, ""
-		for s.used < s.limit {
-			p := optimize.Problem{Func: s.f, Grad: grad, Status: s.status}
-			res, err := optimize.Minimize(p, z, &optimize.Settings{
-				Converger: &optimize.FunctionConverge{Relative: 1e-10, Iterations: 20},
-			}, &optimize.LBFGS{})
-			if s.err != nil {
-				return s.best, fmt.Errorf("optimum: %s: %w", st.Name, s.err)
-			}
-			runs++
-			status = "?"
-			if res != nil {
-				status = res.Status.String()
-			}
-			if err != nil && !errors.Is(err, errBudget) {
-				status += " (" + err.Error() + ")"
-			}
-			if res == nil || !(res.F < local-1e-12*math.Abs(local)) {
-				break
-			}
-			local, z = res.F, res.X
-		}
-		s.best.Starts++
-		logf("%s: f(start) = %.6g, %d evaluations in %d L-BFGS runs, last %s; best so far %.10g (was %.10g)", st.Name, f0, s.used, runs, status, s.best.F, before)
-	}
-	if cfg.GridSweeps > 0 && s.best.Theta != nil {
-		// Coordinate search on a grid: f is often piecewise smooth (a group enters or
-		// leaves the model), and one coordinate at a time on a grid over its whole range
-		// crosses kinks that stop a gradient method.
-		if err := ctx.Err(); err != nil {
-			return s.best, err
-		}
-		s.step, s.used, s.limit = "coordinate grid", 0, math.MaxInt
-		before := s.best.F
-		points := cfg.gridPoints()
-		trial := make([]float64, d)
-		for sweep := 0; sweep < cfg.GridSweeps; sweep++ {
-			start := s.best.F
-			for j := range d {
-				for k := range points {
-					copy(trial, s.best.Theta)
-					// Clamped: lo + (hi - lo) can round past hi.
-					trial[j] = math.Min(lo[j]+(hi[j]-lo[j])*float64(k)/float64(points-1), hi[j])
-					if trial[j] == s.best.Theta[j] {
-						continue
-					}
-					s.eval(trial)
-					if s.err != nil {
-						return s.best, fmt.Errorf("optimum: coordinate grid: %w", s.err)
-					}
-				}
-			}
-			if !(s.best.F < start) {
-				break
-			}
-		}
-		logf("coordinate grid: %d evaluations; best %.10g (was %.10g)", s.used, s.best.F, before)
-	}
-	if cfg.CMAEvals > 0 && s.best.Theta != nil {
-		// L-BFGS with finite differences stalls at kinks of f; CMA-ES (gonum) samples
-		// around the best point and needs no gradient.
-		if err := ctx.Err(); err != nil {
-			return s.best, err
-		}
-		s.step, s.used, s.limit = "CMA-ES", 0, cfg.CMAEvals
-		before := s.best.F
-		p := optimize.Problem{Func: s.f, Status: s.status}
-		_, _ = optimize.Minimize(p, s.zOf(s.best.Theta), &optimize.Settings{Converger: optimize.NeverTerminate{}},
-			&optimize.CmaEsChol{InitStepSize: 0.3, Src: rand.NewPCG(cfg.Seed, 0x636d61)}) // "cma"
-		if s.err != nil {
-			return s.best, fmt.Errorf("optimum: CMA-ES: %w", s.err)
-		}
-		logf("CMA-ES: %d evaluations; best %.10g (was %.10g)", s.used, s.best.F, before)
-	}
-	if polishEvals > 0 && s.best.Theta != nil {
-		if err := ctx.Err(); err != nil {
-			return s.best, err
-		}
-		s.step, s.used, s.limit = "polish", 0, polishEvals
-		before := s.best.F
-		p := optimize.Problem{Func: s.f, Status: s.status}
-		_, _ = optimize.Minimize(p, s.zOf(s.best.Theta), &optimize.Settings{
-			Converger: &optimize.FunctionConverge{Relative: 1e-12, Iterations: 10 * (d + 1)},
-		}, &optimize.NelderMead{})
-		if s.err != nil {
-			return s.best, fmt.Errorf("optimum: polish: %w", s.err)
-		}
-		logf("polish: %d evaluations; best %.10g (was %.10g)", s.used, s.best.F, before)
-	}
-	if s.best.Theta != nil {
-		// The sigmoid never reaches the box's faces, where optima often lie (a penalty at
-		// its largest value): try every coordinate at either bound, exactly, until no
-		// change improves.
-		s.step, s.used, s.limit = "bound snapping", 0, math.MaxInt
-		before := s.best.F
-		trial := make([]float64, d)
-		for improved := true; improved; {
-			improved = false
-			for j := range d {
-				for _, b := range []float64{lo[j], hi[j]} {
-					if s.best.Theta[j] == b {
-						continue
-					}
-					copy(trial, s.best.Theta)
-					trial[j] = b
-					prev := s.best.F
-					s.eval(trial)
-					if s.err != nil {
-						return s.best, fmt.Errorf("optimum: bound snapping: %w", s.err)
-					}
-					improved = improved || s.best.F < prev
-				}
-			}
-		}
-		logf("bound snapping: %d evaluations; best %.10g (was %.10g)", s.used, s.best.F, before)
-	}
+	s.step, s.used, s.limit = st.Name, 0, budget
+	before := s.best.F
 	if s.best.Theta == nil {
-		return s.best, errors.New("optimum: nothing evaluated")
+		before = math.Inf(1)
 	}
-	return s.best, nil
+	// The start itself is evaluated exactly (not through z, which is pulled inside).
+	f0 := s.eval(st.Theta)
+	if s.err != nil {
+		return fmt.Errorf("optimum: %s: %w", st.Name, s.err)
+	}
+	z := s.zOf(st.Theta)
+	local, runs, status := f0, 0, ""
+	for s.used < s.limit {
+		p := optimize.Problem{Func: s.f, Grad: grad, Status: s.status}
+		res, err := optimize.Minimize(p, z, &optimize.Settings{
+			Converger: &optimize.FunctionConverge{Relative: 1e-10, Iterations: 20},
+		}, &optimize.LBFGS{})
+		if s.err != nil {
+			return fmt.Errorf("optimum: %s: %w", st.Name, s.err)
+		}
+		runs++
+		status = "?"
+		if res != nil {
+			status = res.Status.String()
+		}
+		if err != nil && !errors.Is(err, errBudget) {
+			status += " (" + err.Error() + ")"
+		}
+		if res == nil || !(res.F < local-1e-12*math.Abs(local)) {
+			break
+		}
+		local, z = res.F, res.X
+	}
+	s.best.Starts++
+	s.logf("%s: f(start) = %.6g, %d evaluations in %d L-BFGS runs, last %s; best so far %.10g (was %.10g)", st.Name, f0, s.used, runs, status, s.best.F, before)
+	return nil
+}
+
+// coordinateGrid searches one coordinate at a time on a grid over its whole range, for
+// GridSweeps sweeps or until a sweep improves nothing: f is often piecewise smooth (a group
+// enters or leaves the model), and a grid crosses kinks that stop a gradient method.
+func (s *search) coordinateGrid() error {
+	lo, hi, d := s.lo, s.hi, len(s.lo)
+	s.step, s.used, s.limit = "coordinate grid", 0, math.MaxInt
+	before := s.best.F
+	points := s.cfg.gridPoints()
+	trial := make([]float64, d)
+	for sweep := 0; sweep < s.cfg.GridSweeps; sweep++ {
+		start := s.best.F
+		for j := range d {
+			for k := range points {
+				copy(trial, s.best.Theta)
+				// Clamped: lo + (hi - lo) can round past hi.
+				trial[j] = math.Min(lo[j]+(hi[j]-lo[j])*float64(k)/float64(points-1), hi[j])
+				if trial[j] == s.best.Theta[j] {
+					continue
+				}
+				s.eval(trial)
+				if s.err != nil {
+					return fmt.Errorf("optimum: coordinate grid: %w", s.err)
+				}
+			}
+		}
+		if !(s.best.F < start) {
+			break
+		}
+	}
+	s.logf("coordinate grid: %d evaluations; best %.10g (was %.10g)", s.used, s.best.F, before)
+	return nil
+}
+
+// cmaes samples around the best point with gonum's CMA-ES, which needs no gradient (L-BFGS
+// with finite differences stalls at kinks of f).
+func (s *search) cmaes() error {
+	s.step, s.used, s.limit = "CMA-ES", 0, s.cfg.CMAEvals
+	before := s.best.F
+	p := optimize.Problem{Func: s.f, Status: s.status}
+	_, _ = optimize.Minimize(p, s.zOf(s.best.Theta), &optimize.Settings{Converger: optimize.NeverTerminate{}},
+		&optimize.CmaEsChol{InitStepSize: 0.3, Src: rand.NewPCG(s.cfg.Seed, 0x636d61)}) // "cma"
+	if s.err != nil {
+		return fmt.Errorf("optimum: CMA-ES: %w", s.err)
+	}
+	s.logf("CMA-ES: %d evaluations; best %.10g (was %.10g)", s.used, s.best.F, before)
+	return nil
+}
+
+// polish runs Nelder-Mead from the best point.
+func (s *search) polish() error {
+	d := len(s.lo)
+	s.step, s.used, s.limit = "polish", 0, s.polishEvals()
+	before := s.best.F
+	p := optimize.Problem{Func: s.f, Status: s.status}
+	_, _ = optimize.Minimize(p, s.zOf(s.best.Theta), &optimize.Settings{
+		Converger: &optimize.FunctionConverge{Relative: 1e-12, Iterations: 10 * (d + 1)},
+	}, &optimize.NelderMead{})
+	if s.err != nil {
+		return fmt.Errorf("optimum: polish: %w", s.err)
+	}
+	s.logf("polish: %d evaluations; best %.10g (was %.10g)", s.used, s.best.F, before)
+	return nil
+}
+
+// snapToBounds tries every coordinate of the best point at either bound, exactly, until no
+// change improves: the sigmoid never reaches the box's faces, where optima often lie (a
+// penalty at its largest value).
+func (s *search) snapToBounds() error {
+	lo, hi, d := s.lo, s.hi, len(s.lo)
+	s.step, s.used, s.limit = "bound snapping", 0, math.MaxInt
+	before := s.best.F
+	trial := make([]float64, d)
+	for improved := true; improved; {
+		improved = false
+		for j := range d {
+			for _, b := range []float64{lo[j], hi[j]} {
+				if s.best.Theta[j] == b {
+					continue
+				}
+				copy(trial, s.best.Theta)
+				trial[j] = b
+				prev := s.best.F
+				s.eval(trial)
+				if s.err != nil {
+					return fmt.Errorf("optimum: bound snapping: %w", s.err)
+				}
+				improved = improved || s.best.F < prev
+			}
+		}
+	}
+	s.logf("bound snapping: %d evaluations; best %.10g (was %.10g)", s.used, s.best.F, before)
+	return nil
 }
