@@ -132,8 +132,10 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 //	Step (gradient     W/(Iters Clip): Iters steps of a gradient of norm Clip cross the box
 //	descent)           once
 //	PriorMean          PriorUserMean
-//	DesignStarts       3
+//	DesignStarts       3 with a fixed batch, 1 with an adaptive batch
 //	DesignEvals        60
+//	DesignRefine       RefineJoint with a fixed batch, RefineNone with an adaptive batch
+//	MaxKept            every point with a fixed batch, 8(d+1) with an adaptive batch
 //
 // The experiments of this repository set Clip, Step, Kernel and LocalRadius explicitly to
 // the paper's values; these defaults are for a box and a loss of any other scale.

@@ -169,3 +169,34 @@ func TestDefaultsTravel(t *testing.T) {
 		t.Fatalf("theta moved at most %v from theta0; the test compares too little", moved)
 	}
 }
+
+// The batch design's defaults depend on the mode: a fixed batch keeps Algorithm 1's design
+// (three starts, joint refinement, every point kept); an adaptive batch the design shown
+// loss-equivalent (one start, no joint refinement, the last 8(d+1) points).
+func TestDesignDefaultsByMode(t *testing.T) {
+	obj := newScaledBowls(1, 1) // d = 3
+	fixed, err := Settings{Mu: 1}.WithDefaults(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fixed.DesignStarts != 3 || fixed.DesignRefine != RefineJoint || fixed.MaxKept != 0 {
+		t.Errorf("fixed batch: starts %d, refine %d, kept %d; want 3, RefineJoint, 0 (every point)", fixed.DesignStarts, fixed.DesignRefine, fixed.MaxKept)
+	}
+	adaptive, err := Settings{Mu: 1, BiasTol: 0.5}.WithDefaults(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if adaptive.DesignStarts != 1 || adaptive.DesignRefine != RefineNone || adaptive.MaxKept != 32 {
+		t.Errorf("adaptive batch: starts %d, refine %d, kept %d; want 1, RefineNone, 8(d+1) = 32", adaptive.DesignStarts, adaptive.DesignRefine, adaptive.MaxKept)
+	}
+	kept, err := Settings{Mu: 1, BiasTol: 0.5, MaxKept: -1, DesignRefine: RefineJoint, DesignStarts: 3}.WithDefaults(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept.MaxKept != -1 || kept.DesignRefine != RefineJoint || kept.DesignStarts != 3 {
+		t.Errorf("explicit adaptive settings were overridden: %+v", kept)
+	}
+	if _, err := (Settings{Mu: 1, DesignRefine: 7}).WithDefaults(obj); err == nil {
+		t.Error("an unknown DesignRefine was accepted")
+	}
+}

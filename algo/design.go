@@ -195,8 +195,8 @@ func (g *designer) warmStart(theta []float64, r int) []float64 {
 // time (posterior variance reduction is close to submodular), until alpha <= BiasTol or
 // MaxBatch points; fixed mode (Batch > 0) takes the previous iteration's design shifted
 // to the new theta when there is one, and grows greedily otherwise. Both end with a joint
-// L-BFGS refinement of all b points, unless DesignGreedyOnly keeps the greedy batch (and
-// grows fixed batches greedily every iteration).
+// L-BFGS refinement of all b points, unless DesignRefine is RefineNone, which keeps the
+// greedy batch (and grows fixed batches greedily every iteration).
 func (g *designer) chooseBatch(theta []float64) (designResult, error) {
 	d, st := g.d, g.st
 	g.setLocalBox(theta)
@@ -207,7 +207,7 @@ func (g *designer) chooseBatch(theta []float64) (designResult, error) {
 	alpha := st.base
 	capped := false
 	fixed := g.set.Batch > 0
-	if fixed && !g.set.DesignGreedyOnly && len(g.prev) >= g.set.Batch*d {
+	if fixed && g.set.DesignRefine == RefineJoint && len(g.prev) >= g.set.Batch*d {
 		for r := 0; r < g.set.Batch; r++ {
 			z = append(z, g.warmStart(theta, r)...)
 		}
@@ -238,7 +238,7 @@ func (g *designer) chooseBatch(theta []float64) (designResult, error) {
 		copy(st.p[:m0*d], p0)
 	}
 	b := len(z) / d
-	if !g.set.DesignGreedyOnly {
+	if g.set.DesignRefine == RefineJoint {
 		refined, a := g.minimizeBlock(z, b)
 		if a <= alpha || math.IsInf(alpha, 1) || fixed {
 			z, alpha = refined, a

@@ -232,10 +232,10 @@ func (r *run) updateDesign(batch designResult) error {
 }
 
 // dropOldest enforces MaxKept before a new batch is added: the oldest points (and their
-// observations) leave D and the factorisation is rebuilt. Off by default.
+// observations) leave D and the factorisation is rebuilt. A MaxKept <= 0 keeps every point.
 func (r *run) dropOldest() {
 	keep := r.set.MaxKept
-	if keep == 0 || r.st.m <= keep {
+	if keep <= 0 || r.st.m <= keep {
 		return
 	}
 	drop := r.st.m - keep

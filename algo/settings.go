@@ -123,26 +123,45 @@ type Settings struct {
 	// with the box (default 2*Kernel.Lengthscale; an invalid kernel is reported alone, not
 	// again through the default radius derived from it).
 	LocalRadius float64
-	// MaxKept caps the number of design points kept in D (oldest dropped first);
-	// zero keeps all, as Algorithm 1 does.
+	// MaxKept caps the number of design points kept in D (oldest dropped first). Zero keeps
+	// every point with a fixed batch, as Algorithm 1 does (line 6, D_t = D_{t-1} u z), and
+	// the last 8(d+1) with an adaptive batch, a deviation from line 6 shown loss-equivalent
+	// before it became the default (docs/library.md, "Batch design"); a negative value keeps
+	// every point in both modes.
 	MaxKept int
 	// MaxEvals stops the run before an iteration whose batch would exceed this many
 	// evaluations (0: no cap). A cap below the first iteration's batch is an error (before
 	// the run when Batch is fixed, at the first iteration when it is adaptive), never an
 	// empty run.
 	MaxEvals int
-	// DesignStarts is the number of L-BFGS starts per greedily added point (default 3;
-	// one is the warm start when a previous design exists).
+	// DesignStarts is the number of L-BFGS starts per greedily added point (default 3 with a
+	// fixed batch, 1 with an adaptive batch; one is the warm start when a previous design
+	// exists).
 	DesignStarts int
 	// DesignEvals caps objective evaluations of the acquisition per L-BFGS run
 	// (default 60).
 	DesignEvals int
-	// DesignGreedyOnly keeps the greedily grown batch without the joint L-BFGS refinement
-	// of all its points, and grows a fixed batch greedily every iteration (warm-started
-	// from the previous design) instead of refining the shifted previous design. Off by
-	// default: not yet shown loss-equivalent (docs/library.md, "Batch design").
+	// DesignRefine says whether the batch is refined jointly by L-BFGS over all its points
+	// after it is grown (Algorithm 1, line 5 asks for the joint arg-min). The zero value
+	// RefineDefault refines fixed batches and keeps adaptive batches as grown greedily.
+	DesignRefine Refinement
+	// DesignGreedyOnly, when true, is DesignRefine = RefineNone (its older spelling).
 	DesignGreedyOnly bool
 }
+
+// Refinement is the joint refinement of a batch (Settings.DesignRefine).
+type Refinement int
+
+const (
+	// RefineDefault refines fixed batches jointly and keeps adaptive batches greedy.
+	RefineDefault Refinement = iota
+	// RefineJoint grows the batch greedily, then refines all its points jointly by L-BFGS; a
+	// fixed batch starts from the previous design shifted to the new theta.
+	RefineJoint
+	// RefineNone keeps the greedily grown batch; a fixed batch is grown greedily every
+	// iteration, warm-started from the previous design.
+	RefineNone
+)
 
 // minNoiseVar is the floor on the surrogate noise variance, relative to Kernel.Variance,
 // that keeps Cholesky factorisations well conditioned when NoiseStd is zero or tiny.
@@ -165,8 +184,24 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 	if s.MaxBatch == 0 {
 		s.MaxBatch = 4 * (d + 1)
 	}
+	adaptive := s.Batch == 0
 	if s.DesignStarts == 0 {
 		s.DesignStarts = 3
+		if adaptive {
+			s.DesignStarts = 1
+		}
+	}
+	if s.MaxKept == 0 && adaptive {
+		s.MaxKept = 8 * (d + 1)
+	}
+	if s.DesignGreedyOnly {
+		s.DesignRefine = RefineNone
+	}
+	if s.DesignRefine == RefineDefault {
+		s.DesignRefine = RefineJoint
+		if adaptive {
+			s.DesignRefine = RefineNone
+		}
 	}
 	if s.DesignEvals == 0 {
 		s.DesignEvals = 60
@@ -200,7 +235,7 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 	if s.LocalRadius != 0 {
 		check(positiveFinite(s.LocalRadius), "LocalRadius must be positive and finite, got %v", s.LocalRadius)
 	}
-	check(s.MaxKept >= 0, "MaxKept must be >= 0, got %d", s.MaxKept)
+	check(s.DesignRefine == RefineJoint || s.DesignRefine == RefineNone, "unknown DesignRefine %d", int(s.DesignRefine))
 	check(s.MaxEvals >= 0, "MaxEvals must be >= 0, got %d", s.MaxEvals)
 	check(s.MaxEvals == 0 || s.Batch == 0 || s.MaxEvals >= s.Batch,
 		"MaxEvals = %d is below the batch of %d evaluations per iteration: no iteration could run", s.MaxEvals, s.Batch)

@@ -17,15 +17,13 @@ import (
 // that wants another value sets it in AlgoConfig (PriorMean, Design, AdaptiveClip), which
 // changes the stems of exactly the cells it affects.
 const (
-	pinnedDesignStarts     = 3
-	pinnedDesignEvals      = 60
-	pinnedDesignGreedyOnly = false
-	pinnedMaxKept          = 0 // keep every design point (Algorithm 1, line 6)
-	pinnedPriorMean        = priorUserMean
-	pinnedClipQuantile     = 0.5
-	pinnedClipRate         = 0.2
-	pinnedClipCountShare   = 0.1
-	pinnedKernelVariance   = 1
+	pinnedDesignStarts   = 3
+	pinnedDesignEvals    = 60
+	pinnedPriorMean      = priorUserMean
+	pinnedClipQuantile   = 0.5
+	pinnedClipRate       = 0.2
+	pinnedClipCountShare = 0.1
+	pinnedKernelVariance = 1
 )
 
 // Prior means by name (AlgoConfig.PriorMean, CellSpec.PriorMean).
@@ -68,7 +66,8 @@ func specDesign(d *DesignConfig) *DesignConfig {
 	if out.Evals == pinnedDesignEvals {
 		out.Evals = 0
 	}
-	// GreedyOnly and MaxKept are pinned at their zero values.
+	// GreedyOnly and MaxKept are pinned at their zero values: the joint refinement and every
+	// design point kept (Algorithm 1, line 6).
 	if out == (DesignConfig{}) {
 		return nil
 	}
@@ -115,8 +114,10 @@ func pinnedSettings(s algo.Settings, spec CellSpec) algo.Settings {
 	if spec.PriorMean != "" {
 		s.PriorMean = priorMeans[spec.PriorMean]
 	}
+	// algo spells "keep every point" MaxKept < 0 and the joint refinement RefineJoint; the
+	// spec's zero values mean both.
 	s.DesignStarts, s.DesignEvals = pinnedDesignStarts, pinnedDesignEvals
-	s.DesignGreedyOnly, s.MaxKept = pinnedDesignGreedyOnly, pinnedMaxKept
+	s.DesignRefine, s.MaxKept = algo.RefineJoint, -1
 	if d := spec.Design; d != nil {
 		if d.Starts != 0 {
 			s.DesignStarts = d.Starts
@@ -125,7 +126,7 @@ func pinnedSettings(s algo.Settings, spec CellSpec) algo.Settings {
 			s.DesignEvals = d.Evals
 		}
 		if d.GreedyOnly {
-			s.DesignGreedyOnly = true
+			s.DesignRefine = algo.RefineNone
 		}
 		if d.MaxKept != 0 {
 			s.MaxKept = d.MaxKept

@@ -121,7 +121,7 @@ func TestRunCellPinsAlgoDefaults(t *testing.T) {
 	}
 	s := capture(spec)
 	want := algo.AdaptiveClip{Quantile: 0.5, Rate: 0.2, CountShare: 0.1}
-	if s.DesignStarts != 3 || s.DesignEvals != 60 || s.DesignGreedyOnly || s.MaxKept != 0 || s.PriorMean != algo.PriorUserMean ||
+	if s.DesignStarts != 3 || s.DesignEvals != 60 || s.DesignRefine != algo.RefineJoint || s.MaxKept >= 0 || s.PriorMean != algo.PriorUserMean ||
 		s.StepRule != algo.AdaGrad || s.Kernel.Variance != 1 || s.MaxBatch != 12 || s.AdaptiveClip == nil || *s.AdaptiveClip != want {
 		t.Errorf("settings of a cell at the pinned values: %+v (adaptive %+v)", s, s.AdaptiveClip)
 	}
@@ -130,7 +130,7 @@ func TestRunCellPinsAlgoDefaults(t *testing.T) {
 	spec.AdaptiveClip = &AdaptiveClipConfig{Rate: 0.5}
 	s = capture(spec)
 	want.Rate = 0.5
-	if s.DesignStarts != 2 || s.DesignEvals != 40 || !s.DesignGreedyOnly || s.MaxKept != 9 || s.PriorMean != algo.PriorZero || *s.AdaptiveClip != want {
+	if s.DesignStarts != 2 || s.DesignEvals != 40 || s.DesignRefine != algo.RefineNone || s.MaxKept != 9 || s.PriorMean != algo.PriorZero || *s.AdaptiveClip != want {
 		t.Errorf("settings of a cell with its own design: %+v (adaptive %+v)", s, s.AdaptiveClip)
 	}
 }

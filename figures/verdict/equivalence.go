@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"dpgibo/figures/stats"
@@ -9,8 +10,13 @@ import (
 )
 
 // EquivalencePrefix names the figures of a design study: figure EquivalencePrefix+NAME holds
-// the runs of NAME's DP-GIBO curves with another batch design, at the same settings and seeds.
-const EquivalencePrefix = "design-"
+// the runs of NAME's DP-GIBO curves with the candidate batch design, at the same settings and
+// seeds; ReferencePrefix+NAME (or NAME itself, when absent) the runs with the reference
+// design they are judged against.
+const (
+	EquivalencePrefix = "design-"
+	ReferencePrefix   = "joint-"
+)
 
 // EquivalenceMargin is the study's margin in units of G0: the new design is non-inferior at a
 // setting when the upper 95% limit of the paired Hodges-Lehmann difference of final losses
@@ -44,7 +50,8 @@ type EquivalenceRow struct {
 }
 
 // Equivalence judges every design study in res: each curve of a figure design-NAME against
-// the curve of NAME with the same config, task, data, d and method, paired by seed. shares
+// the curve of joint-NAME (else NAME) with the same config, task, data, d and method, paired
+// by seed. shares
 // maps a figure name to its runs' design shares by curve key and seed (may be nil).
 func Equivalence(res *Results, shares map[string]map[string][]float64) ([]EquivalenceRow, error) {
 	var out []EquivalenceRow
@@ -53,7 +60,11 @@ func Equivalence(res *Results, shares map[string]map[string][]float64) ([]Equiva
 		if !ok {
 			continue
 		}
-		oldData := newFigureData(res, base)
+		ref := ReferencePrefix + base
+		if !slices.Contains(res.Figures, ref) {
+			ref = base
+		}
+		oldData := newFigureData(res, ref)
 		for _, c := range curvesOf(res, fig) {
 			s := Side{Task: c.Task, Data: c.Data, Method: c.Method, Config: c.Config, D: c.D}
 			old := oldData.find(s)
@@ -88,7 +99,7 @@ func Equivalence(res *Results, shares map[string]map[string][]float64) ([]Equiva
 				Estimate: t.Estimate, CILow: t.CILow, CIHigh: t.CIHigh}
 			row.NonInferior = row.CIHigh < row.Margin
 			key := c.Config + "/" + c.Method
-			if v := shares[base][key]; len(v) > 0 {
+			if v := shares[ref][key]; len(v) > 0 {
 				row.DesignShareOld = records.Some(stats.Median(v))
 			}
 			if v := shares[fig][key]; len(v) > 0 {

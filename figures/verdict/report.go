@@ -379,6 +379,7 @@ func Sections() []Section {
 	return []Section{
 		{Dir: "reproduction", Statements: Statements(), Summary: true},
 		{Dir: "reproduction", Statements: Statements(), File: ResultsPage, Images: FiguresDir},
+		{Dir: "reproduction/design-equivalence", Equivalence: true, File: "docs/library.md"},
 		{Dir: "reproduction/audit", Markdown: "audit.md", File: "docs/audit.md"},
 		{Dir: "reproduction/theory", Markdown: "theory.md", File: "docs/audit.md"},
 	}
@@ -393,6 +394,8 @@ type Section struct {
 	Statements []Statement
 	Summary    bool
 	Markdown   string
+	// Equivalence renders the folder's design-equivalence.csv as a table.
+	Equivalence bool
 	// File is the file holding the section, relative to the repository root ("" : README.md).
 	File string
 	// Images is the folder of the committed PNGs of the figures (relative to the root), linked
@@ -406,6 +409,9 @@ func (s Section) Body(root string) (string, error) {
 	dir := filepath.Join(root, s.Dir)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Sprintf("No committed results in %s/ yet.", s.Dir), nil
+	}
+	if s.Equivalence {
+		return equivalenceTable(dir)
 	}
 	if s.Markdown != "" {
 		b, err := os.ReadFile(filepath.Join(dir, s.Markdown))
@@ -439,4 +445,28 @@ func (s Section) Body(root string) (string, error) {
 		return "", err
 	}
 	return strings.ReplaceAll(body, dir+"/", s.Dir+"/"), nil
+}
+
+// equivalenceTable renders dir/design-equivalence.csv: one row per sweep value, and a line
+// saying whether the candidate design is non-inferior at every one.
+func equivalenceTable(dir string) (string, error) {
+	rows, err := records.ReadFile[EquivalenceRow](filepath.Join(dir, EquivalenceFile))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	all := len(rows) > 0
+	b.WriteString("| figure | config | pairs | median final loss, joint design | candidate | margin 0.1 G0 | HL candidate - joint [95% CI] | non-inferior | median design share, joint | candidate |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		all = all && r.NonInferior
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s [%s, %s] | %v | %s | %s |\n", r.Figure, r.Config, r.Pairs,
+			sig(r.MedianOld), sig(r.MedianNew), sig(r.Margin), sig(r.Estimate), sig(r.CILow), sig(r.CIHigh), r.NonInferior,
+			optSig(r.DesignShareOld), optSig(r.DesignShareNew))
+	}
+	verdict := "is not non-inferior at every sweep value"
+	if all {
+		verdict = "is non-inferior at every sweep value"
+	}
+	fmt.Fprintf(&b, "\nThe candidate design %s (%d of them).\n", verdict, len(rows))
+	return b.String(), nil
 }
