@@ -190,6 +190,9 @@ func checkBlock(b Block) error {
 
 // cellFor builds the spec of one run and its label within the figure.
 func cellFor(suite string, b Block, d int, value num, method string, seed int, source string) (CellSpec, string) {
+	if b.CellSuite != "" {
+		suite = b.CellSuite
+	}
 	a := b.Algo
 	evalNoise := b.EvalNoise
 	label := ""

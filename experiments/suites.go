@@ -73,6 +73,10 @@ type AdaptiveClipConfig struct {
 type Block struct {
 	// Task is the catalog name: grouplasso, gpreg or svr.
 	Task string
+	// CellSuite, when set, is the suite its cells are computed as (the suite column and the
+	// cell stems): a study of another suite's figures (the design suite) shares that suite's
+	// cells, so neither computes a run twice. Empty: the running suite.
+	CellSuite string `json:",omitempty"`
 	// Dims are the values of d.
 	Dims []int
 	// NTrain and NVal are the task's training rows and validation users (0: task default).
@@ -288,6 +292,7 @@ func designFigures() []Figure {
 		old, candidate := Figure{Name: "joint-" + f.Name}, Figure{Name: "design-" + f.Name}
 		for _, b := range f.Blocks {
 			b.Methods = []string{"dpgibo"}
+			b.CellSuite = SuitePaper
 			b.Algo.Design = &jointDesign
 			old.Blocks = append(old.Blocks, b)
 			b.Algo.Design = &candidateDesign

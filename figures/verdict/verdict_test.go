@@ -500,3 +500,13 @@ func TestEquivalenceOfADesign(t *testing.T) {
 		t.Errorf("a design 0.2 worse: %+v, want not non-inferior", got[1])
 	}
 }
+
+// Two designs that give the same runs are equivalent: estimate and interval 0, no error.
+func TestEquivalenceOfIdenticalRuns(t *testing.T) {
+	v := seq(12, func(i int) float64 { return 1 + 0.01*float64(i) })
+	res := withFStar(results(t, append(rowsOf("f", "dpgibo", "x=1", 15, v...), rowsOf("design-f", "dpgibo", "x=1", 15, v...)...)))
+	got, err := Equivalence(res, nil)
+	if err != nil || len(got) != 1 || !got[0].NonInferior || got[0].CIHigh != 0 || got[0].Estimate != 0 {
+		t.Fatalf("identical runs: %+v, %v", got, err)
+	}
+}
