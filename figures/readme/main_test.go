@@ -265,3 +265,23 @@ func samePixels(t *testing.T, a, b []byte) bool {
 	}
 	return true
 }
+
+// The committed design study is what its committed raw runs give.
+func TestCommittedDesignStudyIsWhatItsRunsGive(t *testing.T) {
+	dir := filepath.Join("..", "..", "reproduction", "design-equivalence")
+	out := t.TempDir()
+	if _, err := verdict.WriteTo(dir, out); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(dir, verdict.EquivalenceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(out, verdict.EquivalenceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("reproduction/design-equivalence/%s is not what its raw runs give", verdict.EquivalenceFile)
+	}
+}
