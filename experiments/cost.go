@@ -31,6 +31,9 @@ import (
 //	    0.9-1.7 s), growing with (0.5/BiasTol)^2, with sigma and cubically with d, up to
 //	    costCappedDesign for a design capped at every one of 25 iterations of 64 points
 //	    (about 165 s measured at sigma = 1 in noise-misspec), scaled by (budget/1600)^2.7;
+//	  - the adaptive design of the design study (greedy growth, a window of kept points:
+//	    Design.GreedyOnly with Design.MaxKept) costs costWindowDesign per evaluation at
+//	    d = 15 (measured 0.86-1.33 ms on fig3c, fig3ab and noise-misspec), growing with d^2;
 //	  - GP-UCB refits its GP on every observation: costUCB budget^3 (measured 0.34, 1.9 and
 //	    12.6 s at budgets 75, 150 and 275).
 const (
@@ -42,6 +45,7 @@ const (
 	costCappedDesign        = 165
 	costAdaptiveNoisePower  = 1.7
 	costAdaptiveSharePower  = 0.7
+	costWindowDesign        = 1.05e-3
 	costUCB                 = 6e-7
 	costUnknownTaskEvalSecs = 1e-3
 )
@@ -61,6 +65,9 @@ func estimatedCost(c CellSpec) float64 {
 		evals = budget * min(1, costAdaptiveShare*math.Pow(tolRatio, costAdaptiveSharePower)*noiseGrowth)
 		design = min(costAdaptiveDesign*tolRatio*tolRatio*noiseGrowth*math.Pow(d/15, 3),
 			costCappedDesign*math.Pow(budget/1600, 2.7))
+		if w := c.Design; w != nil && w.GreedyOnly && w.MaxKept > 0 {
+			design = costWindowDesign * evals * (d / 15) * (d / 15)
+		}
 	case c.local():
 		design = costFixedDesign * float64(c.Iters) * math.Pow(float64(c.Batch), costFixedDesignPower)
 	case c.Method == "ucb" || c.Method == "dp-ucb":
