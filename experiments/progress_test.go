@@ -61,14 +61,17 @@ func TestEstimatedCostOrdersThePaperCells(t *testing.T) {
 		}
 		worst[key] = max(worst[key], estimatedCost(c))
 	}
-	order := []string{"gpreg/dpgibo/adaptive-sigma=1", "svr/dpgibo", "gpreg/dpgibo", "grouplasso/dpgibo"}
+	// Measured (reproduction/timings-*.csv, OpenBLAS): an SVR DP-GIBO cell about 100 s or
+	// more, the sigma = 1 adaptive cell of noise-misspec 46-64 s with the windowed design,
+	// a group LASSO cell well under a second.
+	order := []string{"svr/dpgibo", "gpreg/dpgibo/adaptive-sigma=1", "grouplasso/dpgibo"}
 	for k := 1; k < len(order); k++ {
 		if !(worst[order[k-1]] > worst[order[k]]) {
 			t.Errorf("estimated cost of %s (%.3g s) not above %s (%.3g s)", order[k-1], worst[order[k-1]], order[k], worst[order[k]])
 		}
 	}
-	if s := worst["gpreg/dpgibo/adaptive-sigma=1"]; s < 100 || s > 3000 {
-		t.Errorf("the sigma = 1 adaptive cell is estimated at %.3g s; measured about 700 s", s)
+	if s := worst["gpreg/dpgibo/adaptive-sigma=1"]; s < 20 || s > 200 {
+		t.Errorf("the sigma = 1 adaptive cell is estimated at %.3g s; measured 46-64 s", s)
 	}
 }
 
