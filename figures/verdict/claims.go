@@ -847,9 +847,11 @@ func Judge(res *Results, statements []Statement) ([]ClaimRow, []StatementRow, []
 		return nil, nil, nil, err
 	}
 	byFigure := map[string][]Claim{}
+	aside := map[string]bool{} // claims shown beside their statement, not counted
 	for _, st := range statements {
 		for _, cl := range st.Claims {
 			byFigure[cl.Figure] = append(byFigure[cl.Figure], cl)
+			aside[cl.ID] = cl.Aside != ""
 		}
 	}
 	type outcome struct {
@@ -906,14 +908,7 @@ func Judge(res *Results, statements []Statement) ([]ClaimRow, []StatementRow, []
 			if !ok {
 				o.row = ClaimRow{Claim: id, Verdict: NotYetRun}
 			}
-			o.row.Counts = true
-			for _, s := range statements {
-				for _, cl := range s.Claims {
-					if cl.ID == id {
-						o.row.Counts = cl.Aside == ""
-					}
-				}
-			}
+			o.row.Counts = !aside[id]
 			all = append(all, o.row)
 		}
 		rows = append(rows, stRows...)

@@ -2,7 +2,6 @@ package verdict
 
 import (
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -253,20 +252,11 @@ func ReadDir(dir string) (*Results, error) {
 
 // readHeader returns the first line of the file at path.
 func readHeader(path string) (string, error) {
-	f, err := os.Open(path)
+	r, err := records.Open(path)
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", path, err)
-		}
-		defer z.Close()
-		r = z
-	}
+	defer r.Close()
 	line, err := bufio.NewReader(r).ReadString('\n')
 	if err != nil && err != io.EOF {
 		return "", fmt.Errorf("%s: %w", path, err)

@@ -138,15 +138,18 @@ func writeStatements(b *strings.Builder, title string, rows []StatementRow, clai
 		if (r.SourceSection != "") != paper {
 			continue
 		}
-		var parts []string
-		for _, id := range strings.Fields(r.Claims) {
-			if id == "aside:" {
-				parts = append(parts, "aside:")
-				continue
+		counted, aside, _ := strings.Cut(r.Claims, "aside:")
+		list := func(ids string) string {
+			var out []string
+			for _, id := range strings.Fields(ids) {
+				out = append(out, fmt.Sprintf("`%s` %s", id, verdictOf[id]))
 			}
-			parts = append(parts, fmt.Sprintf("`%s` %s", id, verdictOf[id]))
+			return strings.Join(out, ", ")
 		}
-		what := strings.Join(parts, ", ")
+		what := list(counted)
+		if a := list(aside); a != "" {
+			what = strings.TrimPrefix(what+"; aside: "+a, "; ")
+		}
 		if r.Verdict == NotTestable {
 			what = r.Reason
 		}
@@ -157,7 +160,7 @@ func writeStatements(b *strings.Builder, title string, rows []StatementRow, clai
 		if r.Substitute != "" {
 			what += " (substitute data: " + r.Substitute + ")"
 		}
-		fmt.Fprintf(b, "| %s | %s | **%s** | %s |\n", source, cell(r.Statement), r.Verdict, cell(strings.ReplaceAll(what, ", aside:,", "; aside:")))
+		fmt.Fprintf(b, "| %s | %s | **%s** | %s |\n", source, cell(r.Statement), r.Verdict, cell(what))
 	}
 	b.WriteString("\n")
 }

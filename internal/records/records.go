@@ -222,25 +222,47 @@ func Unmarshal[T any](r io.Reader) ([]T, error) {
 // ReadFile reads the CSV file at path into a slice of Row, ThetaRow or Timing; a path
 // ending in .gz is read through gzip. Errors name the file.
 func ReadFile[T any](path string) ([]T, error) {
-	f, err := os.Open(path)
+	r, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		defer z.Close()
-		r = z
-	}
+	defer r.Close()
 	rows, err := Unmarshal[T](r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return rows, nil
+}
+
+// Open opens the file at path for reading, through gzip when path ends in .gz.
+func Open(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(path, ".gz") {
+		return f, nil
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return gzipFile{z, f}, nil
+}
+
+// gzipFile reads through gzip and closes both the reader and the file.
+type gzipFile struct {
+	*gzip.Reader
+	f *os.File
+}
+
+func (g gzipFile) Close() error {
+	err := g.Reader.Close()
+	if ferr := g.f.Close(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
 // FindCSV returns the path of dir/NAME.csv, or of dir/NAME.csv.gz when only the compressed
