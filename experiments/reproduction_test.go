@@ -11,7 +11,8 @@ import (
 
 // reproductionDirs are the committed result folders whose manifests must match the code:
 // README's tables are generated from them (go run ./figures/readme).
-var reproductionDirs = []string{filepath.Join("..", "reproduction"), filepath.Join("..", "reproduction", "design-equivalence")}
+var reproductionDirs = []string{filepath.Join("..", "reproduction"), filepath.Join("..", "reproduction", "design-equivalence"),
+	filepath.Join("..", "reproduction", "purego")}
 
 // Every committed manifest names a configuration hash; the code's suite of that name (and
 // -only figure) must still hash to it, so that results of an older configuration cannot sit
@@ -55,6 +56,9 @@ func TestReproductionManifestsMatchTheCode(t *testing.T) {
 					t.Errorf("%s: figure %s was run with claims hash %q, but the declared claims hash to %q: claims changed after the run (rerun the figure, or -resume it to record the claims before judging)",
 						path, f.Name, got, want)
 				}
+			}
+			if pure := filepath.Base(dir) == "purego"; pure != (m.BLAS == "gonum") {
+				t.Errorf("%s: computed with BLAS %q; reproduction/purego/ holds the pure-Go build's runs (gonum), the other folders OpenBLAS's", path, m.BLAS)
 			}
 			if m.Dirty {
 				t.Errorf("%s: the run was made from a dirty work tree (commit %s)", path, m.Commit)

@@ -45,41 +45,46 @@ func TestReadmeMatchesReproduction(t *testing.T) {
 }
 
 // The committed verdicts are what the committed raw data give: judging reproduction/'s
-// figure CSVs (NAME.csv.gz) anew writes the committed summary, comparisons, claims and
-// statements byte for byte, and writes nothing into reproduction/.
+// figure CSVs (NAME.csv.gz), and reproduction/purego/'s, anew writes the committed summary,
+// comparisons, claims and statements byte for byte, and writes nothing into the folder.
 func TestCommittedVerdictsAreWhatTheRawDataGive(t *testing.T) {
-	dir := filepath.Join("..", "..", "reproduction")
-	before, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if _, err := verdict.WriteTo(dir, out); err != nil {
-		t.Fatal(err)
-	}
-	names := verdict.Files
-	if _, err := os.Stat(filepath.Join(dir, verdict.EquivalenceFile)); err == nil {
-		names = append(names, verdict.EquivalenceFile)
-	}
-	for _, name := range names {
-		want, err := os.ReadFile(filepath.Join(dir, name))
+	for _, rel := range []string{"reproduction", filepath.Join("reproduction", "purego")} {
+		dir := filepath.Join("..", "..", rel)
+		if _, err := os.Stat(dir); rel != "reproduction" && err != nil {
+			continue // the pure-Go folder is committed once its runs are
+		}
+		before, err := os.ReadDir(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := os.ReadFile(filepath.Join(out, name))
+		out := t.TempDir()
+		if _, err := verdict.WriteTo(dir, out); err != nil {
+			t.Fatal(err)
+		}
+		names := verdict.Files
+		if _, err := os.Stat(filepath.Join(dir, verdict.EquivalenceFile)); err == nil {
+			names = append(names, verdict.EquivalenceFile)
+		}
+		for _, name := range names {
+			want, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join(out, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("%s/%s is not what the committed raw data give: run go run ./figures -in %s -out DIR and copy the verdict files", rel, name, rel)
+			}
+		}
+		after, err := os.ReadDir(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != string(want) {
-			t.Errorf("reproduction/%s is not what the committed raw data give: run go run ./figures -in reproduction -out DIR and copy the verdict files", name)
+		if len(after) != len(before) {
+			t.Errorf("judging wrote into %s/: %d entries before, %d after", rel, len(before), len(after))
 		}
-	}
-	after, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(after) != len(before) {
-		t.Errorf("judging wrote into reproduction/: %d entries before, %d after", len(before), len(after))
 	}
 }
 

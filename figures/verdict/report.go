@@ -370,6 +370,10 @@ func RewriteSection(text, dir, body string) (string, error) {
 // repository root; README carries its head (ReportSummary) and links it.
 const ResultsPage = "docs/results.md"
 
+// ReproducingPage is the page on running the reproduction; it carries the measured cost of
+// the committed runs.
+const ReproducingPage = "docs/reproducing.md"
+
 // FiguresDir holds the PNGs of the committed figures, rendered from reproduction/ by
 // `go run ./figures -in reproduction -out docs/figures -formats png -verdicts=false`.
 const FiguresDir = "docs/figures"
@@ -382,6 +386,8 @@ func Sections() []Section {
 	return []Section{
 		{Dir: "reproduction", Statements: Statements(), Summary: true},
 		{Dir: "reproduction", Statements: Statements(), File: ResultsPage, Images: FiguresDir},
+		{Dir: "reproduction/purego", AgreesWith: "reproduction", File: ResultsPage},
+		{Dir: "reproduction", Cost: true, File: ReproducingPage},
 		{Dir: "reproduction/design-equivalence", Equivalence: true, File: "docs/library.md"},
 		{Dir: "reproduction/audit", Markdown: "audit.md", File: "docs/audit.md"},
 		{Dir: "reproduction/theory", Markdown: "theory.md", File: "docs/audit.md"},
@@ -399,6 +405,12 @@ type Section struct {
 	Markdown   string
 	// Equivalence renders the folder's design-equivalence.csv as a table.
 	Equivalence bool
+	// Cost renders the measured cost of every committed run in the folder and the folders
+	// below it (timings, manifests and invocations.csv).
+	Cost bool
+	// AgreesWith names a folder of the same figures run with the other build: the section
+	// compares the two folders' claim verdicts.
+	AgreesWith string
 	// File is the file holding the section, relative to the repository root ("" : README.md).
 	File string
 	// Images is the folder of the committed PNGs of the figures (relative to the root), linked
@@ -415,6 +427,13 @@ func (s Section) Body(root string) (string, error) {
 	}
 	if s.Equivalence {
 		return equivalenceTable(dir)
+	}
+	if s.Cost {
+		body, err := costTable(dir)
+		return strings.ReplaceAll(body, dir+"/", s.Dir+"/"), err
+	}
+	if s.AgreesWith != "" {
+		return buildAgreement(dir, filepath.Join(root, s.AgreesWith))
 	}
 	if s.Markdown != "" {
 		b, err := os.ReadFile(filepath.Join(dir, s.Markdown))
@@ -433,6 +452,11 @@ func (s Section) Body(root string) (string, error) {
 	if s.Summary {
 		body, err = ReportSummary(dir, s.Statements)
 		body += fmt.Sprintf("Every statement with its claims and evidence, each figure's curves and the privacy diagnostics: [%s](%s).\n", ResultsPage, ResultsPage)
+		if err == nil {
+			var totals string
+			totals, err = suiteTotals(dir)
+			body += totals
+		}
 	} else {
 		img := images{}
 		if s.Images != "" {

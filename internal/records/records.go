@@ -197,6 +197,21 @@ type Timing struct {
 	TotalSeconds float64 `csv:"total_seconds"`
 }
 
+// InvocationsFile is the log of runner invocations committed beside the results: one
+// Invocation per line, appended by whoever runs a figure (a manifest keeps only the last
+// invocation of its figure).
+const InvocationsFile = "invocations.csv"
+
+// Invocation is one invocation of the runner for one figure (-only=NAME): the commit it was
+// built from, when it started, how long it took and its exit status.
+type Invocation struct {
+	Figure      string  `csv:"figure"`
+	Commit      string  `csv:"commit"`
+	Start       string  `csv:"start"`
+	WallSeconds float64 `csv:"wall_seconds"`
+	Exit        int     `csv:"exit"`
+}
+
 // Marshal writes rows (a slice of Row, ThetaRow or Timing) as CSV with a header line.
 func Marshal[T any](rows []T) ([]byte, error) {
 	var buf bytes.Buffer

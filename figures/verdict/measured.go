@@ -1,0 +1,282 @@
+package verdict
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"dpgibo/internal/records"
+	"dpgibo/internal/runinfo"
+)
+
+// costRow is one committed figure's measured cost.
+type costRow struct {
+	folder, suite, figure, build string
+	cells                        int
+	cellSeconds, design, eval    float64
+	invocations                  int
+	wall                         float64
+}
+
+// buildName says which build computed a run: "OpenBLAS" or "pure Go" (gonum).
+func buildName(m *runinfo.Manifest) string {
+	if strings.HasPrefix(m.BLAS, "openblas") {
+		return "OpenBLAS"
+	}
+	return "pure Go"
+}
+
+// resultFolders returns dir and every folder below it that holds a manifest, in name order.
+func resultFolders(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if m, _ := filepath.Glob(filepath.Join(path, "manifest*.json")); len(m) > 0 {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// readInvocations reads the invocations log that covers folder: its own, else the nearest
+// one in a folder above it, up to root. A folder without any log has none.
+func readInvocations(folder, root string) ([]records.Invocation, error) {
+	for dir := folder; ; dir = filepath.Dir(dir) {
+		rows, err := records.ReadFile[records.Invocation](filepath.Join(dir, records.InvocationsFile))
+		if err == nil {
+			return rows, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		if rel, _ := filepath.Rel(root, dir); rel == "." || strings.HasPrefix(rel, "..") {
+			return nil, nil
+		}
+	}
+}
+
+// measuredCosts collects, for every committed figure under dir (dir and its subfolders with
+// manifests), its distinct cells and their cell-seconds from its timings (a cell listed in two
+// timings files counts once) and its wall time summed over every
+// logged invocation of that figure name in its folder's log.
+func measuredCosts(dir string) ([]costRow, error) {
+	folders, err := resultFolders(dir)
+	if err != nil {
+		return nil, err
+	}
+	var rows []costRow
+	for _, folder := range folders {
+		manifests, err := readManifests(folder)
+		if err != nil {
+			return nil, err
+		}
+		timings, err := readTimings(folder)
+		if err != nil {
+			return nil, err
+		}
+		invocations, err := readInvocations(folder, dir)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(dir, folder)
+		if err != nil {
+			return nil, err
+		}
+		figs := make([]string, 0, len(manifests))
+		for fig := range manifests {
+			figs = append(figs, fig)
+		}
+		sort.Strings(figs)
+		for _, fig := range figs {
+			m := manifests[fig]
+			r := costRow{folder: rel, suite: m.Suite, figure: fig, build: buildName(m)}
+			seen := map[string]bool{}
+			for _, t := range timings {
+				if !seen[t.Cell] && slices.Contains(strings.Split(t.Figures, ";"), fig) {
+					seen[t.Cell] = true
+					r.cells++
+					r.cellSeconds += t.TotalSeconds
+					r.design += t.DesignSeconds
+					r.eval += t.EvalSeconds
+				}
+			}
+			for _, inv := range invocations {
+				if inv.Figure == fig {
+					r.invocations++
+					r.wall += inv.WallSeconds
+				}
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows, nil
+}
+
+// distinctCellSeconds sums the cell-seconds of the distinct cells (by stem) of the figures in
+// figs of folder: a cell shared by two figures (fig3f's are fig2b's) counts once.
+func distinctCellSeconds(folder string, figs []string) (cells int, seconds float64, err error) {
+	timings, err := readTimings(folder)
+	if err != nil {
+		return 0, 0, err
+	}
+	seen := map[string]bool{}
+	for _, t := range timings {
+		if seen[t.Cell] || !slices.ContainsFunc(strings.Split(t.Figures, ";"), func(f string) bool { return slices.Contains(figs, f) }) {
+			continue
+		}
+		seen[t.Cell] = true
+		cells++
+		seconds += t.TotalSeconds
+	}
+	return cells, seconds, nil
+}
+
+// wallText writes seconds as a duration rounded to the second, e.g. "21m35s".
+func wallText(seconds float64) string {
+	return (time.Duration(seconds+0.5) * time.Second).String()
+}
+
+// costTable renders the measured cost of every committed run under dir: one row per figure
+// and one total per folder and suite.
+func costTable(dir string) (string, error) {
+	rows, err := measuredCosts(dir)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("| folder | suite | figure | build | cells | cell-seconds | design | evaluations | invocations | wall time |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %.0f | %.0f | %.0f | %d | %s |\n", r.folder, r.suite, r.figure, r.build,
+			r.cells, r.cellSeconds, r.design, r.eval, r.invocations, wallText(r.wall))
+	}
+	b.WriteString("\nTotals per folder and suite (a cell shared by two figures counted once):\n\n")
+	b.WriteString("| folder | suite | build | figures | distinct cells | cell-seconds | wall time (sum over invocations) |\n|---|---|---|---|---|---|---|\n")
+	type key struct{ folder, suite, build string }
+	var keys []key
+	group := map[key][]costRow{}
+	for _, r := range rows {
+		k := key{r.folder, r.suite, r.build}
+		if _, ok := group[k]; !ok {
+			keys = append(keys, k)
+		}
+		group[k] = append(group[k], r)
+	}
+	for _, k := range keys {
+		var figs []string
+		wall := 0.0
+		for _, r := range group[k] {
+			figs = append(figs, r.figure)
+			wall += r.wall
+		}
+		cells, seconds, err := distinctCellSeconds(filepath.Join(dir, k.folder), figs)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %.0f | %s |\n", k.folder, k.suite, k.build, len(figs), cells, seconds, wallText(wall))
+	}
+	return b.String(), nil
+}
+
+// buildAgreement renders, for every claim judged in dir (a folder of runs of the other build)
+// and in ref, both verdicts side by side and how many agree.
+func buildAgreement(dir, ref string) (string, error) {
+	other, err := records.ReadFile[ClaimRow](filepath.Join(dir, "claims.csv"))
+	if err != nil {
+		return "", err
+	}
+	base, err := records.ReadFile[ClaimRow](filepath.Join(ref, "claims.csv"))
+	if err != nil {
+		return "", err
+	}
+	refManifests, err := readManifests(ref)
+	if err != nil {
+		return "", err
+	}
+	manifests, err := readManifests(dir)
+	if err != nil {
+		return "", err
+	}
+	byClaim := map[string]ClaimRow{}
+	for _, c := range base {
+		byClaim[c.Claim] = c
+	}
+	var b strings.Builder
+	b.WriteString("| claim | figure | ")
+	var refBuild, build string
+	for _, c := range other {
+		if c.Verdict == NotYetRun {
+			continue
+		}
+		if m := manifests[c.Figure]; m != nil && build == "" {
+			build = buildName(m)
+		}
+		if m := refManifests[c.Figure]; m != nil && refBuild == "" {
+			refBuild = buildName(m)
+		}
+	}
+	if build == "" || refBuild == "" {
+		return "", fmt.Errorf("%s: no judged claim of a figure with a manifest in both %s and %s", dir, dir, ref)
+	}
+	fmt.Fprintf(&b, "%s | %s | same |\n|---|---|---|---|---|\n", refBuild, build)
+	agree, n := 0, 0
+	for _, c := range other {
+		if c.Verdict == NotYetRun {
+			continue
+		}
+		r, ok := byClaim[c.Claim]
+		if !ok || r.Verdict == NotYetRun {
+			continue
+		}
+		same := r.Verdict == c.Verdict
+		if same {
+			agree++
+		}
+		n++
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %v |\n", c.Claim, c.Figure, r.Verdict, c.Verdict, same)
+	}
+	fmt.Fprintf(&b, "\n%d of %d claims have the same verdict in both builds.\n", agree, n)
+	return b.String(), nil
+}
+
+// suiteTotals is README's line of measured totals: for each suite committed in dir itself
+// (not its subfolders), the distinct cells' cell-seconds and the wall time summed over the
+// invocations of its figures.
+func suiteTotals(dir string) (string, error) {
+	rows, err := measuredCosts(dir)
+	if err != nil {
+		return "", err
+	}
+	var suites []string
+	figs := map[string][]string{}
+	wall := map[string]float64{}
+	for _, r := range rows {
+		if r.folder != "." {
+			continue
+		}
+		if _, ok := figs[r.suite]; !ok {
+			suites = append(suites, r.suite)
+		}
+		figs[r.suite] = append(figs[r.suite], r.figure)
+		wall[r.suite] += r.wall
+	}
+	if len(suites) == 0 {
+		return "", nil
+	}
+	var parts []string
+	for _, s := range suites {
+		_, seconds, err := distinctCellSeconds(dir, figs[s])
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, fmt.Sprintf("%s suite (%d figures) %.0f cell-seconds, %s wall", s, len(figs[s]), seconds, wallText(wall[s])))
+	}
+	return fmt.Sprintf("\nMeasured cost of the committed runs: %s ([%s](%s#measured-cost)).\n", strings.Join(parts, "; "), ReproducingPage, ReproducingPage), nil
+}

@@ -1,0 +1,111 @@
+package verdict
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"dpgibo/internal/records"
+	"dpgibo/internal/runinfo"
+)
+
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeRows[T any](t *testing.T, path string, rows []T) {
+	t.Helper()
+	b, err := records.Marshal(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The measured cost sums each figure's cells and its logged invocations, counts a cell
+// shared by two figures once in the suite total, and reads a subfolder's own log.
+func TestCostTableSumsTimingsAndInvocations(t *testing.T) {
+	dir := t.TempDir()
+	for _, fig := range []string{"figA", "figB"} {
+		writeJSON(t, filepath.Join(dir, "manifest-"+fig+".json"), runinfo.Manifest{Suite: "paper", Only: fig, BLAS: "openblas 0.3.21 core=Haswell"})
+	}
+	writeRows(t, filepath.Join(dir, "timings-figA.csv"), []records.Timing{
+		{Figures: "figA", Cell: "c1", TotalSeconds: 10, DesignSeconds: 4, EvalSeconds: 5},
+		{Figures: "figA;figB", Cell: "c2", TotalSeconds: 20, DesignSeconds: 1, EvalSeconds: 18},
+	})
+	writeRows(t, filepath.Join(dir, "timings-figB.csv"), []records.Timing{
+		{Figures: "figA;figB", Cell: "c2", TotalSeconds: 20, DesignSeconds: 1, EvalSeconds: 18},
+	})
+	writeRows(t, filepath.Join(dir, records.InvocationsFile), []records.Invocation{
+		{Figure: "figA", WallSeconds: 100}, {Figure: "figA", WallSeconds: 25}, {Figure: "figB", WallSeconds: 1}, {Figure: "figC", WallSeconds: 7},
+	})
+	sub := filepath.Join(dir, "purego")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeJSON(t, filepath.Join(sub, "manifest-figA.json"), runinfo.Manifest{Suite: "paper", Only: "figA", BLAS: "gonum"})
+	writeRows(t, filepath.Join(sub, "timings-figA.csv"), []records.Timing{{Figures: "figA", Cell: "c1", TotalSeconds: 30}})
+	writeRows(t, filepath.Join(sub, records.InvocationsFile), []records.Invocation{{Figure: "figA", WallSeconds: 3600}})
+
+	table, err := costTable(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| . | paper | figA | OpenBLAS | 2 | 30 | 5 | 23 | 2 | 2m5s |",
+		"| . | paper | figB | OpenBLAS | 1 | 20 | 1 | 18 | 1 | 1s |",
+		"| purego | paper | figA | pure Go | 1 | 30 | 0 | 0 | 1 | 1h0m0s |",
+		"| . | paper | OpenBLAS | 2 | 2 | 30 | 2m6s |",
+		"| purego | paper | pure Go | 1 | 1 | 30 | 1h0m0s |",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("cost table lacks %q:\n%s", want, table)
+		}
+	}
+	totals, err := suiteTotals(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(totals, "paper suite (2 figures) 30 cell-seconds, 2m6s wall") || strings.Contains(totals, "1h0m0s") {
+		t.Errorf("README's totals should count the top folder only: %q", totals)
+	}
+}
+
+// The build agreement pairs each claim judged in both folders and counts the equal verdicts.
+func TestBuildAgreementComparesVerdicts(t *testing.T) {
+	ref, dir := t.TempDir(), t.TempDir()
+	writeJSON(t, filepath.Join(ref, "manifest-figA.json"), runinfo.Manifest{Suite: "paper", Only: "figA", BLAS: "openblas 0.3.21 core=Haswell"})
+	writeJSON(t, filepath.Join(dir, "manifest-figA.json"), runinfo.Manifest{Suite: "paper", Only: "figA", BLAS: "gonum"})
+	writeRows(t, filepath.Join(ref, "claims.csv"), []ClaimRow{
+		{Claim: "a", Figure: "figA", Verdict: Reproduced}, {Claim: "b", Figure: "figA", Verdict: Inconclusive},
+		{Claim: "c", Figure: "figB", Verdict: Reproduced},
+	})
+	writeRows(t, filepath.Join(dir, "claims.csv"), []ClaimRow{
+		{Claim: "a", Figure: "figA", Verdict: Reproduced}, {Claim: "b", Figure: "figA", Verdict: NotReproduced},
+		{Claim: "c", Figure: "figB", Verdict: NotYetRun},
+	})
+	table, err := buildAgreement(dir, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| claim | figure | OpenBLAS | pure Go | same |", "| `a` | figA | reproduced | reproduced | true |",
+		"| `b` | figA | inconclusive | not reproduced | false |", "1 of 2 claims have the same verdict"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("agreement table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Contains(table, "`c`") {
+		t.Errorf("a claim not run in one build is listed:\n%s", table)
+	}
+}
