@@ -44,17 +44,12 @@ func configHash(suite string, p *plan) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// gitCommit returns the commit of the working directory's repository and whether the work
-// tree is dirty, falling back to the build information; "" when unknown.
+// gitCommit returns the commit the running binary was built from and whether its work tree
+// had uncommitted changes, from the build information that go build stamps; a binary without
+// it (go run, go test) falls back to the working directory's repository. "" when unknown.
+// The build information comes first: the code that ran is the binary's, and the work tree
+// may have moved on while a long run went.
 func gitCommit() (string, bool) {
-	if out, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
-		commit := strings.TrimSpace(string(out))
-		dirty := false
-		if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
-			dirty = len(strings.TrimSpace(string(st))) > 0
-		}
-		return commit, dirty
-	}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		var commit string
 		var dirty bool
@@ -65,6 +60,16 @@ func gitCommit() (string, bool) {
 			case "vcs.modified":
 				dirty = s.Value == "true"
 			}
+		}
+		if commit != "" {
+			return commit, dirty
+		}
+	}
+	if out, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
+		commit := strings.TrimSpace(string(out))
+		dirty := false
+		if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
+			dirty = len(strings.TrimSpace(string(st))) > 0
 		}
 		return commit, dirty
 	}
