@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/optimize"
+
+	"dpgibo/internal/boxmap"
 )
 
 // designer chooses the batch z of Algorithm 1, lines 4-5, by minimising the acquisition
@@ -42,18 +44,15 @@ func (g *designer) setLocalBox(theta []float64) {
 	}
 }
 
-func sigmoid(u float64) float64 { return 1 / (1 + math.Exp(-u)) }
-
 // toBox maps unconstrained u to the local box; dxdu receives the Jacobian's diagonal.
 func (g *designer) toBox(x, dxdu, u []float64) {
 	d := g.d
 	for i, ui := range u {
 		j := i % d
-		s := sigmoid(ui)
-		w := g.lhi[j] - g.llo[j]
-		x[i] = g.llo[j] + w*s
+		xi, dxi := boxmap.Map(g.llo[j], g.lhi[j]-g.llo[j], ui)
+		x[i] = xi
 		if dxdu != nil {
-			dxdu[i] = w * s * (1 - s)
+			dxdu[i] = dxi
 		}
 	}
 }
@@ -63,13 +62,7 @@ func (g *designer) fromBox(u, x []float64) {
 	d := g.d
 	for i, xi := range x {
 		j := i % d
-		w := g.lhi[j] - g.llo[j]
-		if w <= 0 {
-			u[i] = 0
-			continue
-		}
-		p := math.Min(math.Max((xi-g.llo[j])/w, 1e-6), 1-1e-6)
-		u[i] = math.Log(p / (1 - p))
+		u[i] = boxmap.Unmap(g.llo[j], g.lhi[j]-g.llo[j], xi, 1e-6)
 	}
 }
 

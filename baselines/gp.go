@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"dpgibo/algo"
+	"dpgibo/internal/boxmap"
 )
 
 // Bounds on the hyperparameters of the GP surrogate of "ucb" and "dp-ucb", in the units the
@@ -54,15 +55,9 @@ func ucbHyperBox(noiseFloor float64) hyperBox {
 	}
 }
 
-// sigmoid is 1/(1+exp(-z)).
-func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
-
-// logit is the inverse of sigmoid, with s clamped to [1e-9, 1-1e-9] so that points on the
+// logitEps clamps the inverse of the sigmoid map to [1e-9, 1-1e-9], so that points on the
 // boundary map to finite z.
-func logit(s float64) float64 {
-	s = math.Min(1-1e-9, math.Max(1e-9, s))
-	return math.Log(s / (1 - s))
-}
+const logitEps = 1e-9
 
 // fromZ maps unconstrained z to the box: p = Lo + (Hi-Lo)*sigmoid(z), and writes dp/dz
 // into dpdz. gonum has no bounded L-BFGS; this smooth reparameterisation keeps every
@@ -70,11 +65,10 @@ func logit(s float64) float64 {
 func (b hyperBox) fromZ(z []float64, dpdz *[3]float64) [3]float64 {
 	var p [3]float64
 	for k := range p {
-		s := sigmoid(z[k])
-		w := b.Hi[k] - b.Lo[k]
-		p[k] = b.Lo[k] + w*s
+		var dk float64
+		p[k], dk = boxmap.Map(b.Lo[k], b.Hi[k]-b.Lo[k], z[k])
 		if dpdz != nil {
-			dpdz[k] = w * s * (1 - s)
+			dpdz[k] = dk
 		}
 	}
 	return p
@@ -84,11 +78,7 @@ func (b hyperBox) fromZ(z []float64, dpdz *[3]float64) [3]float64 {
 func (b hyperBox) toZ(p [3]float64) []float64 {
 	z := make([]float64, 3)
 	for k := range z {
-		w := b.Hi[k] - b.Lo[k]
-		if w == 0 {
-			continue
-		}
-		z[k] = logit((p[k] - b.Lo[k]) / w)
+		z[k] = boxmap.Unmap(b.Lo[k], b.Hi[k]-b.Lo[k], p[k], logitEps)
 	}
 	return z
 }

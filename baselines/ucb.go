@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"dpgibo/algo"
+	"dpgibo/internal/boxmap"
 )
 
 // UCBConfig configures the GP-UCB loop of "ucb" and "dp-ucb". The zero value means the
@@ -474,7 +475,7 @@ func (s *ucbState) nextPoint(rng *rand.Rand) ([]float64, error) {
 	var evalErr error
 	toU := func(z []float64) {
 		for j := range u {
-			u[j] = sigmoid(z[j])
+			u[j] = boxmap.Sigmoid(z[j])
 		}
 	}
 	prob := optimize.Problem{
@@ -505,7 +506,7 @@ func (s *ucbState) nextPoint(rng *rand.Rand) ([]float64, error) {
 	for _, start := range starts {
 		z0 := make([]float64, s.d)
 		for j, v := range start {
-			z0[j] = logit(v)
+			z0[j] = boxmap.Logit(v, logitEps)
 		}
 		settings := &optimize.Settings{FuncEvaluations: s.cfg.StartEvals, GradientThreshold: 1e-6, Converger: &optimize.FunctionConverge{Absolute: 1e-8, Relative: 1e-10, Iterations: 5}}
 		res, _ := optimize.Minimize(prob, z0, settings, &optimize.LBFGS{})
@@ -516,7 +517,7 @@ func (s *ucbState) nextPoint(rng *rand.Rand) ([]float64, error) {
 		if res != nil && res.F < best.a {
 			uu := make([]float64, s.d)
 			for j := range uu {
-				uu[j] = sigmoid(res.X[j])
+				uu[j] = boxmap.Sigmoid(res.X[j])
 			}
 			best = cand{uu, res.F}
 		}

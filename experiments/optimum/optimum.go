@@ -23,6 +23,8 @@ import (
 
 	"gonum.org/v1/gonum/diff/fd"
 	"gonum.org/v1/gonum/optimize"
+
+	"dpgibo/internal/boxmap"
 )
 
 // Objective is the part of algo.Objective the search needs (tasks implement it).
@@ -175,7 +177,8 @@ type search struct {
 }
 
 // thetaOf maps z to theta = lo + (hi - lo) sigmoid(z), clamped into the box against
-// rounding.
+// rounding. It divides by 1 + e^-z where boxmap.Map multiplies by the sigmoid: the last bits
+// differ, and the committed f* table was searched with this form.
 func (s *search) thetaOf(dst, z []float64) {
 	for j, v := range z {
 		t := s.lo[j] + (s.hi[j]-s.lo[j])/(1+math.Exp(-v))
@@ -188,10 +191,7 @@ func (s *search) thetaOf(dst, z []float64) {
 func (s *search) zOf(theta []float64) []float64 {
 	z := make([]float64, len(theta))
 	for j, t := range theta {
-		w := s.hi[j] - s.lo[j]
-		u := (t - s.lo[j]) / w
-		u = math.Min(math.Max(u, 1e-9), 1-1e-9)
-		z[j] = math.Log(u / (1 - u))
+		z[j] = boxmap.Unmap(s.lo[j], s.hi[j]-s.lo[j], t, 1e-9)
 	}
 	return z
 }
