@@ -12,30 +12,26 @@ import (
 // reproduction machine with the OpenBLAS build. The runner starts the longest cells first
 // with it, weighs cells in the progress ETA with it and prints it with -plan; it never
 // changes an output file. The per-evaluation cost of each task is the task catalog's
-// (catalog.EvalSeconds); every other fitted constant is here. They were fitted to the
-// committed timings (reproduction/timings-*.csv, columns setup/design/eval/report seconds),
-// and TestCostEstimateMatchesCommittedTimings keeps every figure with committed timings
-// within 1.5x of its measured cell-seconds:
+// (catalog.EvalSeconds); every other fitted constant is here, fitted to the committed
+// timings (docs/reproducing.md, "Cost model", gives the measurements behind each), and
+// TestCostEstimateMatchesCommittedTimings keeps every figure with committed timings within
+// 1.5x of its measured cell-seconds:
 //
-//		seconds = perEval * (evals + reports + costSetupEvals) + design
+//	seconds = perEval * (evals + reports + costSetupEvals) + design
 //
-//	  - evals is the budget, except for an adaptive batch (BiasTol > 0), which grows until
-//	    the gradient's posterior trace falls below BiasTol: costAdaptiveShare of the cap at
-//	    d = 15, BiasTol = 0.5, sigma <= 0.05 (measured 18-20% on fig3c and clip-sweep), more as
-//	    BiasTol falls and as the surrogate's sigma rises (all of it at sigma = 1);
-//	  - reports are the noiseless losses of DP-GIBO's and GIBO's released thetas, T+1 of them
-//	    (score-based methods report points they have evaluated, which costs nothing);
-//	  - a fixed-batch design costs costFixedDesign T b^costFixedDesignPower (measured 0.012,
-//	    0.085 and 0.38 s at b = 3, 11, 21, T = 20; 5.8-6.9 s at b = 104, T = 10);
-//	  - an adaptive design costs costAdaptiveDesign at the reference point above (measured
-//	    0.9-1.7 s), growing with (0.5/BiasTol)^2, with sigma and cubically with d, up to
-//	    costCappedDesign for a design capped at every one of 25 iterations of 64 points
-//	    (about 165 s measured at sigma = 1 in noise-misspec), scaled by (budget/1600)^2.7;
-//	  - the adaptive design of the design study (greedy growth, a window of kept points:
-//	    Design.GreedyOnly with Design.MaxKept) costs costWindowDesign per evaluation at
-//	    d = 15 (measured 0.86-1.33 ms on fig3c, fig3ab and noise-misspec), growing with d^2;
-//	  - GP-UCB refits its GP on every observation: costUCB budget^3 (measured 0.34, 1.9 and
-//	    12.6 s at budgets 75, 150 and 275).
+//   - evals is the budget, except for an adaptive batch (BiasTol > 0), which grows until the
+//     gradient's posterior trace falls below BiasTol: costAdaptiveShare of the cap at d = 15,
+//     BiasTol = 0.5, sigma <= 0.05, growing as (0.5/BiasTol)^costAdaptiveSharePower and as
+//     (sigma/0.05)^costAdaptiveNoisePower, at most the whole budget;
+//   - reports are the noiseless losses of DP-GIBO's and GIBO's released thetas, T+1 of them
+//     (score-based methods report points they have evaluated, which costs nothing);
+//   - a fixed-batch design costs costFixedDesign T b^costFixedDesignPower;
+//   - the joint adaptive design costs costAdaptiveDesign at the reference point above,
+//     growing with (0.5/BiasTol)^2, with sigma as the evaluations do and with (d/15)^3, up to
+//     costCappedDesign (budget/1600)^2.7 for a design capped at every iteration;
+//   - the windowed adaptive design (Design.GreedyOnly with Design.MaxKept) costs
+//     costWindowDesign per evaluation at d = 15, growing with (d/15)^2;
+//   - GP-UCB refits its GP on every observation: costUCB budget^3.
 const (
 	costSetupEvals          = 5
 	costFixedDesign         = 2.2e-5
