@@ -17,21 +17,21 @@ import (
 // TestCostEstimateMatchesCommittedTimings keeps every figure with committed timings within
 // 1.5x of its measured cell-seconds:
 //
-//	seconds = perEval * (evals + reports + costSetupEvals) + design
+//		seconds = perEval * (evals + reports + costSetupEvals) + design
 //
-//   - evals is the budget, except for an adaptive batch (BiasTol > 0), which grows until the
-//     gradient's posterior trace falls below BiasTol: costAdaptiveShare of the cap at d = 15,
-//     BiasTol = 0.5, sigma <= 0.05, growing as (0.5/BiasTol)^costAdaptiveSharePower and as
-//     (sigma/0.05)^costAdaptiveNoisePower, at most the whole budget;
-//   - reports are the noiseless losses of DP-GIBO's and GIBO's released thetas, T+1 of them
-//     (score-based methods report points they have evaluated, which costs nothing);
-//   - a fixed-batch design costs costFixedDesign T b^costFixedDesignPower;
-//   - the joint adaptive design costs costAdaptiveDesign at the reference point above,
-//     growing with (0.5/BiasTol)^2, with sigma as the evaluations do and with (d/15)^3, up to
-//     costCappedDesign (budget/1600)^2.7 for a design capped at every iteration;
-//   - the windowed adaptive design (Design.GreedyOnly with Design.MaxKept) costs
-//     costWindowDesign per evaluation at d = 15, growing with (d/15)^2;
-//   - GP-UCB refits its GP on every observation: costUCB budget^3.
+//	  - evals is the budget, except for an adaptive batch (BiasTol > 0), which grows until the
+//	    gradient's posterior trace falls below BiasTol: costAdaptiveShare of the cap at d = 15,
+//	    BiasTol = 0.5, sigma <= 0.05, growing as (0.5/BiasTol)^costAdaptiveSharePower and as
+//	    (sigma/0.05)^costAdaptiveNoisePower, at most the whole budget;
+//	  - reports are the noiseless losses of DP-GIBO's and GIBO's released thetas, T+1 of them
+//	    (score-based methods report points they have evaluated, which costs nothing);
+//	  - a fixed-batch design costs costFixedDesign T b^costFixedDesignPower;
+//	  - the joint adaptive design costs costAdaptiveDesign at the reference point above,
+//	    growing with (0.5/BiasTol)^2, with sigma as the evaluations do and with (d/15)^3, up to
+//	    costCappedDesign (budget/1600)^2.7 for a design capped at every iteration;
+//	  - the windowed adaptive design (Design.GreedyOnly with Design.MaxKept) costs
+//	    costWindowDesign per evaluation at d = 15, growing with (d/15)^2;
+//	  - GP-UCB refits its GP on every observation: costUCB budget^3.
 const (
 	costSetupEvals          = 5
 	costFixedDesign         = 2.2e-5
