@@ -71,25 +71,11 @@ func mean(x []float64) float64 {
 	return s / float64(len(x))
 }
 
-// coordName says what coordinate j of a task's theta is.
+// coordName says what coordinate j of a task's theta is: the catalog's name, or theta<j+1>
+// for a task the catalog does not know.
 func coordName(task string, d, j int) string {
-	if task == "svr" {
-		switch j {
-		case d - 3:
-			return "log epsilon"
-		case d - 2:
-			return "log C"
-		case d - 1:
-			return "log gamma"
-		default:
-			return fmt.Sprintf("log l%d", j+1)
-		}
-	}
-	switch task {
-	case "grouplasso":
-		return fmt.Sprintf("log lambda%d", j+1)
-	case "gpreg":
-		return fmt.Sprintf("log l%d", j+1)
+	if info, ok := catalog.Lookup(task); ok {
+		return info.Coord(d, j)
 	}
 	return fmt.Sprintf("theta%d", j+1)
 }

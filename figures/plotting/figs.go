@@ -13,6 +13,7 @@ import (
 
 	"dpgibo/figures/stats"
 	"dpgibo/internal/records"
+	"dpgibo/tasks/catalog"
 )
 
 const (
@@ -20,13 +21,11 @@ const (
 	xIter  = "iteration"
 )
 
-// lossLabel is the y-axis label of a task's reported loss f(theta).
+// lossLabel is the y-axis label of a task's reported loss f(theta): the catalog's, or
+// "validation loss" for a task it does not know.
 func lossLabel(task string) string {
-	switch task {
-	case "grouplasso":
-		return "validation loss"
-	case "gpreg", "svr":
-		return "validation MSE"
+	if info, ok := catalog.Lookup(task); ok {
+		return info.LossLabel
 	}
 	return "validation loss"
 }

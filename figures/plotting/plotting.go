@@ -10,7 +10,6 @@ package plotting
 
 import (
 	"bytes"
-	"dpgibo/baselines"
 	"errors"
 	"fmt"
 	"image/color"
@@ -28,7 +27,9 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"dpgibo/baselines"
 	"dpgibo/internal/records"
+	"dpgibo/tasks/catalog"
 )
 
 // Formats are the file formats every figure is written in.
@@ -354,15 +355,11 @@ var sweepColors = []color.Color{
 
 func sweepColor(i int) color.Color { return sweepColors[i%len(sweepColors)] }
 
-// taskTitle names a task for panel titles; SVR titles carry the data label.
+// taskTitle names a task for panel titles (the catalog's title; SVR's carry the data label),
+// or by its registry name when the catalog does not know it.
 func taskTitle(task, data string) string {
-	switch task {
-	case "grouplasso":
-		return "Group LASSO"
-	case "gpreg":
-		return "GP regression"
-	case "svr":
-		return "Kernel SVR on " + data
+	if info, ok := catalog.Lookup(task); ok {
+		return info.TitleFor(data)
 	}
 	return task
 }

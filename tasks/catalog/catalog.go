@@ -37,43 +37,57 @@ type Spec struct {
 	Data string
 }
 
-// builders maps every known task name to its constructor.
-var builders = map[string]func(Spec) (tasks.Task, error){
-	grouplasso.Name: func(s Spec) (tasks.Task, error) {
-		if err := defaultDataOnly(s); err != nil {
-			return nil, err
+// entry is everything the catalog knows of one task: its constructor, its static metadata
+// and its per-evaluation cost. Adding a task is one line of entries.
+type entry struct {
+	build       func(Spec) (tasks.Task, error)
+	info        Info
+	evalSeconds func(Spec) float64
+}
+
+// entries holds every known task by registry name.
+var entries = map[string]entry{
+	grouplasso.Name: {buildGroupLasso, groupLassoInfo, groupLassoEvalSeconds},
+	gpreg.Name:      {buildGPReg, gpregInfo, gpregEvalSeconds},
+	svr.Name:        {buildSVR, svrInfo, svrEvalSeconds},
+}
+
+func buildGroupLasso(s Spec) (tasks.Task, error) {
+	if err := defaultDataOnly(s); err != nil {
+		return nil, err
+	}
+	return grouplasso.New(grouplasso.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
+}
+
+func buildGPReg(s Spec) (tasks.Task, error) {
+	if err := defaultDataOnly(s); err != nil {
+		return nil, err
+	}
+	return gpreg.New(gpreg.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
+}
+
+func buildSVR(s Spec) (tasks.Task, error) {
+	cfg := svr.Config{Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal, Path: s.CTSlice}
+	switch s.Data {
+	case "":
+	case data.SampleLabel:
+		cfg.Sample, cfg.Path = true, ""
+	case data.StandinLabel:
+		cfg.Standin, cfg.Path = true, ""
+	default:
+		return nil, fmt.Errorf("unknown data %q (known: %q for the lookup order, %q, %q)", s.Data, "", data.SampleLabel, data.StandinLabel)
+	}
+	if s.D != 0 {
+		if s.D < svrInfo.MinD {
+			return nil, fmt.Errorf("dimension %d is too small: d = p + 3 hyperparameters with p >= 1 features, so d >= %d", s.D, svrInfo.MinD)
 		}
-		return grouplasso.New(grouplasso.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
-	},
-	gpreg.Name: func(s Spec) (tasks.Task, error) {
-		if err := defaultDataOnly(s); err != nil {
-			return nil, err
+		if maxD := svrInfo.MaxD(s); s.D > maxD {
+			return nil, &tasks.LimitError{Task: svr.Name, D: s.D, MaxD: maxD, Reason: fmt.Sprintf(
+				"d = p + 3 with p of the CT-slice data's %d features", data.Features)}
 		}
-		return gpreg.New(gpreg.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
-	},
-	svr.Name: func(s Spec) (tasks.Task, error) {
-		cfg := svr.Config{Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal, Path: s.CTSlice}
-		switch s.Data {
-		case "":
-		case data.SampleLabel:
-			cfg.Sample, cfg.Path = true, ""
-		case data.StandinLabel:
-			cfg.Standin, cfg.Path = true, ""
-		default:
-			return nil, fmt.Errorf("unknown data %q (known: %q for the lookup order, %q, %q)", s.Data, "", data.SampleLabel, data.StandinLabel)
-		}
-		if s.D != 0 {
-			if s.D < 4 {
-				return nil, fmt.Errorf("dimension %d is too small: d = p + 3 hyperparameters with p >= 1 features, so d >= 4", s.D)
-			}
-			if maxD := data.Features + 3; s.D > maxD {
-				return nil, &tasks.LimitError{Task: svr.Name, D: s.D, MaxD: maxD, Reason: fmt.Sprintf(
-					"d = p + 3 with p of the CT-slice data's %d features", data.Features)}
-			}
-			cfg.P = s.D - 3
-		}
-		return svr.New(cfg)
-	},
+		cfg.P = s.D - 3
+	}
+	return svr.New(cfg)
 }
 
 // defaultDataOnly rejects a data selection for tasks that have one data set.
@@ -86,8 +100,8 @@ func defaultDataOnly(s Spec) error {
 
 // Names returns the known task names, sorted.
 func Names() []string {
-	names := make([]string, 0, len(builders))
-	for name := range builders {
+	names := make([]string, 0, len(entries))
+	for name := range entries {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -96,11 +110,11 @@ func Names() []string {
 
 // New builds the task spec names. An unknown name is an error listing the known ones.
 func New(spec Spec) (tasks.Task, error) {
-	build, ok := builders[spec.Name]
+	e, ok := entries[spec.Name]
 	if !ok {
 		return nil, fmt.Errorf("catalog: unknown task %q (known: %s)", spec.Name, strings.Join(Names(), ", "))
 	}
-	task, err := build(spec)
+	task, err := e.build(spec)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: task %s: %w", spec.Name, err)
 	}

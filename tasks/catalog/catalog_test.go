@@ -140,3 +140,33 @@ func TestEveryTaskHasAnEvaluationCost(t *testing.T) {
 		t.Errorf("unknown task: %v, want an error listing the known tasks", err)
 	}
 }
+
+// Every task has its static metadata, and Info.MaxD is the limit New enforces, known
+// without building the task.
+func TestInfoOfEveryTask(t *testing.T) {
+	for _, name := range Names() {
+		info, ok := Lookup(name)
+		if !ok || info.Name != name || info.Title == "" || info.LossLabel == "" || info.Coord == nil || info.MaxD == nil || info.MinD < 1 {
+			t.Errorf("%s: incomplete metadata %+v", name, info)
+			continue
+		}
+		if _, err := EvalSeconds(Spec{Name: name}); err != nil {
+			t.Errorf("%s: no cost: %v", name, err)
+		}
+		spec := Spec{Name: name, Seed: 1}
+		maxD := info.MaxD(spec)
+		spec.D = maxD + 1
+		_, err := New(spec)
+		var le *tasks.LimitError
+		if !errors.As(err, &le) || le.MaxD != maxD {
+			t.Errorf("%s at d = MaxD+1 = %d: got %v, want a tasks.LimitError with MaxD %d", name, spec.D, err, maxD)
+		}
+	}
+	if _, ok := Lookup("nope"); ok {
+		t.Error("Lookup of an unknown task reports ok")
+	}
+	info, _ := Lookup("svr")
+	if got := info.Coord(103, 101); got != "log C" || info.TitleFor("ctslice") != "Kernel SVR on ctslice" {
+		t.Errorf("svr: coordinate 101 of 103 is %q, title %q", got, info.TitleFor("ctslice"))
+	}
+}

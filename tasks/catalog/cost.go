@@ -36,25 +36,23 @@ const (
 	evalSVRPredict = 9.4e-11
 )
 
-// evalCosts maps every task name of builders to its per-evaluation cost in seconds for a
-// Spec whose zero fields take the task's defaults.
-var evalCosts = map[string]func(Spec) float64{
-	grouplasso.Name: func(s Spec) float64 {
-		d := float64(orDefault(s.D, grouplasso.DefaultD))
-		n := float64(orDefault(s.NTrain, grouplasso.DefaultNTrain))
-		return evalGroupLasso * grouplasso.DefaultISTAIters * n * grouplasso.DefaultGroupSize * d
-	},
-	gpreg.Name: func(s Spec) float64 {
-		nt := float64(orDefault(s.NTrain, gpreg.DefaultNTrain))
-		nv := float64(orDefault(s.NVal, gpreg.DefaultNVal))
-		return evalGPCholesky*nt*nt*nt/3 + evalGPKernel*(nt+nv)*nt
-	},
-	svr.Name: func(s Spec) float64 {
-		d := float64(orDefault(s.D, svr.DefaultP+3))
-		nt := float64(orDefault(s.NTrain, svr.DefaultNTrain))
-		nv := float64(orDefault(s.NVal, svr.DefaultNVal))
-		return evalSVRTrain*nt*nt*d + evalSVRPredict*nv*nt*d
-	},
+func groupLassoEvalSeconds(s Spec) float64 {
+	d := float64(orDefault(s.D, grouplasso.DefaultD))
+	n := float64(orDefault(s.NTrain, grouplasso.DefaultNTrain))
+	return evalGroupLasso * grouplasso.DefaultISTAIters * n * grouplasso.DefaultGroupSize * d
+}
+
+func gpregEvalSeconds(s Spec) float64 {
+	nt := float64(orDefault(s.NTrain, gpreg.DefaultNTrain))
+	nv := float64(orDefault(s.NVal, gpreg.DefaultNVal))
+	return evalGPCholesky*nt*nt*nt/3 + evalGPKernel*(nt+nv)*nt
+}
+
+func svrEvalSeconds(s Spec) float64 {
+	d := float64(orDefault(s.D, svr.DefaultP+3))
+	nt := float64(orDefault(s.NTrain, svr.DefaultNTrain))
+	nv := float64(orDefault(s.NVal, svr.DefaultNVal))
+	return evalSVRTrain*nt*nt*d + evalSVRPredict*nv*nt*d
 }
 
 func orDefault(v, def int) int {
@@ -68,9 +66,9 @@ func orDefault(v, def int) int {
 // describes (Losses over every user) on one core with the OpenBLAS build. It builds no
 // task and reads no data. An unknown name is an error listing the known ones.
 func EvalSeconds(spec Spec) (float64, error) {
-	cost, ok := evalCosts[spec.Name]
+	e, ok := entries[spec.Name]
 	if !ok {
 		return 0, fmt.Errorf("catalog: unknown task %q (known: %s)", spec.Name, strings.Join(Names(), ", "))
 	}
-	return cost(spec), nil
+	return e.evalSeconds(spec), nil
 }

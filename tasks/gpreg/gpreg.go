@@ -170,6 +170,10 @@ func (c Config) maxD() int {
 	return int(math.Exp(2 * (ThetaHi - math.Log(c.TrueScaleHi))))
 }
 
+// MaxD is the largest D the task supports with c's other settings (zero fields take their
+// defaults); New rejects a larger D with a tasks.LimitError. It builds nothing.
+func (c Config) MaxD() int { return c.withDefaults().maxD() }
+
 // Task is the GP regression tuning task. It implements tasks.Task. Losses reuses internal
 // buffers, so a Task is not safe for concurrent use; build one Task per goroutine.
 type Task struct {

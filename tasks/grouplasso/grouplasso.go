@@ -180,6 +180,10 @@ func (c Config) maxD() int {
 	return int(p) / c.GroupSize
 }
 
+// MaxD is the largest D the task supports with c's other settings (zero fields take their
+// defaults); New rejects a larger D with a tasks.LimitError. It builds nothing.
+func (c Config) MaxD() int { return c.withDefaults().maxD() }
+
 // Task is the group LASSO tuning task. It implements tasks.Task. Losses reuses internal
 // buffers, so a Task is not safe for concurrent use; build one Task per goroutine.
 type Task struct {

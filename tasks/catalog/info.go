@@ -1,0 +1,81 @@
+package catalog
+
+import (
+	"fmt"
+
+	"dpgibo/data"
+	"dpgibo/tasks/gpreg"
+	"dpgibo/tasks/grouplasso"
+)
+
+// Info is what is known about a task without building it (no data generated or read): how
+// figures name it and its coordinates, and the dimensions it supports. The runner and the
+// figures read it from here, so a task's metadata lives in one place.
+type Info struct {
+	// Name is the registry name.
+	Name string
+	// Title names the task in panel titles, e.g. "Group LASSO".
+	Title string
+	// TitleShowsData adds the data label to the title ("Kernel SVR on ctslice"), for a
+	// task that runs on several data sets.
+	TitleShowsData bool
+	// LossLabel labels the task's validation loss on an axis.
+	LossLabel string
+	// Coord names coordinate j (0-based) of theta at dimension d, e.g. "log C".
+	Coord func(d, j int) string
+	// MinD is the smallest d the task supports; MaxD the largest at spec's other settings
+	// (catalog.New rejects a larger d with a tasks.LimitError).
+	MinD int
+	MaxD func(spec Spec) int
+}
+
+// TitleFor is the panel title of the task on the data labelled data.
+func (i Info) TitleFor(data string) string {
+	if i.TitleShowsData && data != "" {
+		return i.Title + " on " + data
+	}
+	return i.Title
+}
+
+var groupLassoInfo = Info{
+	Title: "Group LASSO", LossLabel: "validation loss", MinD: 1,
+	Coord: func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
+	MaxD:  func(s Spec) int { return grouplasso.Config{NTrain: s.NTrain, NVal: s.NVal}.MaxD() },
+}
+
+var gpregInfo = Info{
+	Title: "GP regression", LossLabel: "validation MSE", MinD: 1,
+	Coord: func(d, j int) string { return fmt.Sprintf("log l%d", j+1) },
+	MaxD:  func(Spec) int { return gpreg.Config{}.MaxD() },
+}
+
+var svrInfo = Info{
+	Title: "Kernel SVR", TitleShowsData: true, LossLabel: "validation MSE", MinD: 4,
+	Coord: svrCoord,
+	MaxD:  func(Spec) int { return data.Features + 3 },
+}
+
+// svrCoord names svr's theta = (log l_1, ..., log l_p, log epsilon, log C, log gamma).
+func svrCoord(d, j int) string {
+	switch j {
+	case d - 3:
+		return "log epsilon"
+	case d - 2:
+		return "log C"
+	case d - 1:
+		return "log gamma"
+	}
+	return fmt.Sprintf("log l%d", j+1)
+}
+
+// Lookup returns the static metadata of the task named name; ok is false for a name the
+// catalog does not know.
+func Lookup(name string) (info Info, ok bool) {
+	e, ok := entries[name]
+	if !ok {
+		return Info{}, false
+	}
+	info = e.info
+	info.Name = name
+	return info, true
+}
