@@ -3,6 +3,8 @@ package theory
 import (
 	"context"
 	"testing"
+
+	"dpgibo/internal/rates"
 )
 
 // BenchmarkRateRun is one run of the rate sweep (d = 2, n = 400, mu = 1, T = 30).
@@ -11,7 +13,7 @@ func BenchmarkRateRun(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	st := setting{sweep: RateSweep, dim: cfg.RateDim, users: 400, mu: 1, batch: cfg.RateBatch}
+	st := setting{sweep: rates.RateSweep, dim: cfg.RateDim, users: 400, mu: 1, batch: cfg.RateBatch}
 	for b.Loop() {
 		if _, err := cfg.runOne(context.Background(), st); err != nil {
 			b.Fatal(err)

@@ -2,7 +2,6 @@ package theory
 
 import (
 	"context"
-	"dpgibo/internal/records"
 	"fmt"
 	"math"
 	"os"
@@ -10,128 +9,13 @@ import (
 	"strings"
 
 	"github.com/gocarina/gocsv"
+
+	"dpgibo/figures/plotting"
+	"dpgibo/internal/rates"
+	"dpgibo/internal/records"
 )
 
-// SettingMean averages the runs of one setting (sweep, d, n, mu) over seeds.
-type SettingMean struct {
-	Sweep      string
-	Dim        int
-	Users      int
-	Mu         float64
-	Runs       int
-	Gap        float64 // mean final suboptimality gap
-	Dist       float64 // mean |theta^(T) - theta*|
-	Evals      float64 // mean total evaluations
-	FirstBatch float64 // mean evaluations of iteration 1
-	Capped     int     // iterations (over all seeds) whose adaptive batch hit MaxBatch
-}
-
-// Means groups rows by setting, in order of first appearance.
-func Means(rows []SweepRow) []SettingMean {
-	type key struct {
-		sweep string
-		dim   int
-		users int
-		mu    float64
-	}
-	index := map[key]int{}
-	var out []SettingMean
-	for _, r := range rows {
-		k := key{r.Sweep, r.Dim, r.Users, r.Mu}
-		i, ok := index[k]
-		if !ok {
-			i = len(out)
-			index[k] = i
-			out = append(out, SettingMean{Sweep: r.Sweep, Dim: r.Dim, Users: r.Users, Mu: r.Mu})
-		}
-		m := &out[i]
-		m.Runs++
-		m.Gap += r.Gap
-		m.Dist += r.Dist
-		m.Evals += float64(r.Evals)
-		m.FirstBatch += float64(r.FirstBatch)
-		m.Capped += r.CappedIters
-	}
-	for i := range out {
-		k := float64(out[i].Runs)
-		out[i].Gap /= k
-		out[i].Dist /= k
-		out[i].Evals /= k
-		out[i].FirstBatch /= k
-	}
-	return out
-}
-
-// FitRow is one coefficient of theory.csv.
-type FitRow struct {
-	Fit       string  `csv:"fit"`       // the regression, e.g. "log gap ~ log n + log mu"
-	Term      string  `csv:"term"`      // the regressor ("(intercept)" for a)
-	Estimate  float64 `csv:"estimate"`  // fitted coefficient
-	StdErr    float64 `csv:"std_err"`   // its standard error
-	Predicted string  `csv:"predicted"` // what the theorem predicts for it ("-": nothing)
-	R2        float64 `csv:"r2"`        // R^2 of the regression
-	Points    int     `csv:"points"`    // settings (seed means) fitted
-}
-
-// Names of the fits in theory.csv.
-const (
-	FitGap        = "log gap ~ log n + log mu"
-	FitDist       = "log dist ~ log n + log mu"
-	FitEvalsLog   = "log evals ~ log d"
-	FitEvalsLin   = "evals ~ d"
-	FitFirstBatch = "log first_batch ~ log d"
-)
-
-// Fits fits the theorem's rates on the seed means of rows: the private settings of the rate
-// sweep (mu = +Inf runs are the reference floor and are not fitted) and the evaluation sweep.
-func Fits(rows []SweepRow) ([]FitRow, []Fit, error) {
-	var gapY, distY, evLogY, evLinY, fbY []float64
-	var nmuX, logdX, dX [][]float64
-	for _, m := range Means(rows) {
-		switch {
-		case m.Sweep == RateSweep && !math.IsInf(m.Mu, 1):
-			gapY = append(gapY, math.Log(m.Gap))
-			distY = append(distY, math.Log(m.Dist))
-			nmuX = append(nmuX, []float64{math.Log(float64(m.Users)), math.Log(m.Mu)})
-		case m.Sweep == EvalSweep:
-			evLogY = append(evLogY, math.Log(m.Evals))
-			evLinY = append(evLinY, m.Evals)
-			fbY = append(fbY, math.Log(m.FirstBatch))
-			logdX = append(logdX, []float64{math.Log(float64(m.Dim))})
-			dX = append(dX, []float64{float64(m.Dim)})
-		}
-	}
-	type spec struct {
-		name      string
-		y         []float64
-		x         [][]float64
-		terms     []string
-		predicted []string
-	}
-	specs := []spec{
-		{FitGap, gapY, nmuX, []string{"log n", "log mu"}, []string{"-1 (bound)", "-1 (bound)"}},
-		{FitDist, distY, nmuX, []string{"log n", "log mu"}, []string{"-0.5 (bound, via strong convexity)", "-0.5 (bound, via strong convexity)"}},
-		{FitEvalsLog, evLogY, logdX, []string{"log d"}, []string{"<= 1 (bound O(omega d log n))"}},
-		{FitEvalsLin, evLinY, dX, []string{"d"}, []string{"-"}},
-		{FitFirstBatch, fbY, logdX, []string{"log d"}, []string{"1 (O(omega d) points per iteration)"}},
-	}
-	var out []FitRow
-	var fits []Fit
-	for _, s := range specs {
-		f, err := FitLinear(s.y, s.x, s.terms...)
-		if err != nil {
-			return nil, nil, fmt.Errorf("theory: fit %q: %w", s.name, err)
-		}
-		fits = append(fits, f)
-		out = append(out, FitRow{Fit: s.name, Term: "(intercept)", Estimate: f.Intercept, StdErr: math.NaN(), Predicted: "-", R2: f.R2, Points: f.Points})
-		for k, term := range s.terms {
-			out = append(out, FitRow{Fit: s.name, Term: term, Estimate: f.Coeffs[k], StdErr: f.StdErrs[k], Predicted: s.predicted[k], R2: f.R2, Points: f.Points})
-		}
-	}
-	return out, fits, nil
-}
-
-// Run runs both sweeps and writes, atomically, into outDir: theory_sweep.csv (one SweepRow
+// Run runs both sweeps and writes, atomically, into outDir: theory_sweep.csv (one rates.SweepRow
 // per run), theory.csv (the fitted coefficients), theory.md (the table with the setting and
 // the floor check) and theory.png (gap against n per mu, evaluations against d, with the
 // fitted lines).
@@ -144,11 +28,7 @@ func Run(ctx context.Context, cfg Config, outDir string) error {
 	if err != nil {
 		return err
 	}
-	fitRows, fits, err := Fits(rows)
-	if err != nil {
-		return err
-	}
-	png, err := Figure(rows, fits)
+	fitRows, _, err := rates.Fits(rows)
 	if err != nil {
 		return err
 	}
@@ -167,20 +47,22 @@ func Run(ctx context.Context, cfg Config, outDir string) error {
 		name string
 		data []byte
 	}{
-		{"theory_sweep.csv", sweepCSV},
+		{plotting.TheoryFile, sweepCSV},
 		{"theory.csv", fitCSV},
 		{"theory.md", []byte(Markdown(cfg, rows, fitRows))},
-		{"theory.png", png},
 	} {
 		if err := writeFile(filepath.Join(outDir, f.name), f.data); err != nil {
 			return err
 		}
 	}
-	return nil
+	// The figure is drawn from the CSV's rows by the figures' code, as go run ./figures
+	// -in outDir does.
+	_, err = plotting.RenderTheory(rows, outDir, []string{"png"})
+	return err
 }
 
 // Markdown renders the fitted table and the setting as theory.md.
-func Markdown(cfg Config, rows []SweepRow, fits []FitRow) string {
+func Markdown(cfg Config, rows []rates.SweepRow, fits []rates.FitRow) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Fitted rates\n\n")
 	fmt.Fprintf(&b, "Objective: per-user quadratics L_i(theta) = (%g/2)|theta - c_i|^2 on [0,1]^d, minimiser theta* = %g*(1,...,1), "+
@@ -199,11 +81,11 @@ func Markdown(cfg Config, rows []SweepRow, fits []FitRow) string {
 	}
 	floor, minGap := 0.0, math.Inf(1)
 	capped := 0
-	for _, m := range Means(rows) {
+	for _, m := range rates.Means(rows) {
 		switch {
-		case m.Sweep == RateSweep && math.IsInf(m.Mu, 1):
+		case m.Sweep == rates.RateSweep && math.IsInf(m.Mu, 1):
 			floor = math.Max(floor, m.Gap)
-		case m.Sweep == RateSweep:
+		case m.Sweep == rates.RateSweep:
 			minGap = math.Min(minGap, m.Gap)
 		default:
 			capped += m.Capped

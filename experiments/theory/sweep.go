@@ -11,14 +11,7 @@ import (
 
 	"dpgibo/algo"
 	"dpgibo/experiments/pool"
-)
-
-// Sweep names of SweepRow.
-const (
-	// RateSweep is the n x mu grid (plus non-private reference runs at mu = +Inf).
-	RateSweep = "rate"
-	// EvalSweep is the d grid with the adaptive batch.
-	EvalSweep = "evals"
+	"dpgibo/internal/rates"
 )
 
 // Config configures the two sweeps. The zero value of every field means the default given
@@ -200,26 +193,6 @@ func (c Config) withDefaults() (Config, error) {
 	return c, nil
 }
 
-// SweepRow is one run of the raw sweep CSV (theory_sweep.csv).
-type SweepRow struct {
-	Sweep       string  `csv:"sweep"`        // RateSweep or EvalSweep
-	Dim         int     `csv:"d"`            // d
-	Users       int     `csv:"n"`            // n
-	Mu          float64 `csv:"mu"`           // mu (+Inf: non-private reference)
-	Seed        int     `csv:"seed"`         // seed index within the setting
-	Iters       int     `csv:"T"`            // iterations completed
-	Batch       int     `csv:"batch"`        // fixed batch (0: adaptive)
-	BiasTol     float64 `csv:"bias_tol"`     // epsilon of the adaptive batch (0: fixed batch)
-	NoiseStd    float64 `csv:"noise_std"`    // evaluation noise sigma
-	Clip        float64 `csv:"clip"`         // B
-	PrivacyStd  float64 `csv:"privacy_std"`  // algo.PrivacyNoiseStd(Clip, T, n, mu)
-	Gap         float64 `csv:"gap"`          // f(theta^(T)) - f(theta*)
-	Dist        float64 `csv:"dist"`         // |theta^(T) - theta*|
-	Evals       int     `csv:"evals"`        // total evaluations used
-	FirstBatch  int     `csv:"first_batch"`  // evaluations of iteration 1 (empty design)
-	CappedIters int     `csv:"capped_iters"` // iterations whose adaptive batch hit MaxBatch
-}
-
 // setting is one run to do.
 type setting struct {
 	sweep    string
@@ -240,14 +213,14 @@ func (c Config) settings() []setting {
 	for _, n := range c.Users {
 		for _, mu := range mus {
 			for s := 0; s < c.Seeds; s++ {
-				out = append(out, setting{sweep: RateSweep, dim: c.RateDim, users: n, mu: mu, seed: s, batch: c.RateBatch})
+				out = append(out, setting{sweep: rates.RateSweep, dim: c.RateDim, users: n, mu: mu, seed: s, batch: c.RateBatch})
 			}
 		}
 	}
 	for _, d := range c.Dims {
 		for s := 0; s < c.EvalSeeds; s++ {
 			out = append(out, setting{
-				sweep: EvalSweep, dim: d, users: c.EvalUsers, mu: c.EvalMu, seed: s,
+				sweep: rates.EvalSweep, dim: d, users: c.EvalUsers, mu: c.EvalMu, seed: s,
 				biasTol: float64(d) * c.EvalNoiseStd / math.Sqrt(c.Omega), noiseStd: c.EvalNoiseStd,
 				maxBatch: c.EvalMaxBatchFactor * (d + 1),
 			})
@@ -259,15 +232,15 @@ func (c Config) settings() []setting {
 // runOne runs DP-GIBO once. The data (users' centres) and the evaluation noise depend on
 // (sweep, d, n, seed) only, so that runs at different mu see the same data; the privacy
 // noise and design randomness also depend on mu.
-func (c Config) runOne(ctx context.Context, st setting) (SweepRow, error) {
+func (c Config) runOne(ctx context.Context, st setting) (rates.SweepRow, error) {
 	sweepID := uint64(1)
-	if st.sweep == EvalSweep {
+	if st.sweep == rates.EvalSweep {
 		sweepID = 2
 	}
 	dataKey := sweepID<<56 | uint64(st.dim)<<40 | uint64(st.users)<<16 | uint64(st.seed)
 	q, err := NewQuadratic(st.dim, st.users, c.Curvature, c.Spread, rand.New(rand.NewPCG(c.Seed, dataKey)))
 	if err != nil {
-		return SweepRow{}, err
+		return rates.SweepRow{}, err
 	}
 	var obj algo.Objective = q
 	if st.noiseStd > 0 {
@@ -300,9 +273,9 @@ func (c Config) runOne(ctx context.Context, st setting) (SweepRow, error) {
 	rng := rand.New(rand.NewPCG(c.Seed, dataKey^math.Float64bits(st.mu)))
 	res, err := algo.Minimize(ctx, obj, theta0, s, rng, cb)
 	if err != nil {
-		return SweepRow{}, fmt.Errorf("theory: %s sweep d=%d n=%d mu=%v seed %d: %w", st.sweep, st.dim, st.users, st.mu, st.seed, err)
+		return rates.SweepRow{}, fmt.Errorf("theory: %s sweep d=%d n=%d mu=%v seed %d: %w", st.sweep, st.dim, st.users, st.mu, st.seed, err)
 	}
-	return SweepRow{
+	return rates.SweepRow{
 		Sweep: st.sweep, Dim: st.dim, Users: st.users, Mu: st.mu, Seed: st.seed, Iters: res.Iters,
 		Batch: st.batch, BiasTol: st.biasTol, NoiseStd: st.noiseStd, Clip: clip,
 		PrivacyStd: algo.PrivacyNoiseStd(clip, c.Iters, st.users, st.mu),
@@ -331,15 +304,15 @@ func (q *noisyQuadratic) Losses(theta, dst []float64) error {
 	return nil
 }
 
-// Sweep runs both sweeps and returns one SweepRow per run, in a fixed order whatever
+// Sweep runs both sweeps and returns one rates.SweepRow per run, in a fixed order whatever
 // Workers is.
-func Sweep(ctx context.Context, cfg Config) ([]SweepRow, error) {
+func Sweep(ctx context.Context, cfg Config) ([]rates.SweepRow, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	todo := cfg.settings()
-	rows := make([]SweepRow, len(todo))
+	rows := make([]rates.SweepRow, len(todo))
 	firstErr := pool.RunWithProgress(ctx, cfg.Workers, len(todo), cfg.Progress, "theory", func(ctx context.Context, i int) error {
 		row, err := cfg.runOne(ctx, todo[i])
 		if err != nil {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"dpgibo/internal/rates"
 )
 
 func TestQuadraticGapAndGradientBound(t *testing.T) {
@@ -124,7 +126,7 @@ func TestRunWritesOutputsAndFitsFallingGap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, fits, err := Fits(rows)
+	_, fits, err := rates.Fits(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +146,7 @@ func TestSweepIndependentOfWorkers(t *testing.T) {
 	}
 	cfg := tinyConfig()
 	cfg.Seeds = 2
-	var out [2][]SweepRow
+	var out [2][]rates.SweepRow
 	for i, w := range []int{1, 2} {
 		cfg.Workers = w
 		rows, err := Sweep(context.Background(), cfg)

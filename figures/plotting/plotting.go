@@ -28,6 +28,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"dpgibo/baselines"
+	"dpgibo/internal/rates"
 	"dpgibo/internal/records"
 	"dpgibo/tasks/catalog"
 )
@@ -82,18 +83,23 @@ var renderers = map[string]figure{
 
 // Names returns the figure names this package can draw, sorted.
 func Names() []string {
-	names := make([]string, 0, len(renderers))
+	names := make([]string, 0, len(renderers)+1)
 	for n := range renderers {
 		names = append(names, n)
 	}
+	names = append(names, theoryName)
 	sort.Strings(names)
 	return names
 }
 
-// RenderDir draws every figure whose CSV (NAME.csv) is in inDir, or only those in names
-// when names is not empty, into outDir as NAME.png, NAME.svg and NAME.pdf. It returns the
-// files written. A figure named in names whose CSV is absent, an unknown name, or an
-// inDir holding no figure CSV at all is an error.
+// theoryName is the figure of the theory sweep, drawn from TheoryFile (RenderTheory).
+const theoryName = "theory"
+
+// RenderDir draws every figure whose CSV (NAME.csv) is in inDir, and theory.png when inDir
+// holds the theory sweep's theory_sweep.csv, or only those in names when names is not
+// empty, into outDir as NAME.png, NAME.svg and NAME.pdf. It returns the files written. A
+// figure named in names whose CSV is absent, an unknown name, or an inDir holding no figure
+// CSV at all is an error.
 func RenderDir(inDir, outDir string, names []string) ([]string, error) {
 	return RenderDirAs(inDir, outDir, names, Formats)
 }
@@ -114,9 +120,10 @@ func RenderDirAs(inDir, outDir string, names, formats []string) ([]string, error
 		return nil, fmt.Errorf("input %s is not a directory", inDir)
 	}
 	explicit := len(names) > 0
+	_, theoryErr := os.Stat(filepath.Join(inDir, TheoryFile))
 	if !explicit {
 		for _, n := range Names() {
-			if _, ok := records.FindCSV(inDir, n); ok {
+			if _, ok := records.FindCSV(inDir, n); ok || (n == theoryName && theoryErr == nil) {
 				names = append(names, n)
 			}
 		}
@@ -125,7 +132,7 @@ func RenderDirAs(inDir, outDir string, names, formats []string) ([]string, error
 		}
 	}
 	for _, n := range names {
-		if _, ok := renderers[n]; !ok {
+		if _, ok := renderers[n]; !ok && n != theoryName {
 			return nil, fmt.Errorf("unknown figure %q (known: %s)", n, strings.Join(Names(), ", "))
 		}
 	}
@@ -134,6 +141,18 @@ func RenderDirAs(inDir, outDir string, names, formats []string) ([]string, error
 	}
 	var written []string
 	for _, n := range names {
+		if n == theoryName {
+			rows, err := records.ReadFile[rates.SweepRow](filepath.Join(inDir, TheoryFile))
+			if err != nil {
+				return written, fmt.Errorf("figure theory: %w", err)
+			}
+			files, err := RenderTheory(rows, outDir, formats)
+			written = append(written, files...)
+			if err != nil {
+				return written, err
+			}
+			continue
+		}
 		path, ok := records.FindCSV(inDir, n)
 		if !ok {
 			return written, fmt.Errorf("figure %s: no %s.csv or %s.csv.gz in %s", n, n, n, inDir)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpgibo/internal/rates"
 	"dpgibo/internal/records"
 )
 
@@ -97,6 +98,27 @@ func smallInputs(t *testing.T, dir string) {
 		}
 	}
 	writeCSV(t, dir, "fig3f", theta)
+	// The theory sweep's raw rows: gap ~ 1/(n mu) on the rate grid, evaluations ~ d.
+	var sweep []rates.SweepRow
+	for seed := 1; seed <= 2; seed++ {
+		for _, n := range []int{100, 200, 400} {
+			for _, mu := range []float64{1, 2, math.Inf(1)} {
+				sweep = append(sweep, rates.SweepRow{Sweep: rates.RateSweep, Dim: 4, Users: n, Mu: mu, Seed: seed, Iters: 20,
+					Gap: (1 + 0.1*float64(seed)) / (float64(n) * math.Min(mu, 8)), Dist: 0.1, Evals: 100, FirstBatch: 5})
+			}
+		}
+		for _, d := range []int{2, 4, 8} {
+			sweep = append(sweep, rates.SweepRow{Sweep: rates.EvalSweep, Dim: d, Users: 400, Mu: 1, Seed: seed, Iters: 20,
+				Gap: 0.01, Dist: 0.1, Evals: 30*d + seed, FirstBatch: d + 1 + seed})
+		}
+	}
+	b, err := records.Marshal(sweep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, TheoryFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestEveryFigureRendersNonEmptyImages(t *testing.T) {
@@ -148,19 +170,23 @@ func TestEveryFigureRendersNonEmptyImages(t *testing.T) {
 	// Every figure with private runs has a privacy SNR panel.
 	for _, name := range Names() {
 		svg, _ := os.ReadFile(filepath.Join(out, name+".svg"))
-		if want := name != "fig3f"; strings.Contains(string(svg), "privacy SNR") != want {
+		if want := name != "fig3f" && name != theoryName; strings.Contains(string(svg), "privacy SNR") != want {
 			t.Errorf("%s.svg: SNR panel present = %v, want %v", name, !want, want)
 		}
 	}
 	// Every loss figure says what its bands are and over how many seeds.
 	for _, name := range Names() {
-		if name == "fig3f" {
+		if name == "fig3f" || name == theoryName {
 			continue
 		}
 		svg, _ := os.ReadFile(filepath.Join(out, name+".svg"))
 		if !strings.Contains(string(svg), "seeds, band: 95% CI of the median") {
 			t.Errorf("%s.svg does not say its seed count and band", name)
 		}
+	}
+	// theory.png is drawn from theory_sweep.csv with its fitted rates.
+	if svg, _ := os.ReadFile(filepath.Join(out, "theory.svg")); !strings.Contains(string(svg), "fit: n^") {
+		t.Error("theory.svg does not show the fitted rate")
 	}
 	// SVR figures carry the data label in their titles.
 	svg, _ := os.ReadFile(filepath.Join(out, "fig2b.svg"))

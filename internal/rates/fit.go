@@ -1,4 +1,4 @@
-package theory
+package rates
 
 import (
 	"errors"
@@ -26,11 +26,11 @@ func FitLinear(y []float64, x [][]float64, names ...string) (Fit, error) {
 	p := len(names)
 	switch {
 	case p == 0:
-		return Fit{}, errors.New("theory: FitLinear needs at least one regressor")
+		return Fit{}, errors.New("rates: FitLinear needs at least one regressor")
 	case len(y) != len(x):
-		return Fit{}, fmt.Errorf("theory: FitLinear: %d observations but %d regressor rows", len(y), len(x))
+		return Fit{}, fmt.Errorf("rates: FitLinear: %d observations but %d regressor rows", len(y), len(x))
 	case len(y) <= p+1:
-		return Fit{}, fmt.Errorf("theory: FitLinear: %d observations cannot fit %d coefficients with a residual", len(y), p+1)
+		return Fit{}, fmt.Errorf("rates: FitLinear: %d observations cannot fit %d coefficients with a residual", len(y), p+1)
 	}
 	r := new(regression.Regression)
 	r.SetObserved("y")
@@ -39,20 +39,20 @@ func FitLinear(y []float64, x [][]float64, names ...string) (Fit, error) {
 	}
 	for i, row := range x {
 		if len(row) != p {
-			return Fit{}, fmt.Errorf("theory: FitLinear: row %d has %d regressors, want %d", i, len(row), p)
+			return Fit{}, fmt.Errorf("rates: FitLinear: row %d has %d regressors, want %d", i, len(row), p)
 		}
 		if math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
-			return Fit{}, fmt.Errorf("theory: FitLinear: observation %d is %v", i, y[i])
+			return Fit{}, fmt.Errorf("rates: FitLinear: observation %d is %v", i, y[i])
 		}
 		for k, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return Fit{}, fmt.Errorf("theory: FitLinear: regressor %s of observation %d is %v", names[k], i, v)
+				return Fit{}, fmt.Errorf("rates: FitLinear: regressor %s of observation %d is %v", names[k], i, v)
 			}
 		}
 		r.Train(regression.DataPoint(y[i], append([]float64(nil), row...)))
 	}
 	if err := r.Run(); err != nil {
-		return Fit{}, fmt.Errorf("theory: regression: %w", err)
+		return Fit{}, fmt.Errorf("rates: regression: %w", err)
 	}
 	f := Fit{Names: names, Intercept: r.Coeff(0), Coeffs: make([]float64, p), StdErrs: make([]float64, p), R2: r.R2, Points: len(y)}
 	for k := range f.Coeffs {
@@ -77,7 +77,7 @@ func FitLinear(y []float64, x [][]float64, names ...string) (Fit, error) {
 	gram.SymOuterK(1, design.T())
 	var chol mat.Cholesky
 	if !chol.Factorize(gram) {
-		return Fit{}, errors.New("theory: FitLinear: regressors are collinear")
+		return Fit{}, errors.New("rates: FitLinear: regressors are collinear")
 	}
 	s2 := rss / float64(n-p-1)
 	unit := mat.NewVecDense(p+1, nil)
@@ -86,7 +86,7 @@ func FitLinear(y []float64, x [][]float64, names ...string) (Fit, error) {
 		unit.Zero()
 		unit.SetVec(k+1, 1)
 		if err := chol.SolveVecTo(col, unit); err != nil {
-			return Fit{}, fmt.Errorf("theory: FitLinear: %w", err)
+			return Fit{}, fmt.Errorf("rates: FitLinear: %w", err)
 		}
 		f.StdErrs[k] = math.Sqrt(s2 * col.AtVec(k+1))
 	}

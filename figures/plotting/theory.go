@@ -1,7 +1,6 @@
-package theory
+package plotting
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -11,19 +10,35 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
+
+	"dpgibo/internal/rates"
 )
 
-// Figure draws theory.png: left, the mean final gap against n (log-log) for each mu with the
-// fitted plane's lines dashed; right, the mean total evaluations against d with the fitted
-// power law dashed and the (d+1)T evaluations of a full design every iteration dotted. fits are the Fit values returned by Fits, in its order.
-func Figure(rows []SweepRow, fits []Fit) ([]byte, error) {
-	if len(fits) < 3 {
-		return nil, fmt.Errorf("theory: Figure needs the fits of Fits, got %d", len(fits))
+// TheoryFile is the raw CSV of the theory sweep (written by experiments/theory) from which
+// theory.png is drawn.
+const TheoryFile = "theory_sweep.csv"
+
+// RenderTheory draws the theory sweep's rows (theory_sweep.csv) as outDir/theory.FORMAT in
+// every format and returns the files written: left, the mean final gap against n
+// (log-log) for each mu with the fitted plane's lines dashed; right, the mean total
+// evaluations against d with the fitted power law dashed and the (d+1)T evaluations of a
+// full design every iteration dotted. The fits are rates.Fits of the rows.
+func RenderTheory(rows []rates.SweepRow, outDir string, formats []string) ([]string, error) {
+	panels, err := theoryPanels(rows)
+	if err != nil {
+		return nil, fmt.Errorf("figure theory: %w", err)
+	}
+	return writeFigure(panels, "theory", outDir, formats)
+}
+
+// theoryPanels builds the two panels of RenderTheory.
+func theoryPanels(rows []rates.SweepRow) ([][]*plot.Plot, error) {
+	_, fits, err := rates.Fits(rows)
+	if err != nil {
+		return nil, err
 	}
 	gapFit, evFit := fits[0], fits[2]
-	means := Means(rows)
+	means := rates.Means(rows)
 
 	left := plot.New()
 	left.Title.Text = "final gap vs n"
@@ -37,7 +52,7 @@ func Figure(rows []SweepRow, fits []Fit) ([]byte, error) {
 	var mus []float64
 	seen := map[float64]bool{}
 	for _, m := range means {
-		if m.Sweep == RateSweep && !seen[m.Mu] {
+		if m.Sweep == rates.RateSweep && !seen[m.Mu] {
 			seen[m.Mu] = true
 			mus = append(mus, m.Mu)
 		}
@@ -45,7 +60,7 @@ func Figure(rows []SweepRow, fits []Fit) ([]byte, error) {
 	sort.Float64s(mus)
 	var nTicks []plot.Tick
 	for _, m := range means {
-		if m.Sweep == RateSweep && m.Mu == mus[0] {
+		if m.Sweep == rates.RateSweep && m.Mu == mus[0] {
 			nTicks = append(nTicks, plot.Tick{Value: float64(m.Users), Label: fmt.Sprint(m.Users)})
 		}
 	}
@@ -53,7 +68,7 @@ func Figure(rows []SweepRow, fits []Fit) ([]byte, error) {
 	for i, mu := range mus {
 		var pts, line plotter.XYs
 		for _, m := range means {
-			if m.Sweep != RateSweep || m.Mu != mu {
+			if m.Sweep != rates.RateSweep || m.Mu != mu {
 				continue
 			}
 			n := float64(m.Users)
@@ -62,10 +77,10 @@ func Figure(rows []SweepRow, fits []Fit) ([]byte, error) {
 				line = append(line, plotter.XY{X: n, Y: math.Exp(gapFit.Intercept + gapFit.Coeffs[0]*math.Log(n) + gapFit.Coeffs[1]*math.Log(mu))})
 			}
 		}
-		col := plotutil.Color(i)
+		col := sweepColor(i)
 		lp, sc, err := plotter.NewLinePoints(pts)
 		if err != nil {
-			return nil, fmt.Errorf("theory: figure: %w", err)
+			return nil, err
 		}
 		lp.Color, sc.Color = col, col
 		sc.Shape = plotutil.Shape(i)
@@ -79,7 +94,7 @@ func Figure(rows []SweepRow, fits []Fit) ([]byte, error) {
 		if len(line) > 0 {
 			fl, err := plotter.NewLine(line)
 			if err != nil {
-				return nil, fmt.Errorf("theory: figure: %w", err)
+				return nil, err
 			}
 			fl.Color = col
 			fl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
@@ -98,7 +113,7 @@ func Figure(rows []SweepRow, fits []Fit) ([]byte, error) {
 	right.Legend.YOffs = -vg.Points(4)
 	var evPts, evLine, bound plotter.XYs
 	for _, m := range means {
-		if m.Sweep != EvalSweep {
+		if m.Sweep != rates.EvalSweep {
 			continue
 		}
 		d := float64(m.Dim)
@@ -114,18 +129,18 @@ func Figure(rows []SweepRow, fits []Fit) ([]byte, error) {
 	}
 	lp, sc, err := plotter.NewLinePoints(evPts)
 	if err != nil {
-		return nil, fmt.Errorf("theory: figure: %w", err)
+		return nil, err
 	}
-	lp.Color, sc.Color = plotutil.Color(0), plotutil.Color(0)
+	lp.Color, sc.Color = sweepColor(0), sweepColor(0)
 	fl, err := plotter.NewLine(evLine)
 	if err != nil {
-		return nil, fmt.Errorf("theory: figure: %w", err)
+		return nil, err
 	}
-	fl.Color = plotutil.Color(0)
+	fl.Color = sweepColor(0)
 	fl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	bl, err := plotter.NewLine(bound)
 	if err != nil {
-		return nil, fmt.Errorf("theory: figure: %w", err)
+		return nil, err
 	}
 	bl.Color = color.Gray{Y: 120}
 	bl.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
@@ -134,23 +149,12 @@ func Figure(rows []SweepRow, fits []Fit) ([]byte, error) {
 	right.Legend.Add(fmt.Sprintf("fit: d^%.2f", evFit.Coeffs[0]), fl)
 	right.Legend.Add("(d+1) T", bl)
 
-	img := vgimg.New(vg.Points(860), vg.Points(360))
-	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(16), PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6), PadRight: vg.Points(10)}
-	plots := [][]*plot.Plot{{left, right}}
-	canvases := plot.Align(plots, tiles, dc)
-	left.Draw(canvases[0][0])
-	right.Draw(canvases[0][1])
-	var buf bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("theory: figure: %w", err)
-	}
-	return buf.Bytes(), nil
+	return [][]*plot.Plot{{left, right}}, nil
 }
 
 // iterationsOf is the number of iterations completed by the runs of m's setting (the
 // largest over its seeds).
-func iterationsOf(rows []SweepRow, m SettingMean) int {
+func iterationsOf(rows []rates.SweepRow, m rates.SettingMean) int {
 	t := 0
 	for _, r := range rows {
 		if r.Sweep == m.Sweep && r.Dim == m.Dim && r.Users == m.Users && r.Mu == m.Mu {

@@ -1,4 +1,4 @@
-package theory
+package rates
 
 import (
 	"math"

@@ -1,10 +1,10 @@
-package theory_test
+package rates_test
 
 import (
 	"fmt"
 	"math"
 
-	"dpgibo/experiments/theory"
+	"dpgibo/internal/rates"
 )
 
 // Fitting a power law gap = 3 n^-1 mu^-2 in log space recovers its exponents.
@@ -17,7 +17,7 @@ func ExampleFitLinear() {
 			x = append(x, []float64{math.Log(n), math.Log(mu)})
 		}
 	}
-	f, err := theory.FitLinear(y, x, "log n", "log mu")
+	f, err := rates.FitLinear(y, x, "log n", "log mu")
 	if err != nil {
 		panic(err)
 	}
