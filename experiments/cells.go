@@ -13,12 +13,12 @@ import (
 	"dpgibo/data"
 )
 
-// CellSpec is everything that determines the output of one run: one task at one d, one
+// cellSpec is everything that determines the output of one run: one task at one d, one
 // method, one configuration and one replication seed. Two figures that need the same run
 // share its cell (fig3f reuses fig2b's first DP-GIBO and GIBO runs). The cell's file name
 // ends with a hash of this struct, so -resume never reuses a cell computed with other
 // settings.
-type CellSpec struct {
+type cellSpec struct {
 	Suite    string `json:"suite"`
 	Task     string `json:"task"`
 	D        int    `json:"d"`
@@ -49,13 +49,13 @@ type CellSpec struct {
 	ThetaCoords []int `json:"theta_coords,omitempty"`
 	// AdaptiveClip and Standardise are dpgibo's and gibo's adaptive clipping and per-user
 	// standardisation (absent: fixed Clip, raw observations).
-	AdaptiveClip *AdaptiveClipConfig `json:"adaptive_clip,omitempty"`
+	AdaptiveClip *adaptiveClipConfig `json:"adaptive_clip,omitempty"`
 	Standardise  bool                `json:"standardise,omitempty"`
 	// PriorMean and Design are dpgibo's and gibo's prior mean and batch design options,
 	// present only where they differ from the pinned values of pinned.go (which every
 	// committed cell used), so that a cell computed with another design has another stem.
 	PriorMean string        `json:"prior_mean,omitempty"`
-	Design    *DesignConfig `json:"design,omitempty"`
+	Design    *designConfig `json:"design,omitempty"`
 	// Diagnostics marks cells of dpgibo and gibo whose rows carry the non-private
 	// diagnostics columns, so that cells written before those columns existed are never
 	// resumed into a file that has them.
@@ -63,10 +63,10 @@ type CellSpec struct {
 }
 
 // local reports whether the cell's method starts from theta0 (DP-GIBO, GIBO).
-func (c CellSpec) local() bool { return isLocal(c.Method) }
+func (c cellSpec) local() bool { return isLocal(c.Method) }
 
 // hash is the hex SHA-256 of the spec's JSON encoding.
-func (c CellSpec) hash() string {
+func (c cellSpec) hash() string {
 	b, err := json.Marshal(c)
 	if err != nil {
 		// Every field is a plain value or num; Marshal cannot fail.
@@ -77,7 +77,7 @@ func (c CellSpec) hash() string {
 }
 
 // stem is the cell's file name stem: readable fields, then 12 hex digits of the hash.
-func (c CellSpec) stem() string {
+func (c cellSpec) stem() string {
 	return fmt.Sprintf("%s-d%d-%s-s%d-%s", c.Task, c.D, c.Method, c.Seed, c.hash()[:12])
 }
 
@@ -89,8 +89,8 @@ type cellRef struct {
 
 // plan is the deduplicated cell list of a run and the cells each figure uses, in order.
 type plan struct {
-	figures []Figure
-	cells   []CellSpec
+	figures []figureSpec
+	cells   []cellSpec
 	stems   []string
 	uses    [][]cellRef // per figure
 	users   [][]string  // per cell: figure names using it
@@ -99,7 +99,7 @@ type plan struct {
 // makePlan enumerates the cells of figs: for each figure, block, d, sweep value, method and
 // seed in that order, skipping cells already listed. The order is the cell order of every
 // output file and of shard assignment.
-func makePlan(suite string, figs []Figure, source string) (*plan, error) {
+func makePlan(suite string, figs []figureSpec, source string) (*plan, error) {
 	p := &plan{figures: figs, uses: make([][]cellRef, len(figs))}
 	index := map[string]int{}
 	for fi, fig := range figs {
@@ -144,7 +144,7 @@ func makePlan(suite string, figs []Figure, source string) (*plan, error) {
 }
 
 // checkBlock rejects blocks that cannot run.
-func checkBlock(b Block) error {
+func checkBlock(b blockSpec) error {
 	switch {
 	case len(b.Dims) == 0:
 		return fmt.Errorf("no dimensions")
@@ -189,7 +189,7 @@ func checkBlock(b Block) error {
 }
 
 // cellFor builds the spec of one run and its label within the figure.
-func cellFor(suite string, b Block, d int, value num, method string, seed int, source string) (CellSpec, string) {
+func cellFor(suite string, b blockSpec, d int, value num, method string, seed int, source string) (cellSpec, string) {
 	if b.CellSuite != "" {
 		suite = b.CellSuite
 	}
@@ -216,7 +216,7 @@ func cellFor(suite string, b Block, d int, value num, method string, seed int, s
 	if b.DataPerSeed {
 		dataSeed += uint64(seed)
 	}
-	c := CellSpec{
+	c := cellSpec{
 		Suite: suite, Task: b.Task, D: d, NTrain: b.NTrain, NVal: b.NVal, DataSeed: dataSeed, Data: b.Data,
 		Method: method, Seed: seed, EvalNoise: evalNoise, Mu: inf,
 	}

@@ -34,7 +34,7 @@ func committedEstimates(t *testing.T) map[string][2]float64 {
 		}
 		source := "stand-in"
 		if b, err := os.ReadFile(filepath.Join("..", "reproduction", "manifest-"+name+".json")); err == nil {
-			var m Manifest
+			var m runManifest
 			if json.Unmarshal(b, &m) == nil && m.DataSource != "" {
 				source = m.DataSource
 			}

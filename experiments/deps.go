@@ -12,7 +12,7 @@ import (
 )
 
 // defaultTaskFactory is catalog.New.
-func defaultTaskFactory(s TaskSpec) (tasks.Task, error) {
+func defaultTaskFactory(s taskSpec) (tasks.Task, error) {
 	return catalog.New(s)
 }
 

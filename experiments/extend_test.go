@@ -23,7 +23,7 @@ type toyBowl struct {
 	centres [][]float64
 }
 
-func newToyBowl(s TaskSpec) (tasks.Task, error) {
+func newToyBowl(s taskSpec) (tasks.Task, error) {
 	if s.D < 1 {
 		return nil, fmt.Errorf("toybowl: d = %d", s.D)
 	}
@@ -96,10 +96,10 @@ func TestAToyMethodAndAToyTaskRunThroughTheRunner(t *testing.T) {
 	out := t.TempDir()
 	o := quickOptions(out, 2)
 	o.Suite = "toy"
-	o.Figures = []Figure{{Name: "toy", Blocks: []Block{{Task: "toybowl", Dims: []int{2, 3}, DataSeed: 1,
+	o.Figures = []figureSpec{{Name: "toy", Blocks: []blockSpec{{Task: "toybowl", Dims: []int{2, 3}, DataSeed: 1,
 		Methods: []string{"dpgibo", "toy-centre"}, Seeds: 2,
-		Algo: AlgoConfig{Iters: 3, Clip: 0.5, Mu: 1, Step: 0.2, Lengthscale: 0.5}}}}}
-	o.NewTask = func(s TaskSpec) (tasks.Task, error) {
+		Algo: algoConfig{Iters: 3, Clip: 0.5, Mu: 1, Step: 0.2, Lengthscale: 0.5}}}}}
+	o.NewTask = func(s taskSpec) (tasks.Task, error) {
 		if s.Name == "toybowl" {
 			return newToyBowl(s)
 		}

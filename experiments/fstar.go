@@ -17,8 +17,8 @@ import (
 	"dpgibo/internal/records"
 )
 
-// SuiteFStar recomputes the committed best-known optima (see runFStarSearch).
-const SuiteFStar = "fstar"
+// suiteFStar recomputes the committed best-known optima (see runFStarSearch).
+const suiteFStar = "fstar"
 
 // fstarSetting is one data setting of the figures: everything that fixes the function
 // f(theta) = mean_i L(theta, x_i). Task, Data, D, NUsers and NTrain are the figure CSVs'
@@ -55,7 +55,7 @@ func committedFStarBySetting() map[fstarSetting]fstarEntry {
 
 // runSettings returns the distinct data settings of the figures of p that hold loss traces,
 // in plan order, read from the first row of one cell of each.
-func (r *Runner) runSettings(p *plan) ([]fstarSetting, error) {
+func (r *cellRunner) runSettings(p *plan) ([]fstarSetting, error) {
 	type specKey struct {
 		task, data, source string
 		d, nTrain, nVal    int
@@ -96,7 +96,7 @@ func (r *Runner) runSettings(p *plan) ([]fstarSetting, error) {
 // committed f*, in plan order, followed by the rows of an earlier fstar.csv in OUT for
 // settings this run did not touch (an -only run keeps the full run's other settings). Settings
 // without a committed f* are left out, with one warning line naming them.
-func (r *Runner) writeFStar(p *plan) error {
+func (r *cellRunner) writeFStar(p *plan) error {
 	settings, err := r.runSettings(p)
 	if err != nil {
 		return fmt.Errorf("fstar.csv: %w", err)
@@ -142,17 +142,17 @@ func fstarRowKey(task, data string, d, users, nTrain int) [5]string {
 // fstarTarget is one setting to search and how to build its task.
 type fstarTarget struct {
 	setting fstarSetting
-	spec    TaskSpec
+	spec    taskSpec
 }
 
 // fstarTargets returns the distinct data settings of the paper, private, peers and quick
 // suites, restricted, when only is not empty, to the figures of that name or to the suite of
 // that name (paper, private, peers or quick), building each task once to learn its data
 // label and number of users.
-func fstarTargets(only, ctslice string, newTask TaskFactory) ([]fstarTarget, error) {
-	suites := map[string][]Figure{SuitePaper: paperFigures(), SuitePrivate: privateFigures(), SuitePeers: peersFigures(),
+func fstarTargets(only, ctslice string, newTask taskFactory) ([]fstarTarget, error) {
+	suites := map[string][]figureSpec{SuitePaper: paperFigures(), SuitePrivate: privateFigures(), SuitePeers: peersFigures(),
 		SuiteQuick: quickFigures(), SuiteDesign: designFigures()}
-	var figs []Figure
+	var figs []figureSpec
 	for _, name := range []string{SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign} {
 		for _, f := range suites[name] {
 			if only == "" || only == name || f.Name == only {
@@ -161,9 +161,9 @@ func fstarTargets(only, ctslice string, newTask TaskFactory) ([]fstarTarget, err
 		}
 	}
 	if len(figs) == 0 {
-		return nil, fmt.Errorf("unknown figure %q for -suite=%s (a figure of the paper, private, peers or quick suite, or one of those suites)", only, SuiteFStar)
+		return nil, fmt.Errorf("unknown figure %q for -suite=%s (a figure of the paper, private, peers or quick suite, or one of those suites)", only, suiteFStar)
 	}
-	seenSpec := map[TaskSpec]bool{}
+	seenSpec := map[taskSpec]bool{}
 	seen := map[fstarSetting]bool{}
 	var out []fstarTarget
 	for _, f := range figs {
@@ -172,7 +172,7 @@ func fstarTargets(only, ctslice string, newTask TaskFactory) ([]fstarTarget, err
 		}
 		for _, b := range f.Blocks {
 			for _, d := range b.Dims {
-				spec := TaskSpec{Name: b.Task, D: d, Seed: b.DataSeed, NTrain: b.NTrain, NVal: b.NVal, Data: b.Data}
+				spec := taskSpec{Name: b.Task, D: d, Seed: b.DataSeed, NTrain: b.NTrain, NVal: b.NVal, Data: b.Data}
 				if b.Task == "svr" && b.Data == "" {
 					spec.CTSlice = ctslice
 				}
@@ -228,7 +228,7 @@ func fstarBudget(s fstarSetting) optimum.Config {
 // data-generating length-scales. Each setting keeps the lower of its committed and new f*.
 // After each setting it writes OUT/fstar_table.go (every committed entry with the new ones:
 // copy it to experiments/fstar_table.go to commit the values) and OUT/fstar-search.csv.
-func runFStarSearch(ctx context.Context, o Options) error {
+func runFStarSearch(ctx context.Context, o runOptions) error {
 	targets, err := fstarTargets(o.Only, o.CTSlice, o.NewTask)
 	if err != nil {
 		return usageError{err}

@@ -22,7 +22,7 @@ func TestCommittedFStarIsAttainedAtItsTheta(t *testing.T) {
 		if testing.Short() && e.NUsers > 200 && e.Task != "grouplasso" {
 			continue
 		}
-		spec := TaskSpec{Name: e.Task, D: e.D, Seed: e.DataSeed, NTrain: e.NTrain, NVal: e.NUsers}
+		spec := taskSpec{Name: e.Task, D: e.D, Seed: e.DataSeed, NTrain: e.NTrain, NVal: e.NUsers}
 		if e.Task == "svr" && e.Data != "ctslice" {
 			spec.Data = e.Data
 		}
@@ -133,8 +133,8 @@ func TestFStarIsBelowShortRunsAtPaperSettings(t *testing.T) {
 // fstar.csv for settings the run did not touch are kept.
 func TestFStarFileLeavesOutUnknownSettingsAndKeepsOthers(t *testing.T) {
 	out := t.TempDir()
-	figs := []Figure{{Name: "odd", Blocks: []Block{{Task: "grouplasso", Dims: []int{2, 3}, NTrain: 30, NVal: 41, DataSeed: 1,
-		Methods: []string{"random"}, Seeds: 1, Algo: AlgoConfig{Iters: 2}}}}}
+	figs := []figureSpec{{Name: "odd", Blocks: []blockSpec{{Task: "grouplasso", Dims: []int{2, 3}, NTrain: 30, NVal: 41, DataSeed: 1,
+		Methods: []string{"random"}, Seeds: 1, Algo: algoConfig{Iters: 2}}}}}
 	// d = 2 with 41 users has no committed f*; an earlier file holds another setting.
 	earlier := []records.FStar{{Task: "gpreg", Data: "synthetic", D: 7, NUsers: 9, NTrain: 9, FStar: 0.5, ThetaSource: "earlier run"}}
 	data, err := records.Marshal(earlier)
@@ -145,12 +145,12 @@ func TestFStarFileLeavesOutUnknownSettingsAndKeepsOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warn bytes.Buffer
-	o := Options{Suite: SuiteQuick, Out: out, Workers: 1, Quiet: true, Stderr: &warn}
+	o := runOptions{Suite: SuiteQuick, Out: out, Workers: 1, Quiet: true, Stderr: &warn}
 	p, err := makePlan(SuiteQuick, figs, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Runner{Out: o.Out, Workers: 1, NewTask: defaultTaskFactory, NewMethod: defaultMethodFactory, Warnings: &warn}
+	r := &cellRunner{Out: o.Out, Workers: 1, NewTask: defaultTaskFactory, NewMethod: defaultMethodFactory, Warnings: &warn}
 	todo, err := r.Todo(p)
 	if err != nil {
 		t.Fatal(err)

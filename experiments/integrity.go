@@ -29,7 +29,7 @@ func checksum(b []byte) string {
 
 // verifyCell reads the done record of the cell stem and checks the cell's files against
 // it. A missing done file is an error wrapping fs.ErrNotExist.
-func (r *Runner) verifyCell(stem string, spec CellSpec) (*records.CellDone, error) {
+func (r *cellRunner) verifyCell(stem string, spec cellSpec) (*records.CellDone, error) {
 	recs, err := records.ReadFile[records.CellDone](r.cellPath(stem, "done"))
 	if err != nil {
 		return nil, err

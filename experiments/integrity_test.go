@@ -176,7 +176,7 @@ func TestOtherBackendIsRefusedUnlessAllowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m Manifest
+	var m runManifest
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestBadCTSliceFileFoundBeforeTheFirstCell(t *testing.T) {
 	built := 0
 	o := quickOptions(t.TempDir(), 1)
 	o.Only, o.CTSlice = "fig2b", path
-	o.NewTask = func(s TaskSpec) (tasks.Task, error) {
+	o.NewTask = func(s taskSpec) (tasks.Task, error) {
 		built++
 		return defaultTaskFactory(s)
 	}

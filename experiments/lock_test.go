@@ -61,18 +61,18 @@ func TestOutputLock(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		holder lockInfo
-		shard  Shard
+		shard  shardSpec
 		ok     bool
 		note   string
 	}{
-		{"live run, other settings", lockInfo{Host: host, PID: live, Suite: "paper", ConfigHash: "other"}, Shard{}, false, ""},
-		{"live run, same settings", lockInfo{Host: host, PID: live, Suite: "quick", ConfigHash: hash}, Shard{}, false, ""},
-		{"live run on another host", lockInfo{Host: host + "-elsewhere", PID: 1, Suite: "quick", ConfigHash: "other"}, Shard{}, false, ""},
-		{"stale lock of a killed run", lockInfo{Host: host, PID: deadPID(t), Suite: "quick", ConfigHash: "other"}, Shard{}, true, "stale lock"},
-		{"sibling shard of the same run", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, Shard{K: 1, N: 2}, true, ""},
-		{"shard of another run", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: "other"}, Shard{K: 1, N: 2}, false, ""},
-		{"a whole run beside a running shard", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, Shard{}, false, ""},
-		{"the same shard rerun from another host", lockInfo{Host: host + "-elsewhere", PID: 1, Suite: "quick", Shard: "1/2", ConfigHash: hash}, Shard{K: 1, N: 2}, true, "taking over"},
+		{"live run, other settings", lockInfo{Host: host, PID: live, Suite: "paper", ConfigHash: "other"}, shardSpec{}, false, ""},
+		{"live run, same settings", lockInfo{Host: host, PID: live, Suite: "quick", ConfigHash: hash}, shardSpec{}, false, ""},
+		{"live run on another host", lockInfo{Host: host + "-elsewhere", PID: 1, Suite: "quick", ConfigHash: "other"}, shardSpec{}, false, ""},
+		{"stale lock of a killed run", lockInfo{Host: host, PID: deadPID(t), Suite: "quick", ConfigHash: "other"}, shardSpec{}, true, "stale lock"},
+		{"sibling shard of the same run", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, shardSpec{K: 1, N: 2}, true, ""},
+		{"shard of another run", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: "other"}, shardSpec{K: 1, N: 2}, false, ""},
+		{"a whole run beside a running shard", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, shardSpec{}, false, ""},
+		{"the same shard rerun from another host", lockInfo{Host: host + "-elsewhere", PID: 1, Suite: "quick", Shard: "1/2", ConfigHash: hash}, shardSpec{K: 1, N: 2}, true, "taking over"},
 	} {
 		dir := t.TempDir()
 		writeLock(t, dir, tc.holder)

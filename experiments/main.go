@@ -52,12 +52,12 @@ import (
 	"dpgibo/tasks/svr"
 )
 
-// Options are the command-line settings of a suite run.
-type Options struct {
+// runOptions are the command-line settings of a suite run.
+type runOptions struct {
 	Suite string
 	// Figures, when not nil, are run instead of the suite's (a study defined in code, e.g.
 	// a test of a method or task of one's own); Suite still names the run.
-	Figures []Figure
+	Figures []figureSpec
 	Only    string
 	Out     string
 	Seeds   int
@@ -66,7 +66,7 @@ type Options struct {
 	Merge   bool
 	// AllowMixedBackend admits cells of another BLAS backend on -resume and -merge.
 	AllowMixedBackend bool
-	Shard             Shard
+	Shard             shardSpec
 	CTSlice           string
 	Quiet             bool
 	Render            bool
@@ -79,8 +79,8 @@ type Options struct {
 	// Stderr receives progress, warnings and notes (nil: os.Stderr).
 	Stderr io.Writer
 	// NewTask and NewMethod build tasks and methods (nil: catalog.New and baselines.New).
-	NewTask   TaskFactory
-	NewMethod MethodFactory
+	NewTask   taskFactory
+	NewMethod methodFactory
 
 	// afterCell is passed to the Runner (tests).
 	afterCell func()
@@ -143,7 +143,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// The flag package would print a parse error and the whole usage before returning it;
 	// the caller prints the error once, and -h prints the usage.
 	fs.SetOutput(io.Discard)
-	var o Options
+	var o runOptions
 	var shard string
 	fs.StringVar(&o.Suite, "suite", "", "suite to run: "+strings.Join(suiteNames, ", "))
 	fs.StringVar(&o.Only, "only", "", "run only this figure of the suite (e.g. fig1)")
@@ -225,7 +225,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if o.Plan {
 		switch o.Suite {
-		case SuiteAudit, SuiteTheory, SuiteFStar:
+		case SuiteAudit, SuiteTheory, suiteFStar:
 			return usagef("-plan estimates the figure suites (%s, %s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, o.Suite)
 		}
 		for _, name := range []string{"merge", "resume", "shard"} {
@@ -240,7 +240,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // planSuite prints the plan of a figure suite (-plan): no output directory, lock, data or
 // cell is touched.
-func planSuite(o Options, figs []Figure) error {
+func planSuite(o runOptions, figs []figureSpec) error {
 	if figs == nil {
 		return usagef("-plan estimates the figure suites (%s, %s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, o.Suite)
 	}
@@ -294,7 +294,7 @@ func prepareOut(dir string) error {
 
 // runSuite runs one suite (or merges one) with the given options; args are recorded in the
 // manifest.
-func runSuite(ctx context.Context, o Options, args []string) error {
+func runSuite(ctx context.Context, o runOptions, args []string) error {
 	o = o.withDefaults()
 	setInterruptGrace(suiteGrace)
 	figs, err := suiteFigures(o.Suite, o.Only)
@@ -311,7 +311,7 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 		return err
 	}
 	switch o.Suite {
-	case SuiteAudit, SuiteTheory, SuiteFStar:
+	case SuiteAudit, SuiteTheory, suiteFStar:
 		return runStudy(ctx, o)
 	}
 	if o.Seeds > 0 {
@@ -337,7 +337,7 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 	blasinfo.SetThreads(1)
 	start := time.Now()
 	man := newManifest(o, p, args, start)
-	r := &Runner{
+	r := &cellRunner{
 		Out: o.Out, Workers: o.Workers, Resume: o.Resume, Shard: o.Shard, CTSlice: o.CTSlice,
 		Only: o.Only, AllowMixedBackend: o.AllowMixedBackend,
 		NewTask: o.NewTask, NewMethod: o.NewMethod, Warnings: o.Stderr, afterCell: o.afterCell,
@@ -376,7 +376,7 @@ func runSuite(ctx context.Context, o Options, args []string) error {
 }
 
 // withDefaults fills the options a caller may leave zero.
-func (o Options) withDefaults() Options {
+func (o runOptions) withDefaults() runOptions {
 	if o.Stderr == nil {
 		o.Stderr = os.Stderr
 	}
@@ -400,8 +400,8 @@ func (o Options) withDefaults() Options {
 
 // runStudy runs the suites that are not figure suites: the privacy audit, the theory sweep
 // and the f* search.
-func runStudy(ctx context.Context, o Options) error {
-	if o.Suite == SuiteFStar {
+func runStudy(ctx context.Context, o runOptions) error {
+	if o.Suite == suiteFStar {
 		return runFStarSearch(ctx, o)
 	}
 	release, err := acquireLock(o.Out, lockInfo{Suite: o.Suite, ConfigHash: "suite " + o.Suite}, o.Stderr)
@@ -418,7 +418,7 @@ func runStudy(ctx context.Context, o Options) error {
 // checkData returns where the SVR cells' CT-slice data come from ("" when no cell reads it)
 // and, unless merging, reads and validates that data now, before the first cell, rather
 // than when the first SVR cell builds its task.
-func checkData(o Options, figs []Figure) (string, error) {
+func checkData(o runOptions, figs []figureSpec) (string, error) {
 	source := ""
 	for _, f := range figs {
 		for _, b := range f.Blocks {
@@ -440,7 +440,7 @@ func checkData(o Options, figs []Figure) (string, error) {
 
 // afterMerge writes what follows from the merged CSVs: the quick suite's audit and theory at
 // small sizes, the verdicts, and the figures when rendering.
-func afterMerge(ctx context.Context, o Options, figs []Figure) error {
+func afterMerge(ctx context.Context, o runOptions, figs []figureSpec) error {
 	if o.Suite == SuiteQuick && o.Only == "" && !o.skipAuditTheory {
 		if err := audit.Run(ctx, audit.QuickConfig(), filepath.Join(o.Out, "audit")); err != nil {
 			return fmt.Errorf("quick audit: %w", err)

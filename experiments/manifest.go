@@ -18,15 +18,15 @@ import (
 	"dpgibo/internal/runinfo"
 )
 
-// Manifest records what a run did, so that every CSV can be traced to its configuration
+// runManifest records what a run did, so that every CSV can be traced to its configuration
 // and code: manifest.json in the output directory, manifest-NAME.json for an -only=NAME
 // run (so that running one figure again never overwrites the full run's record), and
 // manifest[-NAME]-shard-K-of-N.json for a shard.
-type Manifest struct {
+type runManifest struct {
 	runinfo.Manifest
 	// Figures is the full configuration of every figure; CellList the stem of every cell
 	// in plan order.
-	Figures  []Figure `json:"figures"`
+	Figures  []figureSpec `json:"figures"`
 	CellList []string `json:"cell_list"`
 }
 
@@ -34,7 +34,7 @@ type Manifest struct {
 func configHash(suite string, p *plan) string {
 	b, err := json.Marshal(struct {
 		Suite   string
-		Figures []Figure
+		Figures []figureSpec
 		Cells   []string
 	}{suite, p.figures, p.stems})
 	if err != nil {
@@ -76,9 +76,9 @@ func gitCommit() (string, bool) {
 	return "", false
 }
 
-func newManifest(o Options, p *plan, args []string, start time.Time) *Manifest {
+func newManifest(o runOptions, p *plan, args []string, start time.Time) *runManifest {
 	commit, dirty := gitCommit()
-	m := &Manifest{Manifest: runinfo.Manifest{
+	m := &runManifest{Manifest: runinfo.Manifest{
 		Suite: o.Suite, Only: o.Only, Args: args, Commit: commit, Dirty: dirty,
 		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: blasinfo.Backend(), BLASConfig: blasinfo.Config(),
 		Workers: o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
@@ -104,7 +104,7 @@ func newManifest(o Options, p *plan, args []string, start time.Time) *Manifest {
 }
 
 // claimsHashes returns verdict.ClaimsHash of every figure that has claims.
-func claimsHashes(figs []Figure) map[string]string {
+func claimsHashes(figs []figureSpec) map[string]string {
 	statements := verdict.Statements()
 	out := map[string]string{}
 	for _, f := range figs {
@@ -119,7 +119,7 @@ func claimsHashes(figs []Figure) map[string]string {
 }
 
 // write stores the manifest atomically in dir under its name.
-func (m *Manifest) write(dir string, end time.Time) error {
+func (m *runManifest) write(dir string, end time.Time) error {
 	m.End = end.Format(time.RFC3339)
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -130,7 +130,7 @@ func (m *Manifest) write(dir string, end time.Time) error {
 
 // fileName is the manifest's file name: manifest.json for a full run, with "-NAME" for an
 // -only run and "-shard-K-of-N" for a shard.
-func (m *Manifest) fileName() string {
+func (m *runManifest) fileName() string {
 	name := "manifest"
 	if m.Only != "" {
 		name += "-" + m.Only

@@ -37,7 +37,7 @@ var priorMeans = map[string]algo.PriorMean{priorUserMean: algo.PriorUserMean, pr
 
 // checkPinnable rejects values of a block's prior mean and design options that algo would
 // reject or that the spec encoding cannot tell from the pinned values.
-func checkPinnable(a AlgoConfig) error {
+func checkPinnable(a algoConfig) error {
 	if _, ok := priorMeans[a.PriorMean]; a.PriorMean != "" && !ok {
 		return fmt.Errorf("unknown prior mean %q (known: %s, %s)", a.PriorMean, priorUserMean, priorZero)
 	}
@@ -55,7 +55,7 @@ func checkPinnable(a AlgoConfig) error {
 
 // specDesign is the design options of a cell spec: nil when every option has its pinned
 // value, otherwise the options with the pinned ones left zero.
-func specDesign(d *DesignConfig) *DesignConfig {
+func specDesign(d *designConfig) *designConfig {
 	if d == nil {
 		return nil
 	}
@@ -68,7 +68,7 @@ func specDesign(d *DesignConfig) *DesignConfig {
 	}
 	// GreedyOnly and MaxKept are pinned at their zero values: the joint refinement and every
 	// design point kept (Algorithm 1, line 6).
-	if out == (DesignConfig{}) {
+	if out == (designConfig{}) {
 		return nil
 	}
 	return &out
@@ -85,7 +85,7 @@ func specPriorMean(name string) string {
 // specAdaptiveClip is the adaptive clipping of a cell spec (nil: fixed Clip), with the
 // parameters at their pinned values left zero, as suites written before the pinning left
 // them.
-func specAdaptiveClip(c *AdaptiveClipConfig) *AdaptiveClipConfig {
+func specAdaptiveClip(c *adaptiveClipConfig) *adaptiveClipConfig {
 	if c == nil {
 		return nil
 	}
@@ -104,7 +104,7 @@ func specAdaptiveClip(c *AdaptiveClipConfig) *AdaptiveClipConfig {
 
 // pinnedSettings fills the fields of s that the suites leave to algo's defaults from the
 // cell spec, with the pinned values where the spec leaves them zero.
-func pinnedSettings(s algo.Settings, spec CellSpec) algo.Settings {
+func pinnedSettings(s algo.Settings, spec cellSpec) algo.Settings {
 	s.Kernel.Variance = pinnedKernelVariance
 	s.StepRule = algo.AdaGrad
 	if s.MaxBatch == 0 {

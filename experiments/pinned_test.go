@@ -15,13 +15,13 @@ import (
 )
 
 // committedManifest reads reproduction/manifest-NAME.json.
-func committedManifest(t *testing.T, name string) Manifest {
+func committedManifest(t *testing.T, name string) runManifest {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "reproduction", "manifest-"+name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m Manifest
+	var m runManifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func committedManifest(t *testing.T, name string) Manifest {
 }
 
 // stemsWith returns the stems of -suite=paper -only=name after edit changed its blocks.
-func stemsWith(t *testing.T, name string, edit func(*AlgoConfig)) []string {
+func stemsWith(t *testing.T, name string, edit func(*algoConfig)) []string {
 	t.Helper()
 	figs, err := suiteFigures(SuitePaper, name)
 	if err != nil {
@@ -52,33 +52,33 @@ func stemsWith(t *testing.T, name string, edit func(*AlgoConfig)) []string {
 func TestCellsKnowTheirDesign(t *testing.T) {
 	const name = "fig2a-clip" // fixed and adaptive clipping
 	committed := committedManifest(t, name).CellList
-	today := stemsWith(t, name, func(*AlgoConfig) {})
+	today := stemsWith(t, name, func(*algoConfig) {})
 	if !slices.Equal(today, committed) {
 		t.Fatalf("%s: the code's stems differ from the committed manifest's cell_list:\n%v\n%v", name, today, committed)
 	}
-	adaptive := func(stem string, a AlgoConfig) bool { return a.AdaptiveClip != nil }
+	adaptive := func(stem string, a algoConfig) bool { return a.AdaptiveClip != nil }
 	for _, tc := range []struct {
 		what    string
-		edit    func(*AlgoConfig)
-		renames func(stem string, a AlgoConfig) bool // nil: none
+		edit    func(*algoConfig)
+		renames func(stem string, a algoConfig) bool // nil: none
 	}{
-		{"greedy-only design", func(a *AlgoConfig) { a.Design = &DesignConfig{GreedyOnly: true} }, func(string, AlgoConfig) bool { return true }},
-		{"two design starts", func(a *AlgoConfig) { a.Design = &DesignConfig{Starts: 2} }, func(string, AlgoConfig) bool { return true }},
-		{"40 design evaluations", func(a *AlgoConfig) { a.Design = &DesignConfig{Evals: 40} }, func(string, AlgoConfig) bool { return true }},
-		{"a window of kept points", func(a *AlgoConfig) { a.Design = &DesignConfig{MaxKept: 192} }, func(string, AlgoConfig) bool { return true }},
-		{"zero prior mean", func(a *AlgoConfig) { a.PriorMean = priorZero }, func(string, AlgoConfig) bool { return true }},
-		{"adaptive rate 0.5", func(a *AlgoConfig) {
+		{"greedy-only design", func(a *algoConfig) { a.Design = &designConfig{GreedyOnly: true} }, func(string, algoConfig) bool { return true }},
+		{"two design starts", func(a *algoConfig) { a.Design = &designConfig{Starts: 2} }, func(string, algoConfig) bool { return true }},
+		{"40 design evaluations", func(a *algoConfig) { a.Design = &designConfig{Evals: 40} }, func(string, algoConfig) bool { return true }},
+		{"a window of kept points", func(a *algoConfig) { a.Design = &designConfig{MaxKept: 192} }, func(string, algoConfig) bool { return true }},
+		{"zero prior mean", func(a *algoConfig) { a.PriorMean = priorZero }, func(string, algoConfig) bool { return true }},
+		{"adaptive rate 0.5", func(a *algoConfig) {
 			if a.AdaptiveClip != nil {
-				a.AdaptiveClip = &AdaptiveClipConfig{Rate: 0.5}
+				a.AdaptiveClip = &adaptiveClipConfig{Rate: 0.5}
 			}
 		}, adaptive},
-		{"pinned design set explicitly", func(a *AlgoConfig) {
-			a.Design = &DesignConfig{Starts: pinnedDesignStarts, Evals: pinnedDesignEvals}
+		{"pinned design set explicitly", func(a *algoConfig) {
+			a.Design = &designConfig{Starts: pinnedDesignStarts, Evals: pinnedDesignEvals}
 			a.PriorMean = pinnedPriorMean
 		}, nil},
-		{"pinned adaptive clipping set explicitly", func(a *AlgoConfig) {
+		{"pinned adaptive clipping set explicitly", func(a *algoConfig) {
 			if a.AdaptiveClip != nil {
-				a.AdaptiveClip = &AdaptiveClipConfig{Quantile: pinnedClipQuantile, Rate: pinnedClipRate, CountShare: pinnedClipCountShare}
+				a.AdaptiveClip = &adaptiveClipConfig{Quantile: pinnedClipQuantile, Rate: pinnedClipRate, CountShare: pinnedClipCountShare}
 			}
 		}, nil},
 	} {
@@ -105,9 +105,9 @@ func TestCellsKnowTheirDesign(t *testing.T) {
 // runCell passes the pinned values of algo's defaults explicitly, and a cell's own design
 // options where it has them.
 func TestRunCellPinsAlgoDefaults(t *testing.T) {
-	spec := CellSpec{Suite: "test", Task: "fake", D: 2, Method: "dpgibo", Seed: 1, Budget: 6, Mu: 1,
-		Iters: 2, Batch: 3, Clip: 1, Step: 0.5, Lengthscale: 1, AdaptiveClip: &AdaptiveClipConfig{}}
-	capture := func(spec CellSpec) algo.Settings {
+	spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dpgibo", Seed: 1, Budget: 6, Mu: 1,
+		Iters: 2, Batch: 3, Clip: 1, Step: 0.5, Lengthscale: 1, AdaptiveClip: &adaptiveClipConfig{}}
+	capture := func(spec cellSpec) algo.Settings {
 		var got algo.Settings
 		errStop := errors.New("captured")
 		_, err := runCell(context.Background(), spec, newFakeTask, func(_ string, o baselines.Options) (baselines.Method, error) {
@@ -125,9 +125,9 @@ func TestRunCellPinsAlgoDefaults(t *testing.T) {
 		s.StepRule != algo.AdaGrad || s.Kernel.Variance != 1 || s.MaxBatch != 12 || s.AdaptiveClip == nil || *s.AdaptiveClip != want {
 		t.Errorf("settings of a cell at the pinned values: %+v (adaptive %+v)", s, s.AdaptiveClip)
 	}
-	spec.Design = &DesignConfig{Starts: 2, Evals: 40, GreedyOnly: true, MaxKept: 9}
+	spec.Design = &designConfig{Starts: 2, Evals: 40, GreedyOnly: true, MaxKept: 9}
 	spec.PriorMean = priorZero
-	spec.AdaptiveClip = &AdaptiveClipConfig{Rate: 0.5}
+	spec.AdaptiveClip = &adaptiveClipConfig{Rate: 0.5}
 	s = capture(spec)
 	want.Rate = 0.5
 	if s.DesignStarts != 2 || s.DesignEvals != 40 || s.DesignRefine != algo.RefineNone || s.MaxKept != 9 || s.PriorMean != algo.PriorZero || *s.AdaptiveClip != want {
@@ -138,21 +138,21 @@ func TestRunCellPinsAlgoDefaults(t *testing.T) {
 // A block that would leave a scale setting or an unknown design value to algo is rejected
 // before any cell runs.
 func TestBlocksLeaveNothingToAlgoDefaults(t *testing.T) {
-	base := Block{Task: "gpreg", Dims: []int{2}, Methods: []string{"dpgibo"}, Seeds: 1,
-		Algo: AlgoConfig{Iters: 2, Clip: 1, Mu: 1, Step: 0.3, Lengthscale: 1}}
+	base := blockSpec{Task: "gpreg", Dims: []int{2}, Methods: []string{"dpgibo"}, Seeds: 1,
+		Algo: algoConfig{Iters: 2, Clip: 1, Mu: 1, Step: 0.3, Lengthscale: 1}}
 	if err := checkBlock(base); err != nil {
 		t.Fatalf("valid block: %v", err)
 	}
 	for _, tc := range []struct {
-		edit func(*Block)
+		edit func(*blockSpec)
 		want string
 	}{
-		{func(b *Block) { b.Algo.Step = 0 }, "Step and Lengthscale"},
-		{func(b *Block) { b.Algo.Lengthscale = 0 }, "Step and Lengthscale"},
-		{func(b *Block) { b.Algo.Clip = 0 }, "Clip set or swept"},
-		{func(b *Block) { b.Algo.PriorMean = "mean" }, "unknown prior mean"},
-		{func(b *Block) { b.Algo.PriorMean, b.Algo.Standardise = priorZero, true }, "standardising needs"},
-		{func(b *Block) { b.Algo.Design = &DesignConfig{Starts: -1} }, "design options"},
+		{func(b *blockSpec) { b.Algo.Step = 0 }, "Step and Lengthscale"},
+		{func(b *blockSpec) { b.Algo.Lengthscale = 0 }, "Step and Lengthscale"},
+		{func(b *blockSpec) { b.Algo.Clip = 0 }, "Clip set or swept"},
+		{func(b *blockSpec) { b.Algo.PriorMean = "mean" }, "unknown prior mean"},
+		{func(b *blockSpec) { b.Algo.PriorMean, b.Algo.Standardise = priorZero, true }, "standardising needs"},
+		{func(b *blockSpec) { b.Algo.Design = &designConfig{Starts: -1} }, "design options"},
 	} {
 		b := base
 		tc.edit(&b)

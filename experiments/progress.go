@@ -12,12 +12,12 @@ import (
 	"github.com/schollz/progressbar/v3"
 )
 
-// Progress reports the runner's progress over cells. Cells differ in cost by orders of
+// progressReporter reports the runner's progress over cells. Cells differ in cost by orders of
 // magnitude (a group LASSO run takes milliseconds, an SVR run a minute) and the runner starts
 // the longest first, so the ETA comes from the share of the estimated work done, not from the
 // count of cells. Between finished cells a heartbeat shows that the run is alive: the
 // elapsed time and each cell in flight with how long it has run.
-type Progress interface {
+type progressReporter interface {
 	// Start announces the cells to run by their estimated costs in seconds (estimatedCost)
 	// and the number of workers that run them; until a cell finishes, the ETA is the
 	// estimated wall time less the time elapsed.
@@ -33,7 +33,7 @@ type Progress interface {
 
 // newProgress returns a progress bar with ETA when w is a terminal, a plain line every
 // interval otherwise, and nil when quiet.
-func newProgress(w io.Writer, quiet bool, interval time.Duration) Progress {
+func newProgress(w io.Writer, quiet bool, interval time.Duration) progressReporter {
 	if quiet {
 		return nil
 	}

@@ -29,7 +29,7 @@ func TestReproductionManifestsMatchTheCode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var m Manifest
+			var m runManifest
 			if err := json.Unmarshal(b, &m); err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}

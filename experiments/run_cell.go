@@ -15,14 +15,14 @@ import (
 	"dpgibo/tasks"
 )
 
-// TaskSpec describes the task of a cell: the catalog's flat description.
-type TaskSpec = catalog.Spec
+// taskSpec describes the task of a cell: the catalog's flat description.
+type taskSpec = catalog.Spec
 
-// TaskFactory builds a task; the default is catalog.New.
-type TaskFactory func(TaskSpec) (tasks.Task, error)
+// taskFactory builds a task; the default is catalog.New.
+type taskFactory func(taskSpec) (tasks.Task, error)
 
-// MethodFactory builds a method by registry name; the default is baselines.New.
-type MethodFactory func(name string, opts baselines.Options) (baselines.Method, error)
+// methodFactory builds a method by registry name; the default is baselines.New.
+type methodFactory func(name string, opts baselines.Options) (baselines.Method, error)
 
 // cellOutput is what one run produces.
 type cellOutput struct {
@@ -82,7 +82,7 @@ func coordName(task string, d, j int) string {
 
 // runCell performs one run: builds the task, wraps it (noise, timing), runs the method and
 // records the loss of every released theta on the noiseless task.
-func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod MethodFactory, ctslice string, warn func(tasks.Task)) (*cellOutput, error) {
+func runCell(ctx context.Context, spec cellSpec, newTask taskFactory, newMethod methodFactory, ctslice string, warn func(tasks.Task)) (*cellOutput, error) {
 	start := time.Now()
 	task, timed, err := cellTask(spec, newTask, ctslice, warn)
 	if err != nil {
@@ -137,8 +137,8 @@ func runCell(ctx context.Context, spec CellSpec, newTask TaskFactory, newMethod 
 
 // cellTask builds the cell's task and the objective its method sees: the task, with the
 // cell's evaluation noise added, counted and timed (and memoised when noiseless).
-func cellTask(spec CellSpec, newTask TaskFactory, ctslice string, warn func(tasks.Task)) (tasks.Task, *timedObjective, error) {
-	task, err := newTask(TaskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice, Data: spec.Data})
+func cellTask(spec cellSpec, newTask taskFactory, ctslice string, warn func(tasks.Task)) (tasks.Task, *timedObjective, error) {
+	task, err := newTask(taskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice, Data: spec.Data})
 	if err != nil {
 		return nil, nil, fmt.Errorf("building task: %w", err)
 	}
@@ -165,7 +165,7 @@ func cellTask(spec CellSpec, newTask TaskFactory, ctslice string, warn func(task
 
 // cellStart returns theta0, which depends on the seed and the task only (so DP-GIBO and GIBO
 // start together), and the method's random stream.
-func cellStart(spec CellSpec, task tasks.Task) ([]float64, *rand.Rand) {
+func cellStart(spec cellSpec, task tasks.Task) ([]float64, *rand.Rand) {
 	lo, hi := task.Bounds()
 	startRNG := rand.New(rand.NewPCG(uint64(spec.Seed), stream("theta0", spec.Task, fmt.Sprint(spec.D))))
 	theta0 := make([]float64, spec.D)
@@ -177,7 +177,7 @@ func cellStart(spec CellSpec, task tasks.Task) ([]float64, *rand.Rand) {
 
 // cellOptions are the method's options: mu and the task's loss bound, and for DP-GIBO and
 // GIBO theta0 and Algorithm 1's settings with every default the suites do not set pinned.
-func cellOptions(spec CellSpec, task tasks.Task, theta0 []float64) baselines.Options {
+func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) baselines.Options {
 	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
 	if spec.local() {
 		opts.Theta0 = theta0
@@ -201,7 +201,7 @@ func cellOptions(spec CellSpec, task tasks.Task, theta0 []float64) baselines.Opt
 // cellRecorder turns the thetas a method releases into the cell's rows: the noiseless loss
 // of each (computed by the runner, never charged to the method) and the configuration.
 type cellRecorder struct {
-	spec       CellSpec
+	spec       cellSpec
 	task       tasks.Task
 	timed      *timedObjective
 	lo, hi     []float64
@@ -213,7 +213,7 @@ type cellRecorder struct {
 	out        cellOutput
 }
 
-func newCellRecorder(spec CellSpec, task tasks.Task, timed *timedObjective) *cellRecorder {
+func newCellRecorder(spec cellSpec, task tasks.Task, timed *timedObjective) *cellRecorder {
 	lo, hi := task.Bounds()
 	return &cellRecorder{spec: spec, task: task, timed: timed, lo: lo, hi: hi,
 		losses: make([]float64, task.Users()), reported: map[string]float64{}}

@@ -18,14 +18,14 @@ import (
 	"dpgibo/tasks"
 )
 
-// Shard selects a deterministic subset of a run's cells: cell i (in plan order) belongs to
+// shardSpec selects a deterministic subset of a run's cells: cell i (in plan order) belongs to
 // shard i mod N. K counts from 0 (SLURM_ARRAY_TASK_ID with --array=0-(N-1), or a Kubernetes
-// indexed Job's JOB_COMPLETION_INDEX). The zero Shard is the whole run.
-type Shard struct{ K, N int }
+// indexed Job's JOB_COMPLETION_INDEX). The zero shardSpec is the whole run.
+type shardSpec struct{ K, N int }
 
-func (s Shard) owns(i int) bool { return s.N <= 1 || i%s.N == s.K }
+func (s shardSpec) owns(i int) bool { return s.N <= 1 || i%s.N == s.K }
 
-func (s Shard) String() string {
+func (s shardSpec) String() string {
 	if s.N <= 1 {
 		return ""
 	}
@@ -33,32 +33,32 @@ func (s Shard) String() string {
 }
 
 // parseShard reads "K/N" with 0 <= K < N.
-func parseShard(s string) (Shard, error) {
+func parseShard(s string) (shardSpec, error) {
 	if s == "" {
-		return Shard{}, nil
+		return shardSpec{}, nil
 	}
 	bad := fmt.Errorf("-shard must be K/N with 0 <= K < N (e.g. 0/4), got %q", s)
 	ks, ns, ok := strings.Cut(s, "/")
 	if !ok {
-		return Shard{}, bad
+		return shardSpec{}, bad
 	}
 	k, err1 := strconv.Atoi(ks)
 	n, err2 := strconv.Atoi(ns)
 	if err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n {
-		return Shard{}, bad
+		return shardSpec{}, bad
 	}
-	return Shard{K: k, N: n}, nil
+	return shardSpec{K: k, N: n}, nil
 }
 
-// Runner executes the cells of a plan with a pool of workers. Each finished cell is written
+// cellRunner executes the cells of a plan with a pool of workers. Each finished cell is written
 // to OUT/cells/ atomically (rows, then theta paths, then the timing file that marks the cell
 // done), so a run killed at any moment loses only the cells in flight, and -resume skips
 // every cell whose done file exists.
-type Runner struct {
+type cellRunner struct {
 	Out     string
 	Workers int
 	Resume  bool
-	Shard   Shard
+	Shard   shardSpec
 	// Only is the -only figure: Merge then writes timings-NAME.csv, leaving the full run's
 	// timings.csv alone.
 	Only string
@@ -66,10 +66,10 @@ type Runner struct {
 	// type) than this build's on -resume, and cells of several backends in one merge.
 	AllowMixedBackend bool
 	CTSlice           string
-	NewTask           TaskFactory
-	NewMethod         MethodFactory
+	NewTask           taskFactory
+	NewMethod         methodFactory
 	// Progress reports finished cells (nil: none).
-	Progress Progress
+	Progress progressReporter
 	// Warnings receives one line per run when a task runs on stand-in data (nil: none).
 	Warnings io.Writer
 
@@ -80,20 +80,20 @@ type Runner struct {
 	afterCell func()
 }
 
-func (r *Runner) cellsDir() string { return filepath.Join(r.Out, "cells") }
+func (r *cellRunner) cellsDir() string { return filepath.Join(r.Out, "cells") }
 
-func (r *Runner) cellPath(stem, kind string) string {
+func (r *cellRunner) cellPath(stem, kind string) string {
 	return filepath.Join(r.cellsDir(), stem+"."+kind+".csv")
 }
 
 // done reports whether the cell's done file exists.
-func (r *Runner) done(stem string) bool {
+func (r *cellRunner) done(stem string) bool {
 	_, err := os.Stat(r.cellPath(stem, "done"))
 	return err == nil
 }
 
 // warn prints the stand-in warning once per run.
-func (r *Runner) warn(t tasks.Task) {
+func (r *cellRunner) warn(t tasks.Task) {
 	if t.DataLabel() != "ctslice-synthetic" || r.Warnings == nil {
 		return
 	}
@@ -111,7 +111,7 @@ func (r *Runner) warn(t tasks.Task) {
 // it is run again, with a note on Warnings saying why. With Resume, a finished cell computed
 // with another BLAS backend than this build's is an error naming both, unless
 // AllowMixedBackend.
-func (r *Runner) Todo(p *plan) ([]int, error) {
+func (r *cellRunner) Todo(p *plan) ([]int, error) {
 	var todo []int
 	for i, stem := range p.stems {
 		if !r.Shard.owns(i) {
@@ -144,7 +144,7 @@ func (r *Runner) Todo(p *plan) ([]int, error) {
 
 // Execute runs the cells todo of p (from Todo). It returns the first error; cells finished
 // before it are kept.
-func (r *Runner) Execute(ctx context.Context, p *plan, todo []int) error {
+func (r *cellRunner) Execute(ctx context.Context, p *plan, todo []int) error {
 	if err := os.MkdirAll(r.cellsDir(), 0o755); err != nil {
 		return fmt.Errorf("output directory: %w", err)
 	}
@@ -203,7 +203,7 @@ func (r *Runner) Execute(ctx context.Context, p *plan, todo []int) error {
 }
 
 // writeCell writes the cell's files, the done record (with their checksums) last.
-func (r *Runner) writeCell(stem string, spec CellSpec, out *cellOutput) error {
+func (r *cellRunner) writeCell(stem string, spec cellSpec, out *cellOutput) error {
 	if err := finiteLosses(out.rows); err != nil {
 		return err
 	}
@@ -235,7 +235,7 @@ func (r *Runner) writeCell(stem string, spec CellSpec, out *cellOutput) error {
 }
 
 // missing returns the stems of the plan's cells without a done file.
-func (r *Runner) missing(p *plan) []string {
+func (r *cellRunner) missing(p *plan) []string {
 	var out []string
 	for _, stem := range p.stems {
 		if !r.done(stem) {
@@ -253,7 +253,7 @@ var errIncomplete = errors.New("cells are missing")
 // many workers or shards made them. Every cell is verified against its done record first; a
 // cell that fails, or cells of several BLAS backends (unless AllowMixedBackend), make Merge
 // write nothing and name the cell.
-func (r *Runner) Merge(p *plan) error {
+func (r *cellRunner) Merge(p *plan) error {
 	recs, err := r.verifyAll(p)
 	if err != nil {
 		return err
@@ -280,7 +280,7 @@ func (r *Runner) Merge(p *plan) error {
 
 // verifyAll checks that every cell of p is done and intact and that all were computed with
 // one BLAS backend (unless AllowMixedBackend), and returns their done records.
-func (r *Runner) verifyAll(p *plan) ([]*records.CellDone, error) {
+func (r *cellRunner) verifyAll(p *plan) ([]*records.CellDone, error) {
 	if miss := r.missing(p); len(miss) > 0 {
 		return nil, fmt.Errorf("%w: %d of %d cells in %s have no done file (first: %s); run the remaining shards or rerun with -resume",
 			errIncomplete, len(miss), len(p.stems), r.cellsDir(), miss[0])
@@ -309,7 +309,7 @@ func (r *Runner) verifyAll(p *plan) ([]*records.CellDone, error) {
 
 // mergeCells reads the kind ("rows" or "theta") file of every cell figure fi uses, in plan
 // order, labels each row with the figure and the cell's config, and encodes them.
-func mergeCells[T any](r *Runner, p *plan, fi int, kind string, label func(row *T, figure, config string)) ([]byte, error) {
+func mergeCells[T any](r *cellRunner, p *plan, fi int, kind string, label func(row *T, figure, config string)) ([]byte, error) {
 	var all []T
 	for _, ref := range p.uses[fi] {
 		rows, err := records.ReadFile[T](r.cellPath(p.stems[ref.cell], kind))
@@ -326,7 +326,7 @@ func mergeCells[T any](r *Runner, p *plan, fi int, kind string, label func(row *
 
 // writeTimings writes the timing of every cell of p, with the figures that use it and its
 // config label (timings.csv, or timings-NAME.csv for an -only run).
-func (r *Runner) writeTimings(p *plan, recs []*records.CellDone) error {
+func (r *cellRunner) writeTimings(p *plan, recs []*records.CellDone) error {
 	labels := make([]string, len(p.stems))
 	for fi := range p.figures {
 		for _, ref := range p.uses[fi] {

@@ -27,8 +27,8 @@ import (
 )
 
 // quickOptions runs the figures of the quick suite (no audit or theory sweep) into out.
-func quickOptions(out string, workers int) Options {
-	return Options{Suite: SuiteQuick, Out: out, Workers: workers, Quiet: true, Stderr: io.Discard, skipAuditTheory: true}
+func quickOptions(out string, workers int) runOptions {
+	return runOptions{Suite: SuiteQuick, Out: out, Workers: workers, Quiet: true, Stderr: io.Discard, skipAuditTheory: true}
 }
 
 var (
@@ -225,7 +225,7 @@ func TestShardsMergedEqualUnsharded(t *testing.T) {
 	const n = 3
 	for k := 0; k < n; k++ {
 		o := quickOptions(dir, 1)
-		o.Shard = Shard{K: k, N: n}
+		o.Shard = shardSpec{K: k, N: n}
 		if err := runSuite(context.Background(), o, nil); err != nil {
 			t.Fatalf("shard %d/%d: %v", k, n, err)
 		}
@@ -250,11 +250,11 @@ func TestMergeWithMissingCellsFails(t *testing.T) {
 	dir := t.TempDir()
 	o := quickOptions(dir, 1)
 	o.Only = "fig1"
-	o.Shard = Shard{K: 0, N: 2}
+	o.Shard = shardSpec{K: 0, N: 2}
 	if err := runSuite(context.Background(), o, nil); err != nil {
 		t.Fatal(err)
 	}
-	o.Shard, o.Merge = Shard{}, true
+	o.Shard, o.Merge = shardSpec{}, true
 	err := runSuite(context.Background(), o, nil)
 	if !errors.Is(err, errIncomplete) || !strings.Contains(err.Error(), "have no done file") {
 		t.Fatalf("merge of half the cells: got %v", err)
@@ -319,7 +319,7 @@ func TestOnlyRunKeepsTheFullRunsManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m Manifest
+	var m runManifest
 	if err := json.Unmarshal(b, &m); err != nil || m.Only != "fig1" || len(m.Figures) != 1 {
 		t.Errorf("manifest-fig1.json: only %q, %d figures, %v; want fig1 alone", m.Only, len(m.Figures), err)
 	}
@@ -382,7 +382,7 @@ func (fakeTask) Name() string                     { return "fake" }
 func (fakeTask) DataLabel() string                { return "ctslice-synthetic" }
 func (fakeTask) LossBound() float64               { return 10 }
 func (fakeTask) Data() (train, val tasks.Dataset) { return }
-func newFakeTask(TaskSpec) (tasks.Task, error)    { return fakeTask{}, nil }
+func newFakeTask(taskSpec) (tasks.Task, error)    { return fakeTask{}, nil }
 
 // fakeMethod evaluates a fixed list of points and reports each.
 type fakeMethod struct{ points [][]float64 }
@@ -401,7 +401,7 @@ func (f fakeMethod) Run(ctx context.Context, obj algo.Objective, budget int, rng
 }
 
 func TestCellGuardsTheMethodContract(t *testing.T) {
-	spec := CellSpec{Suite: "test", Task: "fake", D: 2, Method: "random", Seed: 1, Budget: 2, Mu: inf}
+	spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "random", Seed: 1, Budget: 2, Mu: inf}
 	for _, tc := range []struct {
 		points [][]float64
 		want   string
@@ -419,7 +419,7 @@ func TestCellGuardsTheMethodContract(t *testing.T) {
 	// Within the contract: the reported loss is the noiseless mean, and the stand-in
 	// warning is printed once however many cells use it.
 	var warnings bytes.Buffer
-	r := &Runner{Warnings: &warnings}
+	r := &cellRunner{Warnings: &warnings}
 	for i := 0; i < 3; i++ {
 		out, err := runCell(context.Background(), spec, newFakeTask,
 			func(string, baselines.Options) (baselines.Method, error) {
@@ -495,7 +495,7 @@ func TestPlanIsDeterministicAndDeduplicated(t *testing.T) {
 		count := make([]int, len(p1.cells))
 		for k := 0; k < n; k++ {
 			for i := range p1.cells {
-				if (Shard{K: k, N: n}).owns(i) {
+				if (shardSpec{K: k, N: n}).owns(i) {
 					count[i]++
 				}
 			}

@@ -16,12 +16,12 @@ type num = jsonnum.Float
 
 var inf = num(math.Inf(1))
 
-// AlgoConfig holds the DP-GIBO settings of a block (passed to dpgibo and gibo through
+// algoConfig holds the DP-GIBO settings of a block (passed to dpgibo and gibo through
 // algo.Settings). No field falls through to a default of algo: Batch 0 (with BiasTol 0) is
 // d+1 and MaxBatch 0 is 4(d+1) (cellFor), the design options, prior mean and adaptive
 // clipping take the pinned values of pinned.go, and Clip, Step and Lengthscale must be set
 // for DP-GIBO and GIBO (checkBlock), so that a change of an algo default moves no result.
-type AlgoConfig struct {
+type algoConfig struct {
 	Iters       int // T
 	Batch       int // fixed b; 0 with BiasTol 0 means d+1
 	BiasTol     num // adaptive batch tolerance (0: fixed batch)
@@ -33,7 +33,7 @@ type AlgoConfig struct {
 	Lengthscale num // RBF length-scale of the surrogate (variance 1)
 	// AdaptiveClip, when non-nil, makes dpgibo and gibo clip adaptively from B_0 = Clip
 	// (algo.AdaptiveClip); their rows are labelled "adaptive".
-	AdaptiveClip *AdaptiveClipConfig
+	AdaptiveClip *adaptiveClipConfig
 	// Standardise standardises each user's kept observations (algo.Settings.Standardise).
 	Standardise bool
 	// PriorMean is the surrogate's prior mean, "zero" or "user-mean" ("": user-mean, the
@@ -41,13 +41,13 @@ type AlgoConfig struct {
 	PriorMean string `json:",omitempty"`
 	// Design are the batch design options (nil: the values every committed run used; see
 	// pinned.go). The tags keep the configuration hash of suites that do not set them.
-	Design *DesignConfig `json:",omitempty"`
+	Design *designConfig `json:",omitempty"`
 }
 
-// DesignConfig are algo's batch design options in the suite's numbers. A zero field is the
+// designConfig are algo's batch design options in the suite's numbers. A zero field is the
 // pinned value of pinned.go (the value of every committed run), never algo's current
 // default.
-type DesignConfig struct {
+type designConfig struct {
 	// Starts is algo.Settings.DesignStarts (0: 3).
 	Starts int `json:"starts,omitempty"`
 	// Evals is algo.Settings.DesignEvals (0: 60).
@@ -58,19 +58,19 @@ type DesignConfig struct {
 	MaxKept int `json:"max_kept,omitempty"`
 }
 
-// AdaptiveClipConfig is algo.AdaptiveClip in the suite's numbers. A zero field is the
+// adaptiveClipConfig is algo.AdaptiveClip in the suite's numbers. A zero field is the
 // pinned value of pinned.go (quantile 0.5, rate 0.2, count share 0.1: algo's defaults when
 // every committed run was made), never algo's current default.
-type AdaptiveClipConfig struct {
+type adaptiveClipConfig struct {
 	Quantile   num `json:"quantile,omitempty"`
 	Rate       num `json:"rate,omitempty"`
 	CountShare num `json:"count_share,omitempty"`
 }
 
-// Block is one task of a figure crossed with its dimensions, sweep values, methods and
+// blockSpec is one task of a figure crossed with its dimensions, sweep values, methods and
 // seeds. Every number of the paper's settings is a field here, so that the manifest
 // records it and a fork can change it in one place.
-type Block struct {
+type blockSpec struct {
 	// Task is the catalog name: grouplasso, gpreg or svr.
 	Task string
 	// CellSuite, when set, is the suite its cells are computed as (the suite column and the
@@ -93,7 +93,7 @@ type Block struct {
 	// Seeds is the number of replications (seeds 1..Seeds).
 	Seeds int
 	// Algo are the DP-GIBO settings.
-	Algo AlgoConfig
+	Algo algoConfig
 	// EvalNoise is the standard deviation of noise injected into every per-user loss the
 	// methods observe (0: none).
 	EvalNoise num
@@ -110,14 +110,14 @@ type Block struct {
 	ThetaCoords []int
 }
 
-// Figure is one named figure of a suite.
-type Figure struct {
+// figureSpec is one named figure of a suite.
+type figureSpec struct {
 	// Name is the figure's name (-only=NAME, the CSV file NAME.csv).
 	Name string
 	// Theta marks a figure whose CSV holds theta paths (records.ThetaRow) rather than
 	// loss traces (records.Row).
 	Theta  bool
-	Blocks []Block
+	Blocks []blockSpec
 }
 
 // Suite names accepted by -suite.
@@ -131,18 +131,18 @@ const (
 	SuiteDesign  = "design"
 )
 
-var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuitePeers, SuiteDesign, SuiteAudit, SuiteTheory, SuiteFStar}
+var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuitePeers, SuiteDesign, SuiteAudit, SuiteTheory, suiteFStar}
 
 // Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
 // leaves open are marked "choice" and listed in docs/reproducing.md.
 var (
 	// Group LASSO, appendix: T = 20, b = d+1, B = 0.1, AdaGrad eta = 1, l = 1, mu = 1.
-	groupLassoAlgo = AlgoConfig{Iters: 20, Clip: 0.1, Mu: 1, Step: 1, Lengthscale: 1}
+	groupLassoAlgo = algoConfig{Iters: 20, Clip: 0.1, Mu: 1, Step: 1, Lengthscale: 1}
 	// GP regression across d (fig2a). Choice: T = 25, b = d+1, B = 3, sigma = 0.05, mu = 1
 	// as in the appendix's GP examples; eta = 0.3 (paper).
-	gpAcrossDAlgo = AlgoConfig{Iters: 25, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
+	gpAcrossDAlgo = algoConfig{Iters: 25, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
 	// SVR, appendix: T = 10, b = d+1 = 104, eta = 0.8, B = 1, l = 1, mu = 0.2.
-	svrAlgo = AlgoConfig{Iters: 10, Clip: 1, Mu: 0.2, Step: 0.8, Lengthscale: 1}
+	svrAlgo = algoConfig{Iters: 10, Clip: 1, Mu: 0.2, Step: 0.8, Lengthscale: 1}
 	// fig2a: the paper gives no B for it. The first fig2a runs used gpAcrossDAlgo's B = 3 and
 	// lost (fig2a-b3 keeps them); the data-independent rule algo.NoiseFloorClip (B = 2
 	// sigma/l = 0.1 at sigma = 0.05, l = 1) was adopted after that outcome, so the paper's
@@ -151,7 +151,7 @@ var (
 	fig2aAlgo = withClip(gpAcrossDAlgo, algo.NoiseFloorClip(algo.RBF{Lengthscale: 1, Variance: 1}, 0.05))
 	// GP regression d = 15 appendix examples: B = 3, sigma = 0.05, mu = 1, T = 25, eta = 0.3,
 	// adaptive batch with bias tolerance 0.5 where the paper sweeps something else.
-	gp15Algo = AlgoConfig{Iters: 25, BiasTol: 0.5, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
+	gp15Algo = algoConfig{Iters: 25, BiasTol: 0.5, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
 )
 
 // Seeds of the paper suite, fixed before the run whose verdicts docs/results.md reports (the claims
@@ -175,14 +175,14 @@ const (
 )
 
 // withClip returns a with Clip set to clip.
-func withClip(a AlgoConfig, clip float64) AlgoConfig {
+func withClip(a algoConfig, clip float64) algoConfig {
 	a.Clip = num(clip)
 	return a
 }
 
 // paperFigures returns the paper suite.
-func paperFigures() []Figure {
-	fig2b := Block{Task: "svr", Dims: []int{103}, NTrain: 1000, NVal: 9000, DataSeed: 1,
+func paperFigures() []figureSpec {
+	fig2b := blockSpec{Task: "svr", Dims: []int{103}, NTrain: 1000, NVal: 9000, DataSeed: 1,
 		Methods: []string{"dpgibo", "gibo", "random"}, Seeds: seedsFig2b, Algo: svrAlgo, ThetaCoords: []int{-2, -1}}
 	// fig2b-real: fig2b's protocol on the embedded 681 real CT-slice rows (data label
 	// ctslice-sample), split by patient: SVR trained on the 583 slices of patient 0, one
@@ -197,7 +197,7 @@ func paperFigures() []Figure {
 	fig3ab := gp15Algo
 	fig3ab.BiasTol = 0
 	fig3c := gp15Algo
-	fig3d := AlgoConfig{Iters: 45, Clip: 1, Mu: 0.1, Step: 0.3, Lengthscale: 1}
+	fig3d := algoConfig{Iters: 45, Clip: 1, Mu: 0.1, Step: 0.3, Lengthscale: 1}
 	// noise-misspec: the paper gives no B; algo.NoiseFloorClip at the true evaluation noise
 	// 0.01 (B = 0.02), the same for every sigma told to the surrogate so that the sweep
 	// varies sigma only.
@@ -205,8 +205,8 @@ func paperFigures() []Figure {
 	misspec.NoiseStd = 0
 	clip := gp15Algo
 	clip.Clip = 0
-	gp15 := func(nTrain, nVal int, methods []string, seeds int, a AlgoConfig, sweep string, values ...num) Block {
-		return Block{Task: "gpreg", Dims: []int{15}, NTrain: nTrain, NVal: nVal, DataSeed: 1,
+	gp15 := func(nTrain, nVal int, methods []string, seeds int, a algoConfig, sweep string, values ...num) blockSpec {
+		return blockSpec{Task: "gpreg", Dims: []int{15}, NTrain: nTrain, NVal: nVal, DataSeed: 1,
 			Methods: methods, Seeds: seeds, Algo: a, Sweep: sweep, Values: values}
 	}
 	dp := []string{"dpgibo"}
@@ -217,39 +217,39 @@ func paperFigures() []Figure {
 	misspecBlock := gp15(1000, 1000, []string{"dpgibo", "random"}, seedsNoiseMisspec, misspec, "noise_std", 0.01, 1, 1e-4)
 	misspecBlock.EvalNoise = 0.01
 
-	return []Figure{
-		{Name: "fig1", Blocks: []Block{{Task: "grouplasso", Dims: []int{2, 10, 20}, DataSeed: 1,
+	return []figureSpec{
+		{Name: "fig1", Blocks: []blockSpec{{Task: "grouplasso", Dims: []int{2, 10, 20}, DataSeed: 1,
 			Methods: []string{"dpgibo", "gibo", "random"}, Seeds: seedsFig1, Algo: groupLassoAlgo}}},
 		{Name: "fig2a", Blocks: fig2aBlocks()},
 		{Name: "fig2a-clip", Blocks: fig2aClipBlocks()},
 		{Name: "fig2a-b3", Blocks: fig2aB3Blocks()},
-		{Name: "fig2b", Blocks: []Block{fig2b}},
-		{Name: "fig2b-real", Blocks: []Block{fig2bReal}},
-		{Name: "fig3f", Theta: true, Blocks: []Block{fig3f}},
-		{Name: "fig3ab", Blocks: []Block{gp15(1000, 1000, dp, seedsFig3ab, fig3ab, "bias_tol", 0.1, 0.3, 0.5, 1, 2)}},
-		{Name: "fig3c", Blocks: []Block{gp15(350, 350, dp, seedsFig3c, fig3c, "mu", 0.1, 0.5, 1, inf)}},
-		{Name: "fig3d", Blocks: []Block{gp15(1000, 1000, dp, seedsFig3d, fig3d, "noise", 0, 0.001, 0.01, 0.1, 1)}},
-		{Name: "noise-misspec", Blocks: []Block{misspecBlock}},
-		{Name: "clip-sweep", Blocks: []Block{gp15(500, 500, dp, seedsClipSweep, clip, "clip", 0.1, 1, 10, 100)}},
+		{Name: "fig2b", Blocks: []blockSpec{fig2b}},
+		{Name: "fig2b-real", Blocks: []blockSpec{fig2bReal}},
+		{Name: "fig3f", Theta: true, Blocks: []blockSpec{fig3f}},
+		{Name: "fig3ab", Blocks: []blockSpec{gp15(1000, 1000, dp, seedsFig3ab, fig3ab, "bias_tol", 0.1, 0.3, 0.5, 1, 2)}},
+		{Name: "fig3c", Blocks: []blockSpec{gp15(350, 350, dp, seedsFig3c, fig3c, "mu", 0.1, 0.5, 1, inf)}},
+		{Name: "fig3d", Blocks: []blockSpec{gp15(1000, 1000, dp, seedsFig3d, fig3d, "noise", 0, 0.001, 0.01, 0.1, 1)}},
+		{Name: "noise-misspec", Blocks: []blockSpec{misspecBlock}},
+		{Name: "clip-sweep", Blocks: []blockSpec{gp15(500, 500, dp, seedsClipSweep, clip, "clip", 0.1, 1, 10, 100)}},
 	}
 }
 
 // fig2aBlocks is fig2a: DP-GIBO with the B rule's clip; GIBO, the non-private reference,
 // keeps B = 3, at which it clips almost no user (at most 6% in any iteration, 0.2% on
 // average over a 6-seed run), i.e. GIBO without clipping as the paper runs it.
-func fig2aBlocks() []Block {
-	private := Block{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
+func fig2aBlocks() []blockSpec {
+	private := blockSpec{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
 		Methods: []string{"dpgibo"}, Seeds: seedsFig2a, Algo: fig2aAlgo}
 	rest := private
 	rest.Methods, rest.Algo = []string{"gibo", "random", "ucb"}, gpAcrossDAlgo
-	return []Block{private, rest}
+	return []blockSpec{private, rest}
 }
 
 // fig2aB3Blocks is fig2a-b3: fig2a with DP-GIBO at B = 3, the clip of the first fig2a runs,
 // which lost; fig2a's B rule (0.1) was chosen after those results. Judged with fig2a's claims
 // so that both choices of B are shown. Every curve but DP-GIBO's is fig2a's (same cells).
-func fig2aB3Blocks() []Block {
-	return []Block{{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
+func fig2aB3Blocks() []blockSpec {
+	return []blockSpec{{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
 		Methods: []string{"dpgibo", "gibo", "random", "ucb"}, Seeds: seedsFig2a, Algo: gpAcrossDAlgo}}
 }
 
@@ -257,39 +257,39 @@ func fig2aB3Blocks() []Block {
 // {0.1, 0.3, 1, 3} and with adaptive clipping (algo's defaults: target median, rate 0.2, a
 // tenth of mu^2 on the counts) from B_0 = fig2a's rule value, so that the reader sees what
 // the choice of B does. Its seeds are fig2a's, so the B = 0.1 runs are fig2a's d = 10 runs.
-func fig2aClipBlocks() []Block {
-	fixed := Block{Task: "gpreg", Dims: []int{10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
+func fig2aClipBlocks() []blockSpec {
+	fixed := blockSpec{Task: "gpreg", Dims: []int{10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
 		Methods: []string{"dpgibo"}, Seeds: seedsFig2a, Algo: fig2aAlgo, Sweep: "clip", Values: []num{0.1, 0.3, 1, 3}}
 	adaptive := fixed
 	adaptive.Sweep, adaptive.Values = "", nil
-	adaptive.Algo.AdaptiveClip = &AdaptiveClipConfig{}
-	return []Block{fixed, adaptive}
+	adaptive.Algo.AdaptiveClip = &adaptiveClipConfig{}
+	return []blockSpec{fixed, adaptive}
 }
 
 // candidateDesign is the batch design of the design-equivalence study (docs/library.md,
 // "Batch design"): one L-BFGS start per greedily added point, no joint refinement, and the
 // last 8(d+1) design points kept (128 at d = 15). The study showed it non-inferior to
 // jointDesign on every sweep value of fig3ab, fig3c and noise-misspec, which now run it.
-var candidateDesign = DesignConfig{Starts: 1, GreedyOnly: true, MaxKept: 128}
+var candidateDesign = designConfig{Starts: 1, GreedyOnly: true, MaxKept: 128}
 
 // jointDesign is the design of every run before the study (three starts, joint refinement,
 // every point kept): the pinned values, spelled out.
-var jointDesign = DesignConfig{Starts: pinnedDesignStarts, Evals: pinnedDesignEvals}
+var jointDesign = designConfig{Starts: pinnedDesignStarts, Evals: pinnedDesignEvals}
 
 // designFigures returns the design suite, the design-equivalence study: for each adaptive
 // figure it covers (fig3ab, fig3c, noise-misspec), DP-GIBO's runs at the paper suite's
 // settings and seeds with jointDesign (figure joint-NAME, the runs of NAME before the study)
 // and with candidateDesign (figure design-NAME, the paper suite's runs of NAME since). go run
 // ./figures pairs them by seed.
-func designFigures() []Figure {
-	var out []Figure
+func designFigures() []figureSpec {
+	var out []figureSpec
 	for _, f := range paperFigures() {
 		switch f.Name {
 		case "fig3ab", "fig3c", "noise-misspec":
 		default:
 			continue
 		}
-		old, candidate := Figure{Name: "joint-" + f.Name}, Figure{Name: "design-" + f.Name}
+		old, candidate := figureSpec{Name: "joint-" + f.Name}, figureSpec{Name: "design-" + f.Name}
 		for _, b := range f.Blocks {
 			b.Methods = []string{"dpgibo"}
 			b.CellSuite = SuitePaper
@@ -305,9 +305,9 @@ func designFigures() []Figure {
 
 // privateFigures returns the private suite: fig-private, every method private at equal mu
 // and equal evaluation budget T(d+1).
-func privateFigures() []Figure {
+func privateFigures() []figureSpec {
 	methods := []string{"dpgibo", "dp-random", "dp-ucb"}
-	return []Figure{{Name: "fig-private", Blocks: []Block{
+	return []figureSpec{{Name: "fig-private", Blocks: []blockSpec{
 		{Task: "grouplasso", Dims: []int{2, 10, 20}, DataSeed: 1, Methods: methods,
 			Seeds: seedsPrivate, Algo: groupLassoAlgo, Sweep: "mu", Values: []num{1, 0.2}},
 		{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1, Methods: methods,
@@ -322,15 +322,15 @@ func privateFigures() []Figure {
 // T(d+1) of DP-GIBO. Each task keeps the settings of its paper figure: fig1's for group
 // LASSO, fig2a's for GP regression (DP-GIBO with the B rule, GIBO with B = 3) and fig2b's
 // for SVR.
-func peersFigures() []Figure {
+func peersFigures() []figureSpec {
 	mus := []num{1, 0.2}
 	others := []string{"gibo", "random", "tpe", "cmaes"}
 	all := append([]string{"dpgibo"}, others...)
-	gpPrivate := Block{Task: "gpreg", Dims: []int{5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
+	gpPrivate := blockSpec{Task: "gpreg", Dims: []int{5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1,
 		Methods: []string{"dpgibo"}, Seeds: seedsPeers, Algo: fig2aAlgo, Sweep: "mu", Values: mus}
 	gpRest := gpPrivate
 	gpRest.Methods, gpRest.Algo, gpRest.Sweep, gpRest.Values = others, gpAcrossDAlgo, "", nil
-	return []Figure{{Name: "fig-peers", Blocks: []Block{
+	return []figureSpec{{Name: "fig-peers", Blocks: []blockSpec{
 		{Task: "grouplasso", Dims: []int{10, 20}, DataSeed: 1, Methods: all,
 			Seeds: seedsPeers, Algo: groupLassoAlgo, Sweep: "mu", Values: mus},
 		gpPrivate, gpRest,
@@ -341,7 +341,7 @@ func peersFigures() []Figure {
 
 // quickFigures returns every figure of the paper, private and peers suites at tiny sizes:
 // the same code paths (every task, method, sweep and output) in seconds.
-func quickFigures() []Figure {
+func quickFigures() []figureSpec {
 	figs := append(paperFigures(), privateFigures()...)
 	figs = append(figs, peersFigures()...)
 	for fi := range figs {
@@ -380,8 +380,8 @@ func quickFigures() []Figure {
 }
 
 // suiteFigures returns the figures of suite, restricted to only when it is not empty.
-func suiteFigures(suite, only string) ([]Figure, error) {
-	var figs []Figure
+func suiteFigures(suite, only string) ([]figureSpec, error) {
+	var figs []figureSpec
 	switch suite {
 	case SuitePaper:
 		figs = paperFigures()
@@ -393,7 +393,7 @@ func suiteFigures(suite, only string) ([]Figure, error) {
 		figs = quickFigures()
 	case SuiteDesign:
 		figs = designFigures()
-	case SuiteFStar:
+	case suiteFStar:
 		return nil, nil // -only names a figure whose settings are searched (fstarTargets)
 	case SuiteAudit, SuiteTheory:
 		if only != "" {
@@ -409,7 +409,7 @@ func suiteFigures(suite, only string) ([]Figure, error) {
 	var names []string
 	for _, f := range figs {
 		if f.Name == only {
-			return []Figure{f}, nil
+			return []figureSpec{f}, nil
 		}
 		names = append(names, f.Name)
 	}
@@ -418,7 +418,7 @@ func suiteFigures(suite, only string) ([]Figure, error) {
 
 // overrideSeeds sets the number of replications of every block to seeds (figures of one
 // run, such as fig3f, keep theirs).
-func overrideSeeds(figs []Figure, seeds int) {
+func overrideSeeds(figs []figureSpec, seeds int) {
 	for fi := range figs {
 		for bi := range figs[fi].Blocks {
 			if figs[fi].Blocks[bi].Seeds > 1 {
@@ -429,7 +429,7 @@ func overrideSeeds(figs []Figure, seeds int) {
 }
 
 // figureNames returns the names of figs.
-func figureNames(figs []Figure) []string {
+func figureNames(figs []figureSpec) []string {
 	names := make([]string, len(figs))
 	for i, f := range figs {
 		names[i] = f.Name
