@@ -27,7 +27,7 @@ type runManifest struct {
 	// Figures is the full configuration of every figure; CellList the stem of every cell
 	// in plan order.
 	Figures  []figureSpec `json:"figures"`
-	CellList []string `json:"cell_list"`
+	CellList []string     `json:"cell_list"`
 }
 
 // configHash is the hex SHA-256 of the figures and the plan's cells.
