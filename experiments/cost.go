@@ -1,9 +1,7 @@
 package main
 
 import (
-	"container/heap"
 	"math"
-	"sort"
 
 	"dpgibo/tasks/catalog"
 )
@@ -73,38 +71,4 @@ func estimatedCost(c cellSpec) float64 {
 		reports = float64(c.Iters + 1)
 	}
 	return perEval*(evals+reports+costSetupEvals) + design
-}
-
-// wallSeconds is the estimated wall time of running cells of the given costs on workers
-// workers, longest first (as Runner.Execute orders them): each cell goes to the worker that
-// frees first.
-func wallSeconds(costs []float64, workers int) float64 {
-	if workers < 1 {
-		workers = 1
-	}
-	sorted := append([]float64(nil), costs...)
-	sort.Sort(sort.Reverse(sort.Float64Slice(sorted)))
-	free := make(floatHeap, min(workers, max(len(sorted), 1)))
-	end := 0.0
-	for _, c := range sorted {
-		t := free[0] + c
-		free[0] = t
-		heap.Fix(&free, 0)
-		end = max(end, t)
-	}
-	return end
-}
-
-// floatHeap is a min-heap of the times at which workers free.
-type floatHeap []float64
-
-func (h floatHeap) Len() int           { return len(h) }
-func (h floatHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h floatHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *floatHeap) Push(x any)        { *h = append(*h, x.(float64)) }
-func (h *floatHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }

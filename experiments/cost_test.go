@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"dpgibo/internal/blasinfo"
 	"encoding/json"
 	"math"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/progress"
 	"dpgibo/internal/records"
 )
 
@@ -94,8 +95,8 @@ func TestWallSecondsSchedulesLongestFirst(t *testing.T) {
 		{[]float64{1, 1}, 8, 1},
 		{nil, 2, 0},
 	} {
-		if got := wallSeconds(tc.costs, tc.workers); got != tc.want {
-			t.Errorf("wallSeconds(%v, %d) = %v, want %v", tc.costs, tc.workers, got, tc.want)
+		if got := progress.WallSeconds(tc.costs, tc.workers); got != tc.want {
+			t.Errorf("progress.WallSeconds(%v, %d) = %v, want %v", tc.costs, tc.workers, got, tc.want)
 		}
 	}
 }
@@ -139,8 +140,39 @@ func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 	for i, c := range p.cells {
 		costs[i] = estimatedCost(c)
 	}
-	one, two := wallSeconds(costs, 1), wallSeconds(costs, 2)
+	one, two := progress.WallSeconds(costs, 1), progress.WallSeconds(costs, 2)
 	if math.Abs(one-sum(costs)) > 1e-6*one || !(two < one) || two < one/2-1e-6 {
 		t.Errorf("wall time %v s at 1 worker, %v s at 2, cell-seconds %v", one, two, sum(costs))
+	}
+}
+
+// The cost estimate orders the paper suite's cells as its measured timings do: the
+// adaptive design with an overestimated noise std (hundreds of seconds) above SVR runs
+// (about two minutes), these above a fixed-batch GP run, and group LASSO runs last.
+func TestEstimatedCostOrdersThePaperCells(t *testing.T) {
+	figs, _ := suiteFigures(SuitePaper, "")
+	p, err := makePlan(SuitePaper, figs, "stand-in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := map[string]float64{}
+	for _, c := range p.cells {
+		key := c.Task + "/" + c.Method
+		if c.BiasTol > 0 {
+			key += "/adaptive-sigma=" + strconv.FormatFloat(float64(c.NoiseStd), 'g', -1, 64)
+		}
+		worst[key] = max(worst[key], estimatedCost(c))
+	}
+	// Measured (reproduction/timings-*.csv, OpenBLAS): an SVR DP-GIBO cell about 100 s or
+	// more, the sigma = 1 adaptive cell of noise-misspec 46-64 s with the windowed design,
+	// a group LASSO cell well under a second.
+	order := []string{"svr/dpgibo", "gpreg/dpgibo/adaptive-sigma=1", "grouplasso/dpgibo"}
+	for k := 1; k < len(order); k++ {
+		if !(worst[order[k-1]] > worst[order[k]]) {
+			t.Errorf("estimated cost of %s (%.3g s) not above %s (%.3g s)", order[k-1], worst[order[k-1]], order[k], worst[order[k]])
+		}
+	}
+	if s := worst["gpreg/dpgibo/adaptive-sigma=1"]; s < 20 || s > 200 {
+		t.Errorf("the sigma = 1 adaptive cell is estimated at %.3g s; measured 46-64 s", s)
 	}
 }

@@ -12,13 +12,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"dpgibo/internal/runlock"
 )
 
 // writeLock plants a lock file of another run in dir.
-func writeLock(t *testing.T, dir string, l lockInfo) {
+func writeLock(t *testing.T, dir string, l runlock.Info) {
 	t.Helper()
 	b, _ := json.Marshal(l)
-	if err := os.WriteFile(filepath.Join(dir, lockFileName(l.Shard)), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, runlock.FileName(l.Shard)), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -55,24 +57,24 @@ func fig1Hash(t *testing.T) string {
 }
 
 func TestOutputLock(t *testing.T) {
-	host := hostName()
+	host := runlock.Host()
 	live := liveProcess(t)
 	hash := fig1Hash(t)
 	for _, tc := range []struct {
 		name   string
-		holder lockInfo
+		holder runlock.Info
 		shard  shardSpec
 		ok     bool
 		note   string
 	}{
-		{"live run, other settings", lockInfo{Host: host, PID: live, Suite: "paper", ConfigHash: "other"}, shardSpec{}, false, ""},
-		{"live run, same settings", lockInfo{Host: host, PID: live, Suite: "quick", ConfigHash: hash}, shardSpec{}, false, ""},
-		{"live run on another host", lockInfo{Host: host + "-elsewhere", PID: 1, Suite: "quick", ConfigHash: "other"}, shardSpec{}, false, ""},
-		{"stale lock of a killed run", lockInfo{Host: host, PID: deadPID(t), Suite: "quick", ConfigHash: "other"}, shardSpec{}, true, "stale lock"},
-		{"sibling shard of the same run", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, shardSpec{K: 1, N: 2}, true, ""},
-		{"shard of another run", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: "other"}, shardSpec{K: 1, N: 2}, false, ""},
-		{"a whole run beside a running shard", lockInfo{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, shardSpec{}, false, ""},
-		{"the same shard rerun from another host", lockInfo{Host: host + "-elsewhere", PID: 1, Suite: "quick", Shard: "1/2", ConfigHash: hash}, shardSpec{K: 1, N: 2}, true, "taking over"},
+		{"live run, other settings", runlock.Info{Host: host, PID: live, Suite: "paper", ConfigHash: "other"}, shardSpec{}, false, ""},
+		{"live run, same settings", runlock.Info{Host: host, PID: live, Suite: "quick", ConfigHash: hash}, shardSpec{}, false, ""},
+		{"live run on another host", runlock.Info{Host: host + "-elsewhere", PID: 1, Suite: "quick", ConfigHash: "other"}, shardSpec{}, false, ""},
+		{"stale lock of a killed run", runlock.Info{Host: host, PID: deadPID(t), Suite: "quick", ConfigHash: "other"}, shardSpec{}, true, "stale lock"},
+		{"sibling shard of the same run", runlock.Info{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, shardSpec{K: 1, N: 2}, true, ""},
+		{"shard of another run", runlock.Info{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: "other"}, shardSpec{K: 1, N: 2}, false, ""},
+		{"a whole run beside a running shard", runlock.Info{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, shardSpec{}, false, ""},
+		{"the same shard rerun from another host", runlock.Info{Host: host + "-elsewhere", PID: 1, Suite: "quick", Shard: "1/2", ConfigHash: hash}, shardSpec{K: 1, N: 2}, true, "taking over"},
 	} {
 		dir := t.TempDir()
 		writeLock(t, dir, tc.holder)
@@ -86,7 +88,7 @@ func TestOutputLock(t *testing.T) {
 			if err != nil || !strings.Contains(notes.String(), tc.note) {
 				t.Errorf("%s: got %v, notes %q; want the run to proceed (note %q)", tc.name, err, notes.String(), tc.note)
 			}
-			if _, err := os.Stat(filepath.Join(dir, lockFileName(tc.shard.String()))); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, runlock.FileName(tc.shard.String()))); err == nil {
 				t.Errorf("%s: the run left its lock behind", tc.name)
 			}
 			continue
@@ -96,7 +98,7 @@ func TestOutputLock(t *testing.T) {
 			t.Errorf("%s: got %v after %d cells; want a refusal naming %q before any cell", tc.name, err, ran, want)
 		}
 		// The holder's lock is left as it was.
-		if l, err := readLock(filepath.Join(dir, lockFileName(tc.holder.Shard))); err != nil || l.PID != tc.holder.PID {
+		if l, err := runlock.Read(filepath.Join(dir, runlock.FileName(tc.holder.Shard))); err != nil || l.PID != tc.holder.PID {
 			t.Errorf("%s: the holder's lock was changed: %+v, %v", tc.name, l, err)
 		}
 	}

@@ -30,7 +30,6 @@ package main
 
 import (
 	"context"
-	"dpgibo/internal/blasinfo"
 	"errors"
 	"flag"
 	"fmt"
@@ -48,6 +47,10 @@ import (
 	"dpgibo/experiments/audit"
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/progress"
+	"dpgibo/internal/runlock"
+	"dpgibo/internal/shutdown"
 	"dpgibo/tasks/catalog"
 	"dpgibo/tasks/svr"
 )
@@ -105,24 +108,24 @@ func main() {
 	go func() {
 		sig := <-sigs
 		caught.Store(sig)
-		grace := interruptGrace()
+		grace := shutdown.Grace()
 		if grace > 0 {
-			fmt.Fprintf(os.Stderr, "experiments: %s: stopping within %v; finished cells are kept (rerun with -resume); signal again to exit at once\n", signalName(sig), grace)
+			fmt.Fprintf(os.Stderr, "experiments: %s: stopping within %v; finished cells are kept (rerun with -resume); signal again to exit at once\n", shutdown.Name(sig), grace)
 		}
 		cancel()
 		select {
 		case <-sigs:
 		case <-time.After(grace):
 		}
-		fmt.Fprintf(os.Stderr, "experiments: %s: exiting now\n", signalName(sig))
-		exitNow(signalStatus(sig))
+		fmt.Fprintf(os.Stderr, "experiments: %s: exiting now\n", shutdown.Name(sig))
+		shutdown.ExitNow(shutdown.Status(sig))
 	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	if sig, ok := caught.Load().(os.Signal); ok {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "experiments:", err)
 		}
-		exitNow(signalStatus(sig))
+		shutdown.ExitNow(shutdown.Status(sig))
 	}
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -296,7 +299,7 @@ func prepareOut(dir string) error {
 // manifest.
 func runSuite(ctx context.Context, o runOptions, args []string) error {
 	o = o.withDefaults()
-	setInterruptGrace(suiteGrace)
+	shutdown.SetGrace(shutdown.SuiteGrace)
 	figs, err := suiteFigures(o.Suite, o.Only)
 	if o.Figures != nil {
 		figs, err = o.Figures, nil
@@ -325,7 +328,7 @@ func runSuite(ctx context.Context, o runOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	release, err := acquireLock(o.Out, lockInfo{Suite: o.Suite, Only: o.Only, Shard: o.Shard.String(), ConfigHash: configHash(o.Suite, p)}, o.Stderr)
+	release, err := runlock.Acquire(o.Out, runlock.Info{Suite: o.Suite, Only: o.Only, Shard: o.Shard.String(), ConfigHash: configHash(o.Suite, p)}, o.Stderr)
 	if err != nil {
 		return err
 	}
@@ -343,7 +346,7 @@ func runSuite(ctx context.Context, o runOptions, args []string) error {
 		NewTask: o.NewTask, NewMethod: o.NewMethod, Warnings: o.Stderr, afterCell: o.afterCell,
 	}
 	if !o.Merge {
-		r.Progress = newProgress(o.Stderr, o.Quiet, o.ProgressEvery)
+		r.Progress = progress.New(o.Stderr, o.Quiet, o.ProgressEvery)
 		todo, err := r.Todo(p)
 		if err != nil {
 			return err
@@ -404,7 +407,7 @@ func runStudy(ctx context.Context, o runOptions) error {
 	if o.Suite == suiteFStar {
 		return runFStarSearch(ctx, o)
 	}
-	release, err := acquireLock(o.Out, lockInfo{Suite: o.Suite, ConfigHash: "suite " + o.Suite}, o.Stderr)
+	release, err := runlock.Acquire(o.Out, runlock.Info{Suite: o.Suite, ConfigHash: "suite " + o.Suite}, o.Stderr)
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,14 @@
 package main
 
 import (
-	"dpgibo/internal/blasinfo"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/progress"
 )
 
 // calibratedBackend reports whether the cost model was fitted on this build's BLAS backend
@@ -37,9 +39,9 @@ func printPlan(w io.Writer, suite string, p *plan, workers int, backend string) 
 		for _, ref := range p.uses[fi] {
 			figCosts = append(figCosts, costs[ref.cell])
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%s%s\n", fig.Name, len(figCosts), sum(figCosts), duration(wallSeconds(figCosts, workers)), mark)
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%s%s\n", fig.Name, len(figCosts), sum(figCosts), duration(progress.WallSeconds(figCosts, workers)), mark)
 	}
-	fmt.Fprintf(tw, "total (distinct cells)\t%d\t%.0f\t%s%s\n", len(costs), sum(costs), duration(wallSeconds(costs, workers)), mark)
+	fmt.Fprintf(tw, "total (distinct cells)\t%d\t%.0f\t%s%s\n", len(costs), sum(costs), duration(progress.WallSeconds(costs, workers)), mark)
 	return tw.Flush()
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"dpgibo/internal/blasinfo"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,8 @@ import (
 	"sync"
 
 	"dpgibo/experiments/pool"
+	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/progress"
 	"dpgibo/internal/records"
 	"dpgibo/tasks"
 )
@@ -69,7 +70,7 @@ type cellRunner struct {
 	NewTask           taskFactory
 	NewMethod         methodFactory
 	// Progress reports finished cells (nil: none).
-	Progress progressReporter
+	Progress progress.Reporter
 	// Warnings receives one line per run when a task runs on stand-in data (nil: none).
 	Warnings io.Writer
 
@@ -170,7 +171,7 @@ func (r *cellRunner) Execute(ctx context.Context, p *plan, todo []int) error {
 	firstErr := pool.Run(ctx, workers, len(todo), func(ctx context.Context, k int) error {
 		i := todo[k]
 		spec, stem := p.cells[i], p.stems[i]
-		name := cellName(p.users[i], stem)
+		name := progress.CellName(p.users[i], stem)
 		if r.Progress != nil {
 			r.Progress.Begin(name)
 		}

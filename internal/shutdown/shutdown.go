@@ -1,4 +1,7 @@
-package main
+// Package shutdown is how a run ends on a signal: hooks that run before a forced exit (the
+// output lock's release), an exit that waits for any atomic file write in progress, the grace
+// period a run has to stop, and the shell's exit status of a signal.
+package shutdown
 
 import (
 	"os"
@@ -19,16 +22,16 @@ import (
 // signal exits at once. The exit status is 128 + the signal's number: 130 for SIGINT, 143
 // for SIGTERM.
 
-// suiteGrace is how long a suite run may take to stop after a signal before the process
+// SuiteGrace is how long a suite run may take to stop after a signal before the process
 // exits: long enough for a cell whose last evaluation is ending to be written, short enough
 // for an interactive Ctrl-C.
-const suiteGrace = 2 * time.Second
+const SuiteGrace = 2 * time.Second
 
 // grace is the current grace period in nanoseconds: 0 (exit at once) until a suite starts.
 var grace atomic.Int64
 
-func interruptGrace() time.Duration     { return time.Duration(grace.Load()) }
-func setInterruptGrace(d time.Duration) { grace.Store(int64(d)) }
+func Grace() time.Duration     { return time.Duration(grace.Load()) }
+func SetGrace(d time.Duration) { grace.Store(int64(d)) }
 
 // exitHooks run before a forced exit (they release the output directory's lock).
 var exitHooks struct {
@@ -37,8 +40,8 @@ var exitHooks struct {
 	hooks map[int]func()
 }
 
-// onExit registers f to run before a forced exit; the returned function unregisters it.
-func onExit(f func()) (unregister func()) {
+// OnExit registers f to run before a forced exit; the returned function unregisters it.
+func OnExit(f func()) (unregister func()) {
 	exitHooks.Lock()
 	defer exitHooks.Unlock()
 	if exitHooks.hooks == nil {
@@ -54,9 +57,9 @@ func onExit(f func()) (unregister func()) {
 	}
 }
 
-// exitNow waits for any atomic file write in progress (and blocks new ones), runs the exit
+// ExitNow waits for any atomic file write in progress (and blocks new ones), runs the exit
 // hooks and exits with status.
-func exitNow(status int) {
+func ExitNow(status int) {
 	records.HoldWrites()
 	exitHooks.Lock()
 	for _, f := range exitHooks.hooks {
@@ -65,16 +68,16 @@ func exitNow(status int) {
 	os.Exit(status)
 }
 
-// signalStatus is the shell's exit status of a process ended by sig: 128 + its number.
-func signalStatus(sig os.Signal) int {
+// Status is the shell's exit status of a process ended by sig: 128 + its number.
+func Status(sig os.Signal) int {
 	if s, ok := sig.(syscall.Signal); ok {
 		return 128 + int(s)
 	}
 	return 1
 }
 
-// signalName is SIGINT or SIGTERM.
-func signalName(sig os.Signal) string {
+// Name is SIGINT or SIGTERM.
+func Name(sig os.Signal) string {
 	switch sig {
 	case syscall.SIGINT:
 		return "SIGINT"

@@ -1,6 +1,9 @@
-package main
+// Package progress reports a run's progress over cells of very different costs: a bar with
+// an ETA on a terminal, a line at an interval in logs.
+package progress
 
 import (
+	"container/heap"
 	"fmt"
 	"io"
 	"os"
@@ -12,17 +15,17 @@ import (
 	"github.com/schollz/progressbar/v3"
 )
 
-// progressReporter reports the runner's progress over cells. Cells differ in cost by orders of
+// Reporter reports the runner's progress over cells. Cells differ in cost by orders of
 // magnitude (a group LASSO run takes milliseconds, an SVR run a minute) and the runner starts
 // the longest first, so the ETA comes from the share of the estimated work done, not from the
 // count of cells. Between finished cells a heartbeat shows that the run is alive: the
 // elapsed time and each cell in flight with how long it has run.
-type progressReporter interface {
-	// Start announces the cells to run by their estimated costs in seconds (estimatedCost)
+type Reporter interface {
+	// Start announces the cells to run by their estimated costs in seconds (the runner's cost model)
 	// and the number of workers that run them; until a cell finishes, the ETA is the
 	// estimated wall time less the time elapsed.
 	Start(costs []float64, workers int)
-	// Begin reports that a cell has started; cell is "FIGURES/STEM" (cellName), so that
+	// Begin reports that a cell has started; cell is "FIGURES/STEM" (CellName), so that
 	// the cells in flight are shown with their figures. It is safe for concurrent use.
 	Begin(cell string)
 	// Step reports one finished cell and its estimated cost; it is safe for concurrent use.
@@ -31,9 +34,9 @@ type progressReporter interface {
 	Finish()
 }
 
-// newProgress returns a progress bar with ETA when w is a terminal, a plain line every
+// New returns a progress bar with ETA when w is a terminal, a plain line every
 // interval otherwise, and nil when quiet.
-func newProgress(w io.Writer, quiet bool, interval time.Duration) progressReporter {
+func New(w io.Writer, quiet bool, interval time.Duration) Reporter {
 	if quiet {
 		return nil
 	}
@@ -214,7 +217,7 @@ type runState struct {
 	tally    tally
 	began    time.Time
 	inFlight map[string]time.Time
-	// estimate is the estimated wall time of the run in seconds (wallSeconds of the costs).
+	// estimate is the estimated wall time of the run in seconds (WallSeconds of the costs).
 	estimate float64
 }
 
@@ -227,7 +230,7 @@ func (s *runState) clock() time.Time {
 
 func (s *runState) start(costs []float64, workers int) {
 	s.tally, s.began, s.inFlight = newTally(costs), s.clock(), map[string]time.Time{}
-	s.estimate = wallSeconds(costs, workers)
+	s.estimate = WallSeconds(costs, workers)
 }
 
 func (s *runState) begin(cell string) {
@@ -307,9 +310,9 @@ func (s *runState) short() string {
 	return desc
 }
 
-// cellName is how the progress reports name a cell in flight: the figures that use it, then
+// CellName is how the progress reports name a cell in flight: the figures that use it, then
 // its stem.
-func cellName(figures []string, stem string) string {
+func CellName(figures []string, stem string) string {
 	return strings.Join(figures, "+") + "/" + stem
 }
 
@@ -340,4 +343,38 @@ func (t *tally) share() float64 {
 		return 0
 	}
 	return min(1, t.workDone/t.work)
+}
+
+// WallSeconds is the estimated wall time of running cells of the given costs on workers
+// workers, longest first (as the runner orders them): each cell goes to the worker that
+// frees first.
+func WallSeconds(costs []float64, workers int) float64 {
+	if workers < 1 {
+		workers = 1
+	}
+	sorted := append([]float64(nil), costs...)
+	sort.Sort(sort.Reverse(sort.Float64Slice(sorted)))
+	free := make(floatHeap, min(workers, max(len(sorted), 1)))
+	end := 0.0
+	for _, c := range sorted {
+		t := free[0] + c
+		free[0] = t
+		heap.Fix(&free, 0)
+		end = max(end, t)
+	}
+	return end
+}
+
+// floatHeap is a min-heap of the times at which workers free.
+type floatHeap []float64
+
+func (h floatHeap) Len() int           { return len(h) }
+func (h floatHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h floatHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *floatHeap) Push(x any)        { *h = append(*h, x.(float64)) }
+func (h *floatHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }

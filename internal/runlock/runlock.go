@@ -1,4 +1,5 @@
-package main
+// Package runlock is the lock a run holds on its output directory while it writes there.
+package runlock
 
 import (
 	"encoding/json"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"dpgibo/internal/shutdown"
 )
 
 // Output locks. A run (or a merge) holds a lock file in its output directory for as long
@@ -26,8 +29,8 @@ import (
 // rerun of a failed task or pod) proceeds with a note, anything else refuses and says which
 // file to delete if that run is gone.
 
-// lockInfo is the content of a lock file.
-type lockInfo struct {
+// Info is the content of a lock file.
+type Info struct {
 	Host       string `json:"host"`
 	PID        int    `json:"pid"`
 	Suite      string `json:"suite"`
@@ -37,7 +40,7 @@ type lockInfo struct {
 	Start      string `json:"start"`
 }
 
-func (l lockInfo) String() string {
+func (l Info) String() string {
 	what := "-suite=" + l.Suite
 	if l.Only != "" {
 		what += " -only=" + l.Only
@@ -48,8 +51,8 @@ func (l lockInfo) String() string {
 	return fmt.Sprintf("PID %d on host %s (%s, started %s)", l.PID, l.Host, what, l.Start)
 }
 
-// lockFileName is the lock's file name for a shard ("" for a whole run or a merge).
-func lockFileName(shard string) string {
+// FileName is the lock's file name for a shard ("" for a whole run or a merge).
+func FileName(shard string) string {
 	if shard == "" {
 		return "experiments.lock"
 	}
@@ -65,8 +68,8 @@ func processAlive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// hostName is os.Hostname, or "unknown".
-func hostName() string {
+// Host is os.Hostname, or "unknown".
+func Host() string {
 	h, err := os.Hostname()
 	if err != nil || h == "" {
 		return "unknown"
@@ -74,9 +77,9 @@ func hostName() string {
 	return h
 }
 
-// readLock reads a lock file.
-func readLock(path string) (lockInfo, error) {
-	var l lockInfo
+// Read reads a lock file.
+func Read(path string) (Info, error) {
+	var l Info
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return l, err
@@ -87,16 +90,16 @@ func readLock(path string) (lockInfo, error) {
 	return l, nil
 }
 
-// acquireLock takes the output lock of dir for me (Host, PID and Start are filled in).
+// Acquire takes the output lock of dir for me (Host, PID and Start are filled in).
 // Notes about stale locks go to notes. The returned function releases the lock; it is also
 // registered to run on a forced exit.
-func acquireLock(dir string, me lockInfo, notes io.Writer) (release func(), err error) {
-	me.Host, me.PID, me.Start = hostName(), os.Getpid(), time.Now().UTC().Format(time.RFC3339)
+func Acquire(dir string, me Info, notes io.Writer) (release func(), err error) {
+	me.Host, me.PID, me.Start = Host(), os.Getpid(), time.Now().UTC().Format(time.RFC3339)
 	b, err := json.MarshalIndent(me, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, lockFileName(me.Shard))
+	path := filepath.Join(dir, FileName(me.Shard))
 	tmp, err := os.CreateTemp(dir, ".experiments.lock.tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("output directory %s: %w", dir, err)
@@ -121,7 +124,7 @@ take:
 		if !errors.Is(err, fs.ErrExist) || attempt > 2 {
 			return nil, fmt.Errorf("taking the lock %s: %w", path, err)
 		}
-		holder, rerr := readLock(path)
+		holder, rerr := Read(path)
 		switch {
 		case errors.Is(rerr, fs.ErrNotExist):
 			continue // released meanwhile
@@ -150,7 +153,7 @@ take:
 
 // checkOtherLocks refuses when another lock in dir belongs to a live (or unverifiable)
 // run that is not a sibling shard of the same configuration; stale ones are removed.
-func checkOtherLocks(dir, own string, me lockInfo, note func(string, ...any)) error {
+func checkOtherLocks(dir, own string, me Info, note func(string, ...any)) error {
 	paths, err := filepath.Glob(filepath.Join(dir, "experiments*.lock"))
 	if err != nil {
 		return err
@@ -159,7 +162,7 @@ func checkOtherLocks(dir, own string, me lockInfo, note func(string, ...any)) er
 		if path == own {
 			continue
 		}
-		holder, err := readLock(path)
+		holder, err := Read(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -179,20 +182,20 @@ func checkOtherLocks(dir, own string, me lockInfo, note func(string, ...any)) er
 	return nil
 }
 
-func lockedError(dir, path string, holder lockInfo) error {
+func lockedError(dir, path string, holder Info) error {
 	return fmt.Errorf("output directory %s is in use by %v (lock %s); wait for that run, choose another -out, or delete the lock if that process is gone", dir, holder, path)
 }
 
 // holdLock returns the release of the lock at path, registered for forced exits too. The
 // release removes the file only while it still names this process.
-func holdLock(path string, me lockInfo) func() {
+func holdLock(path string, me Info) func() {
 	var unregister func()
 	release := func() {
-		if l, err := readLock(path); err == nil && l.Host == me.Host && l.PID == me.PID && l.Start == me.Start {
+		if l, err := Read(path); err == nil && l.Host == me.Host && l.PID == me.PID && l.Start == me.Start {
 			os.Remove(path)
 		}
 	}
-	unregister = onExit(release)
+	unregister = shutdown.OnExit(release)
 	return func() {
 		unregister()
 		release()
