@@ -3,56 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"dpgibo/experiments/fstar"
 	"dpgibo/internal/records"
 )
-
-// TestCommittedFStarIsAttainedAtItsTheta re-evaluates every committed f* at its theta: the
-// value is a loss some theta in the box attains, not a number typed in.
-func TestCommittedFStarIsAttainedAtItsTheta(t *testing.T) {
-	if len(committedFStar) == 0 {
-		t.Fatal("no committed f*")
-	}
-	for _, e := range committedFStar {
-		if testing.Short() && e.NUsers > 200 && e.Task != "grouplasso" {
-			continue
-		}
-		spec := taskSpec{Name: e.Task, D: e.D, Seed: e.DataSeed, NTrain: e.NTrain, NVal: e.NUsers}
-		if e.Task == "svr" && e.Data != "ctslice" {
-			spec.Data = e.Data
-		}
-		task, err := defaultTaskFactory(spec)
-		if err != nil {
-			t.Fatalf("%s: %v", e.fstarSetting, err)
-		}
-		if task.DataLabel() != e.Data {
-			t.Logf("%s: data here is %s; skipped", e.fstarSetting, task.DataLabel())
-			continue
-		}
-		lo, hi := task.Bounds()
-		for j, v := range e.Theta {
-			if v < lo[j] || v > hi[j] {
-				t.Fatalf("%s: theta[%d] = %v outside [%v, %v]", e.fstarSetting, j, v, lo[j], hi[j])
-			}
-		}
-		losses := make([]float64, task.Users())
-		if err := task.Losses(e.Theta, losses); err != nil {
-			t.Fatalf("%s: %v", e.fstarSetting, err)
-		}
-		// GP regression's data depends on the BLAS in the last bits.
-		if got := mean(losses); math.Abs(got-e.FStar) > 1e-9*math.Abs(e.FStar) {
-			t.Errorf("%s: f(theta*) = %.17g, committed f* = %.17g", e.fstarSetting, got, e.FStar)
-		}
-		if e.Source == "" {
-			t.Errorf("%s: no theta source", e.fstarSetting)
-		}
-	}
-}
 
 // TestFStarIsBelowEveryQuickLoss checks fstar.csv of the quick reference run: one row per
 // data setting, and no loss of any run below its setting's f*.
@@ -114,7 +72,7 @@ func TestFStarIsBelowShortRunsAtPaperSettings(t *testing.T) {
 					t.Fatal(err)
 				}
 				r := out.rows[0]
-				e, ok := committedFStarBySetting()[fstarSetting{Task: r.Task, Data: r.Data, D: r.D, NUsers: r.NUsers, NTrain: r.NTrain, DataSeed: spec.DataSeed}]
+				e, ok := fstar.BySetting()[fstar.Setting{Task: r.Task, Data: r.Data, D: r.D, NUsers: r.NUsers, NTrain: r.NTrain, DataSeed: spec.DataSeed}]
 				if !ok {
 					t.Fatalf("no committed f* for group LASSO d = %d", d)
 				}
