@@ -7,9 +7,6 @@ import (
 	"sort"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"dpgibo/figures/stats"
 	"dpgibo/internal/records"
@@ -216,16 +213,11 @@ func drawSweepByIter(name string, rows []records.Row, _ []records.ThetaRow) ([][
 	return [][]*plot.Plot{{p.Plot}}, nil
 }
 
-// errPoints are medians with the confidence intervals of the medians as error bars.
-type errPoints struct {
-	plotter.XYs
-	plotter.YErrors
-}
-
 // addPointsCI draws, at each x, the median of values[i] with its confidence interval
-// (stats.MedianCI at BandLevel) as error bars, joined by a line, under name.
+// (stats.MedianCI at BandLevel) as error bars, joined by a line (NewMedianPoints), under
+// name; x with no values are skipped. It returns the interval limits drawn.
 func addPointsCI(p *panel, x []float64, values [][]float64, name string, c color.Color, dashed bool) ([]float64, error) {
-	pts := errPoints{}
+	var pts []medianCI
 	var span []float64
 	for i := range x {
 		if len(values[i]) == 0 {
@@ -233,35 +225,19 @@ func addPointsCI(p *panel, x []float64, values [][]float64, name string, c color
 		}
 		med := stats.Median(values[i])
 		lo, hi, _ := stats.MedianCI(values[i], BandLevel)
-		pts.XYs = append(pts.XYs, plotter.XY{X: x[i], Y: med})
-		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{med - lo, hi - med})
+		pts = append(pts, medianCI{x: x[i], median: med, lo: lo, hi: hi})
 		span = append(span, lo, hi)
 		p.noteSeeds(len(values[i]))
 	}
-	if len(pts.XYs) == 0 {
+	if len(pts) == 0 {
 		return nil, nil
 	}
-	bars, err := plotter.NewYErrorBars(pts)
+	mp, err := NewMedianPoints(pts, c, dashed)
 	if err != nil {
 		return nil, err
 	}
-	bars.LineStyle.Color = c
-	bars.LineStyle.Width = vg.Points(1.2)
-	bars.CapWidth = vg.Points(6)
-	line, marks, err := plotter.NewLinePoints(pts.XYs)
-	if err != nil {
-		return nil, err
-	}
-	line.Color = c
-	line.Width = vg.Points(1.5)
-	if dashed {
-		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-	}
-	marks.Color = c
-	marks.Shape = draw.CircleGlyph{}
-	marks.Radius = vg.Points(3)
-	p.Add(bars, line, marks)
-	p.addLegend(name, line, marks)
+	p.Add(mp)
+	p.addLegend(name, mp)
 	return span, nil
 }
 

@@ -401,45 +401,18 @@ func newPlot(title, x, y string) *panel {
 	return &panel{Plot: p}
 }
 
-// addBand draws the confidence interval of a band's median as a translucent polygon and
-// its median as a line, and adds the line to the legend under name.
+// addBand draws a band (NewMedianBand) on p and adds its median to the legend under name.
 func addBand(p *panel, b Band, name string, c color.Color, dashed bool) error {
 	if len(b.X) == 0 {
 		return nil
 	}
 	p.noteSeeds(b.Seeds)
-	if b.Seeds > 1 {
-		poly := make(plotter.XYs, 0, 2*len(b.X))
-		for i := range b.X {
-			poly = append(poly, plotter.XY{X: b.X[i], Y: b.Hi[i]})
-		}
-		for i := len(b.X) - 1; i >= 0; i-- {
-			poly = append(poly, plotter.XY{X: b.X[i], Y: b.Lo[i]})
-		}
-		if len(b.X) == 1 {
-			// A single abscissa: draw the range as a thin vertical bar.
-			poly = plotter.XYs{{X: b.X[0], Y: b.Lo[0]}, {X: b.X[0], Y: b.Hi[0]}}
-		}
-		pg, err := plotter.NewPolygon(poly)
-		if err != nil {
-			return err
-		}
-		r, g, bl, _ := c.RGBA()
-		pg.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(bl >> 8), A: 0x40}
-		pg.LineStyle.Width = 0
-		p.Add(pg)
-	}
-	line, err := plotter.NewLine(xys(b.X, b.Median))
+	mb, err := NewMedianBand(b, c, dashed)
 	if err != nil {
 		return err
 	}
-	line.Color = c
-	line.Width = vg.Points(1.5)
-	if dashed {
-		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-	}
-	p.Add(line)
-	p.addLegend(name, line)
+	p.Add(mb)
+	p.addLegend(name, mb)
 	return nil
 }
 
