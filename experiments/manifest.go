@@ -6,10 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -44,40 +42,8 @@ func configHash(suite string, p *plan) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// gitCommit returns the commit the running binary was built from and whether its work tree
-// had uncommitted changes, from the build information that go build stamps; a binary without
-// it (go run, go test) falls back to the working directory's repository. "" when unknown.
-// The build information comes first: the code that ran is the binary's, and the work tree
-// may have moved on while a long run went.
-func gitCommit() (string, bool) {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		var commit string
-		var dirty bool
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				commit = s.Value
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
-		}
-		if commit != "" {
-			return commit, dirty
-		}
-	}
-	if out, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
-		commit := strings.TrimSpace(string(out))
-		dirty := false
-		if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
-			dirty = len(strings.TrimSpace(string(st))) > 0
-		}
-		return commit, dirty
-	}
-	return "", false
-}
-
 func newManifest(o runOptions, p *plan, args []string, start time.Time) *runManifest {
-	commit, dirty := gitCommit()
+	commit, dirty := runinfo.Commit()
 	m := &runManifest{Manifest: runinfo.Manifest{
 		Suite: o.Suite, Only: o.Only, Args: args, Commit: commit, Dirty: dirty,
 		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: blasinfo.Backend(), BLASConfig: blasinfo.Config(),

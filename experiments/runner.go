@@ -14,6 +14,7 @@ import (
 
 	"dpgibo/experiments/pool"
 	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/cellstore"
 	"dpgibo/internal/progress"
 	"dpgibo/internal/records"
 	"dpgibo/tasks"
@@ -83,14 +84,14 @@ type cellRunner struct {
 
 func (r *cellRunner) cellsDir() string { return filepath.Join(r.Out, "cells") }
 
-func (r *cellRunner) cellPath(stem, kind string) string {
-	return filepath.Join(r.cellsDir(), stem+"."+kind+".csv")
-}
+// store is the runner's cell store, OUT/cells.
+func (r *cellRunner) store() cellstore.Store { return cellstore.Store{Dir: r.cellsDir()} }
 
-// done reports whether the cell's done file exists.
-func (r *cellRunner) done(stem string) bool {
-	_, err := os.Stat(r.cellPath(stem, "done"))
-	return err == nil
+func (r *cellRunner) cellPath(stem, kind string) string { return r.store().Path(stem, kind) }
+
+// verifyCell checks the cell's files against its done record (cellstore.Store.Verify).
+func (r *cellRunner) verifyCell(stem string, spec cellSpec) (*records.CellDone, error) {
+	return r.store().Verify(stem, len(spec.ThetaCoords) > 0)
 }
 
 // warn prints the stand-in warning once per run.
@@ -130,11 +131,11 @@ func (r *cellRunner) Todo(p *plan) ([]int, error) {
 					stem, rec.BLAS, backend)
 			}
 			continue
-		case !isMissing(err):
+		case !cellstore.IsMissing(err):
 			if r.Warnings != nil {
 				fmt.Fprintf(r.Warnings, "cell %s: %v; running it again\n", stem, err)
 			}
-			if err := os.Remove(r.cellPath(stem, "done")); err != nil && !isMissing(err) {
+			if err := os.Remove(r.cellPath(stem, "done")); err != nil && !cellstore.IsMissing(err) {
 				return nil, fmt.Errorf("cell %s: %w", stem, err)
 			}
 		}
@@ -203,43 +204,17 @@ func (r *cellRunner) Execute(ctx context.Context, p *plan, todo []int) error {
 	return nil
 }
 
-// writeCell writes the cell's files, the done record (with their checksums) last.
+// writeCell writes the cell's files into the store, the done record (with their checksums)
+// last.
 func (r *cellRunner) writeCell(stem string, spec cellSpec, out *cellOutput) error {
-	if err := finiteLosses(out.rows); err != nil {
-		return err
-	}
-	rows, err := records.Marshal(out.rows)
-	if err != nil {
-		return err
-	}
-	done := records.CellDone{Rows: len(out.rows), RowsSHA256: checksum(rows), BLAS: blasinfo.Backend()}
-	if err := records.WriteFileAtomic(r.cellPath(stem, "rows"), rows); err != nil {
-		return err
-	}
-	if len(spec.ThetaCoords) > 0 {
-		theta, err := records.Marshal(out.theta)
-		if err != nil {
-			return err
-		}
-		if err := records.WriteFileAtomic(r.cellPath(stem, "theta"), theta); err != nil {
-			return err
-		}
-		done.ThetaRows, done.ThetaSHA256 = len(out.theta), checksum(theta)
-	}
-	out.timing.Cell = stem
-	done.Timing = out.timing
-	record, err := records.Marshal([]records.CellDone{done})
-	if err != nil {
-		return err
-	}
-	return records.WriteFileAtomic(r.cellPath(stem, "done"), record)
+	return r.store().Write(stem, out.rows, out.theta, len(spec.ThetaCoords) > 0, out.timing, blasinfo.Backend())
 }
 
 // missing returns the stems of the plan's cells without a done file.
 func (r *cellRunner) missing(p *plan) []string {
 	var out []string
 	for _, stem := range p.stems {
-		if !r.done(stem) {
+		if !r.store().Done(stem) {
 			out = append(out, stem)
 		}
 	}

@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"runtime/debug"
+	"strings"
 )
 
 // Manifest is everything of a run's manifest but the figures' configuration.
@@ -65,4 +68,36 @@ func Read(path string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &m, nil
+}
+
+// Commit returns the commit the running binary was built from and whether its work tree
+// had uncommitted changes, from the build information that go build stamps; a binary without
+// it (go run, go test) falls back to the working directory's repository. "" when unknown.
+// The build information comes first: the code that ran is the binary's, and the work tree
+// may have moved on while a long run went.
+func Commit() (commit string, dirty bool) {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		var commit string
+		var dirty bool
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				commit = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if commit != "" {
+			return commit, dirty
+		}
+	}
+	if out, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
+		commit := strings.TrimSpace(string(out))
+		dirty := false
+		if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
+			dirty = len(strings.TrimSpace(string(st))) > 0
+		}
+		return commit, dirty
+	}
+	return "", false
 }
