@@ -73,11 +73,7 @@ func NewMedianBand(b Band, c color.Color, dashed bool) (*MedianBand, error) {
 	if err != nil {
 		return nil, err
 	}
-	line.Color = c
-	line.Width = vg.Points(1.5)
-	if dashed {
-		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-	}
+	curveStyle(line, c, dashed)
 	m.line = line
 	return m, nil
 }
@@ -148,11 +144,7 @@ func NewMedianPoints(pts []medianCI, c color.Color, dashed bool) (*MedianPoints,
 	if err != nil {
 		return nil, err
 	}
-	line.Color = c
-	line.Width = vg.Points(1.5)
-	if dashed {
-		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-	}
+	curveStyle(line, c, dashed)
 	marks.Color = c
 	marks.Shape = draw.CircleGlyph{}
 	marks.Radius = vg.Points(3)
@@ -194,4 +186,13 @@ func (m *MedianPoints) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
 func (m *MedianPoints) Thumbnail(c *draw.Canvas) {
 	m.line.Thumbnail(c)
 	m.marks.Thumbnail(c)
+}
+
+// curveStyle is the style of every median curve: colour c, 1.5 pt, dashed or solid.
+func curveStyle(line *plotter.Line, c color.Color, dashed bool) {
+	line.Color = c
+	line.Width = vg.Points(1.5)
+	if dashed {
+		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	}
 }
