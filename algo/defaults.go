@@ -174,13 +174,15 @@ type PrivacyForecast struct {
 	// Users is n = obj.Users() and Dim is d = obj.Dim().
 	Users, Dim int
 	// GradientMu is mu_g, the part of Mu spent on the privatised gradients: all of Mu
-	// without adaptive clipping, Mu sqrt(1 - CountShare) with it (SplitMu).
+	// without adaptive clipping or calibration, Mu sqrt(1 - CountShare) with adaptive
+	// clipping (SplitMu), Mu sqrt(1 - CountShare - Share) with ClipCalibration too.
 	GradientMu float64
 	// NoiseStd is the standard deviation of the privacy noise added to each coordinate of
 	// the clipped mean gradient in each iteration, PrivacyNoiseStd(Clip, Iters, n,
 	// GradientMu) = 2 Clip sqrt(T)/(n mu_g): the value Iteration.NoiseStd reports. With
 	// AdaptiveClip it is the first iteration's (Clip is B_0); iteration t's is
-	// NoiseStd B_t/B_0. It is 0 when Mu is +Inf.
+	// NoiseStd B_t/B_0. It is 0 when Mu is +Inf, and NaN with ClipCalibration, whose B is
+	// chosen from the data at the first iteration (the noise is then 2 B sqrt(T)/(n mu_g)).
 	NoiseStd float64
 	// SNRCeiling is the largest privacy signal-to-noise ratio any iteration can reach,
 	// n mu_g/(2 sqrt(T d)): the clipped mean gradient has norm at most B and the noise a
@@ -218,13 +220,17 @@ func Forecast(obj Objective, s Settings) (PrivacyForecast, error) {
 	if err != nil {
 		return PrivacyForecast{}, err
 	}
-	muGrad, _ := SplitMu(set.Mu, set.AdaptiveClip)
+	muGrad, _, _ := set.muParts()
+	noiseStd := set.gradientNoiseStd(set.Clip, n)
+	if set.ClipCalibration != nil {
+		noiseStd = math.NaN() // B is chosen from the data at the first iteration
+	}
 	return PrivacyForecast{
 		Settings:   set,
 		Users:      n,
 		Dim:        f.d,
 		GradientMu: muGrad,
-		NoiseStd:   set.gradientNoiseStd(set.Clip, n),
+		NoiseStd:   noiseStd,
 		SNRCeiling: snrCeiling(n, f.d, set.Iters, muGrad),
 		Warnings:   runWarnings(s, set, f, n),
 	}, nil
@@ -245,7 +251,7 @@ func runWarnings(given, set Settings, f publicFacts, n int) []string {
 			"perhaps because a wrapper hides the method), so the default Clip = S/(4 l) used S = 1 and is %.4g, "+
 			"which may be far from the users' gradients; declare the bound (a LossBound method, or WithLossBound) or set Clip", set.Clip))
 	}
-	muGrad, _ := SplitMu(set.Mu, set.AdaptiveClip)
+	muGrad, _, _ := set.muParts()
 	if c := snrCeiling(n, f.d, set.Iters, muGrad); c < 1 {
 		w = append(w, fmt.Sprintf("algo: the privacy SNR cannot exceed n mu_g/(2 sqrt(T d)) = %.3g < 1 "+
 			"(n = %d, mu_g = %.4g, T = %d, d = %d): the privacy noise outweighs any clipped mean gradient, whatever Clip is; "+

@@ -29,6 +29,9 @@ type Ledger struct {
 	// adaptive clipping GradientMu = Mu and CountMu = 0.
 	GradientMu float64
 	CountMu    float64
+	// CalibrationMu is the part spent on ClipCalibration's counts (0 without it); then
+	// Mu^2 = GradientMu^2 + CountMu^2 + CalibrationMu^2.
+	CalibrationMu float64
 }
 
 // NonPrivateLedger is the ledger of a method whose output is a deterministic or
@@ -70,6 +73,17 @@ func NewSplitLedger(muGrad, muCount float64, releases int) Ledger {
 	l := NewLedger(ComposeGDP(muGrad, muCount), releases)
 	l.GradientMu, l.CountMu = muGrad, muCount
 	return l
+}
+
+// withCalibration adds to l the muCal-GDP release of ClipCalibration (nothing when muCal is
+// 0 or l is not private): Mu becomes ComposeGDP(GradientMu, CountMu, muCal).
+func withCalibration(l Ledger, muCal float64) Ledger {
+	if muCal == 0 || !l.Private {
+		return l
+	}
+	out := NewLedger(ComposeGDP(l.GradientMu, l.CountMu, muCal), l.Releases)
+	out.GradientMu, out.CountMu, out.CalibrationMu = l.GradientMu, l.CountMu, muCal
+	return out
 }
 
 // StepMu is the per-release GDP parameter mu/sqrt(T) that composes over T releases to mu-GDP

@@ -57,6 +57,10 @@ type run struct {
 	clipped   int     // users whose gradient norm exceeded clip
 	noiseSq   float64 // squared norm of the noise drawn (only with NonPrivateDiagnostics)
 	clipCount float64 // released count of users at or under clip (NaN without AdaptiveClip)
+	// calibrated is true once ClipCalibration has spent its part of Mu; calibrationCounts
+	// are its released counts.
+	calibrated        bool
+	calibrationCounts []float64
 }
 
 // newRun checks the inputs and initialises theta^(0) and D_{-1} = {} (Algorithm 1, line 2).
@@ -112,7 +116,7 @@ func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, 
 		warnings: runWarnings(s, set, facts, n),
 	}
 	if set.AdaptiveClip != nil {
-		_, muCount := SplitMu(set.Mu, set.AdaptiveClip)
+		_, muCount, _ := set.muParts()
 		r.countStd = CountNoiseStd(set.Iters, muCount)
 	}
 	r.des = &designer{set: set, d: d, lo: lo, hi: hi, st: st, rng: rng, llo: make([]float64, d), lhi: make([]float64, d)}
@@ -144,6 +148,9 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 			return r.result(done), fmt.Errorf("algo: iteration %d: %w", t+1, err)
 		}
 		r.userGradients()
+		if t == 0 && r.set.ClipCalibration != nil {
+			r.calibrateClip()
+		}
 		r.clipAndAggregate()
 		var diag *NonPrivateDiagnostics
 		if r.set.NonPrivateDiagnostics {
@@ -185,15 +192,18 @@ func (r *run) adaptClip() {
 // result packages the released theta and the ledger of the done iterations. Each release
 // used noise calibrated to Mu/sqrt(Iters), so stopping early only lowers the total mu.
 func (r *run) result(done int) Result {
-	muGrad, muCount := SplitMu(r.set.Mu, r.set.AdaptiveClip)
-	led := NewSplitLedger(muGrad, muCount, r.set.Iters)
+	muGrad, muCount, muCal := r.set.muParts()
+	if !r.calibrated {
+		muCal = 0
+	}
+	led := withCalibration(NewSplitLedger(muGrad, muCount, r.set.Iters), muCal)
 	if done < r.set.Iters && led.Private {
 		scale := math.Sqrt(float64(done) / float64(r.set.Iters))
-		led = NewSplitLedger(muGrad*scale, muCount*scale, done)
+		led = withCalibration(NewSplitLedger(muGrad*scale, muCount*scale, done), muCal)
 		led.StepMu = StepMu(r.set.Mu, r.set.Iters)
 	}
 	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led,
-		Warnings: append([]string(nil), r.warnings...)}
+		Warnings: append([]string(nil), r.warnings...), CalibrationCounts: append([]float64(nil), r.calibrationCounts...)}
 }
 
 // evaluateBatch obtains the (noisy) per-user evaluations y_i at the batch points

@@ -85,6 +85,10 @@ type Settings struct {
 	// AdaptiveClip): part of Mu pays for a privatised count per iteration from which the
 	// clipping norm follows a target quantile of the users' gradient norms.
 	AdaptiveClip *AdaptiveClip
+	// ClipCalibration, when non-nil, chooses B privately from the users' gradient norms at
+	// the first iteration (see ClipCalibration); part of Mu pays for it, and Clip only
+	// anchors its grid of candidates.
+	ClipCalibration *ClipCalibration
 	// Standardise, when true, standardises each user's kept observations before the
 	// surrogate gradient is computed (line 7): the user's mean over the kept design is
 	// subtracted (as with PriorUserMean) and the result divided by the user's standard
@@ -248,6 +252,16 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 		}
 		s.AdaptiveClip = &a
 	}
+	if s.ClipCalibration != nil {
+		c, err := s.ClipCalibration.resolved()
+		if err != nil {
+			errs = append(errs, err)
+		}
+		s.ClipCalibration = &c
+		if s.AdaptiveClip != nil && !(c.Share+s.AdaptiveClip.CountShare < 1) {
+			errs = append(errs, fmt.Errorf("ClipCalibration.Share + AdaptiveClip.CountShare must stay below 1, got %v + %v", c.Share, s.AdaptiveClip.CountShare))
+		}
+	}
 	if len(errs) > 0 {
 		return s, fmt.Errorf("algo: invalid Settings: %w", errors.Join(errs...))
 	}
@@ -276,10 +290,34 @@ func PrivacyNoiseStd(clip float64, iters, users int, mu float64) float64 {
 
 // gradientNoiseStd is the per-coordinate standard deviation of the privacy noise of an
 // iteration whose clipping norm is clip: PrivacyNoiseStd(clip, T, n, mu_g) with mu_g the
-// part of Mu spent on gradients (all of it without adaptive clipping, see SplitMu).
+// part of Mu spent on gradients (all of it without adaptive clipping or calibration, see
+// muParts).
 func (s Settings) gradientNoiseStd(clip float64, users int) float64 {
-	muGrad, _ := SplitMu(s.Mu, s.AdaptiveClip)
+	muGrad, _, _ := s.muParts()
 	return PrivacyNoiseStd(clip, s.Iters, users, muGrad)
+}
+
+// muParts splits Mu into the parts spent on the gradients, on adaptive clipping's counts and
+// on the clip calibration: mu_c^2 = CountShare Mu^2, mu_cal^2 = Share Mu^2 and mu_g^2 the
+// rest, so that the three compose to Mu. Without calibration it is SplitMu's split; a part
+// whose mechanism is off is 0, and Mu = +Inf gives +Inf for every part in use.
+func (s Settings) muParts() (muGrad, muCount, muCal float64) {
+	if s.ClipCalibration == nil {
+		muGrad, muCount = SplitMu(s.Mu, s.AdaptiveClip)
+		return muGrad, muCount, 0
+	}
+	countShare := 0.0
+	if s.AdaptiveClip != nil {
+		countShare = s.AdaptiveClip.CountShare
+	}
+	if math.IsInf(s.Mu, 1) {
+		if s.AdaptiveClip != nil {
+			muCount = s.Mu
+		}
+		return s.Mu, muCount, s.Mu
+	}
+	share := s.ClipCalibration.Share
+	return s.Mu * math.Sqrt(1-countShare-share), s.Mu * math.Sqrt(countShare), s.Mu * math.Sqrt(share)
 }
 
 // Result is what an optimiser returns.
@@ -294,4 +332,7 @@ type Result struct {
 	// bound; the ceiling of the privacy SNR is below 1. Nil when there are none; only
 	// Minimize (and methods built on it) fills it.
 	Warnings []string
+	// CalibrationCounts are the noisy counts ClipCalibration released, in query order (nil
+	// without it): part of the private release, covered by Ledger.CalibrationMu.
+	CalibrationCounts []float64
 }

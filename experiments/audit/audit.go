@@ -87,7 +87,8 @@ type Config struct {
 	Seed uint64
 	// Mechanisms lists the mechanisms to audit by name (default: dp-gibo, dp-gibo-adagrad,
 	// control:noise-halved, control:no-clip, dp-random, dp-ucb,
-	// control:dp-random-noise-halved; KnownMechanisms lists them all).
+	// control:dp-random-noise-halved, the adaptive-clipping and clip-calibration rows and their
+	// controls; KnownMechanisms lists them all).
 	Mechanisms []string
 	// Confidence is the confidence level of mu_lb (default 0.95).
 	Confidence float64
@@ -104,6 +105,12 @@ type Config struct {
 	// (algo.AdaptiveClip; defaults 0.5, 0.2 and 0.5: half of mu^2 on the counts, so that the
 	// count audit has a mu_c near the gradient audits' mu).
 	ClipQuantile, ClipRate, ClipCountShare float64
+	// CalibrationShare and CalibrationQueries configure the clip-calibration mechanisms
+	// (algo.ClipCalibration; defaults 0.98 and 2: almost all of mu^2 on two counts, so that
+	// each count's mu, 0.7 at Mu = 1, is near the other audits' and the count audit has
+	// the power to flag its control).
+	CalibrationShare   float64
+	CalibrationQueries int
 	// Workers is the number of concurrent runs (default min(2, GOMAXPROCS)).
 	Workers int
 	// Progress, when non-nil, receives a progress bar.
@@ -125,13 +132,16 @@ func DefaultConfig() Config {
 		NoClipFactor: 100,
 		Seed:         1,
 		Mechanisms: []string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip, DPRandom, DPUCB, ControlDPRandomNoiseHalved,
-			DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved},
-		Confidence:     0.95,
-		ClipQuantile:   0.5,
-		ClipRate:       0.2,
-		ClipCountShare: 0.5,
-		BaselineBudget: 10,
-		LossBound:      1,
+			DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved,
+			DPGIBOCalibrated, DPGIBOCalibrationCount, ControlCalibrationNoiseHalved},
+		Confidence:         0.95,
+		ClipQuantile:       0.5,
+		ClipRate:           0.2,
+		ClipCountShare:     0.5,
+		CalibrationShare:   0.98,
+		CalibrationQueries: 2,
+		BaselineBudget:     10,
+		LossBound:          1,
 	}
 }
 
@@ -143,7 +153,8 @@ func QuickConfig() Config {
 	c.Runs = 400
 	c.Iters = 5
 	c.Mechanisms = []string{DPGIBO, ControlNoiseHalved, ControlNoClip, DPRandom, ControlDPRandomNoiseHalved,
-		DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved}
+		DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved,
+		DPGIBOCalibrated, DPGIBOCalibrationCount, ControlCalibrationNoiseHalved}
 	return c
 }
 
@@ -201,6 +212,12 @@ func (c Config) withDefaults() (Config, error) {
 	if c.ClipCountShare == 0 {
 		c.ClipCountShare = d.ClipCountShare
 	}
+	if c.CalibrationShare == 0 {
+		c.CalibrationShare = d.CalibrationShare
+	}
+	if c.CalibrationQueries == 0 {
+		c.CalibrationQueries = d.CalibrationQueries
+	}
 	if c.Workers == 0 {
 		c.Workers = min(2, runtime.GOMAXPROCS(0))
 	}
@@ -227,6 +244,8 @@ func (c Config) withDefaults() (Config, error) {
 	check(c.ClipQuantile > 0 && c.ClipQuantile < 1, "ClipQuantile must lie in (0, 1), got %v", c.ClipQuantile)
 	check(c.ClipRate > 0 && !math.IsInf(c.ClipRate, 0), "ClipRate must be positive and finite, got %v", c.ClipRate)
 	check(c.ClipCountShare > 0 && c.ClipCountShare < 1, "ClipCountShare must lie in (0, 1), got %v", c.ClipCountShare)
+	check(c.CalibrationShare > 0 && c.CalibrationShare < 1, "CalibrationShare must lie in (0, 1), got %v", c.CalibrationShare)
+	check(c.CalibrationQueries >= 1 && c.CalibrationQueries <= 16, "CalibrationQueries must lie in [1, 16], got %d", c.CalibrationQueries)
 	if len(errs) > 0 {
 		return c, fmt.Errorf("audit: invalid Config: %w", errors.Join(errs...))
 	}
@@ -285,6 +304,11 @@ func Audit(ctx context.Context, cfg Config) ([]Row, error) {
 	}
 	if slices.ContainsFunc(cfg.Mechanisms, func(m string) bool { return slices.Contains(adaptiveNames(), m) }) {
 		if err := CheckFlip(ctx, cfg); err != nil {
+			return nil, err
+		}
+	}
+	if slices.ContainsFunc(cfg.Mechanisms, func(m string) bool { return slices.Contains(calibrationNames(), m) }) {
+		if err := CheckCalibrationFlip(ctx, cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -360,7 +384,8 @@ func IsControl(name string) bool { return strings.HasPrefix(name, ControlPrefix)
 
 // KnownMechanisms lists the names Mechanisms accepts.
 func KnownMechanisms() []string {
-	return append(append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip}, baselineNames()...), adaptiveNames()...)
+	names := append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip}, baselineNames()...)
+	return append(append(names, adaptiveNames()...), calibrationNames()...)
 }
 
 // Mechanisms builds the configured mechanisms. An unknown name is an error listing the known

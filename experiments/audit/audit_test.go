@@ -92,6 +92,19 @@ func TestFlipNeighbours(t *testing.T) {
 	}
 }
 
+// The calibration's first count flips between the neighbours without noise, and a slope
+// below the first candidate (so user 0 is not counted above it in X) fails the check.
+func TestCalibrationFlip(t *testing.T) {
+	if err := CheckCalibrationFlip(context.Background(), QuickConfig()); err != nil {
+		t.Fatal(err)
+	}
+	c := QuickConfig()
+	c.Slope = 1e-4 * c.Clip
+	if err := CheckCalibrationFlip(context.Background(), c); err == nil {
+		t.Error("a slope below the first candidate passed the calibration flip check")
+	}
+}
+
 // TestQuickAudit is the short audit of the issue: the real mechanism passes and both broken
 // controls are flagged, at a few hundred runs per dataset.
 func TestQuickAudit(t *testing.T) {

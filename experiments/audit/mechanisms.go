@@ -69,6 +69,9 @@ func buildMechanism(cfg Config, name string) (Mechanism, error) {
 	if slices.Contains(adaptiveNames(), name) {
 		return buildAdaptiveMechanism(cfg, name)
 	}
+	if slices.Contains(calibrationNames(), name) {
+		return buildCalibrationMechanism(cfg, name)
+	}
 	return buildBaselineMechanism(cfg, name)
 }
 

@@ -1,0 +1,150 @@
+package algo
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// ClipCalibration sets the clipping norm B privately from the users' surrogate gradient
+// norms at the first iteration, before the first gradient is released (Algorithm 1, line 8,
+// with B chosen from the data at a declared privacy cost instead of by hand).
+//
+// The rule. With B the noise of each release has norm about 2 B sqrt(T d)/(n mu_g), and
+// clipping moves the clipped mean by at most mean_i (|g_i| - B)_+ (every user's gradient
+// shrinks by its excess). The sum of the two is smallest where its slope in B vanishes:
+// where the share of users above B equals 2 sqrt(T d)/(n mu_g) = 1/C, C the ceiling of the
+// privacy SNR (PrivacyForecast.SNRCeiling). So B is the (1 - 1/C) quantile of the gradient
+// norms: little clipping when the privacy noise is small next to the signal, almost every
+// user clipped (a sign-like mean direction, whose noise shrinks with B) when it is large.
+//
+// The mechanism. The quantile is found by a binary search over a geometric grid of 2^Queries
+// candidate norms, from Clip*2^TopOctaves down over Octaves factors of two: each step
+// releases the count of users whose gradient norm exceeds the middle candidate plus
+// Gaussian noise of standard deviation sqrt(Queries)/mu_cal (a count changes by at most 1
+// when one user is replaced, so each release is (mu_cal/sqrt(Queries))-GDP and the Queries
+// adaptive releases compose to mu_cal-GDP), and the search moves by the noisy count alone.
+// B is the smallest candidate whose noisy count stayed at or below n/C. The part of Mu
+// spent is mu_cal = Mu sqrt(Share); the gradients get the rest (see Settings.Mu), and the
+// ledger composes them: Mu^2 = mu_g^2 + mu_c^2 + mu_cal^2.
+//
+// B stays fixed afterwards, unless AdaptiveClip is also set, which then starts from it.
+type ClipCalibration struct {
+	// Share is the share of Mu^2 spent on the calibration, mu_cal^2 = Share*Mu^2, in (0, 1)
+	// (default 0.05); with AdaptiveClip, Share + CountShare must stay below 1.
+	Share float64
+	// Queries is the number of noisy counts of the binary search, 1 to 16 (default 6: a
+	// grid of 64 candidates).
+	Queries int
+	// Octaves is the span of the grid in factors of two (default 24) and TopOctaves how far
+	// its top lies above Clip (default 8): the candidates run from Clip*2^TopOctaves down to
+	// Clip*2^(TopOctaves-Octaves), geometrically. Clip (default S/(4 l)) only anchors the grid.
+	Octaves, TopOctaves float64
+}
+
+// Defaults of ClipCalibration.
+const (
+	defaultCalibrationShare   = 0.05
+	defaultCalibrationQueries = 6
+	defaultCalibrationOctaves = 24
+	defaultCalibrationTop     = 8
+)
+
+// resolved fills zero fields with the defaults and validates.
+func (c ClipCalibration) resolved() (ClipCalibration, error) {
+	if c.Share == 0 {
+		c.Share = defaultCalibrationShare
+	}
+	if c.Queries == 0 {
+		c.Queries = defaultCalibrationQueries
+	}
+	if c.Octaves == 0 {
+		c.Octaves = defaultCalibrationOctaves
+	}
+	if c.TopOctaves == 0 {
+		c.TopOctaves = defaultCalibrationTop
+	}
+	switch {
+	case !(c.Share > 0 && c.Share < 1):
+		return c, fmt.Errorf("ClipCalibration.Share must lie in (0, 1), got %v", c.Share)
+	case c.Queries < 1 || c.Queries > 16:
+		return c, fmt.Errorf("ClipCalibration.Queries must lie in [1, 16], got %d", c.Queries)
+	case !positiveFinite(c.Octaves) || math.IsInf(c.TopOctaves, 0) || math.IsNaN(c.TopOctaves):
+		return c, fmt.Errorf("ClipCalibration needs a positive finite Octaves and a finite TopOctaves, got %v and %v", c.Octaves, c.TopOctaves)
+	}
+	return c, nil
+}
+
+// grid returns the 2^Queries candidate norms of the search, largest first:
+// clip 2^(TopOctaves - Octaves k/(K-1)), k = 0..K-1.
+func (c ClipCalibration) grid(clip float64) []float64 {
+	k := 1 << c.Queries
+	out := make([]float64, k)
+	for i := range out {
+		step := 0.0
+		if k > 1 {
+			step = c.Octaves * float64(i) / float64(k-1)
+		}
+		out[i] = clip * math.Exp2(c.TopOctaves-step)
+	}
+	return out
+}
+
+// CalibrationNoiseStd is the standard deviation sqrt(queries)/muCal of the Gaussian noise
+// added to each count of the calibration's binary search: a count has sensitivity 1 under
+// replacement of one user, so each of the queries counts is (muCal/sqrt(queries))-GDP and
+// together muCal-GDP. +Inf gives 0.
+func CalibrationNoiseStd(queries int, muCal float64) float64 {
+	if math.IsInf(muCal, 1) {
+		return 0
+	}
+	return math.Sqrt(float64(queries)) / muCal
+}
+
+// calibratedClip is the binary search of ClipCalibration over grid (largest first, 2^Q
+// candidates): the smallest candidate whose noisy count of norms above it is at most target
+// (the largest candidate when none is), found with exactly Q noisy counts, each with noise
+// of standard deviation noiseStd drawn from rng. It reads norms only through those counts,
+// which it returns in query order (they are part of the release, and their number is what
+// the noise is calibrated for).
+func calibratedClip(norms, grid []float64, target, noiseStd float64, rng *rand.Rand) (clip float64, counts []float64) {
+	lo, hi := 0, len(grid)-1 // the answer's index lies in [lo, hi]; each count halves the range
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		above := 0
+		for _, v := range norms {
+			if v > grid[mid] {
+				above++
+			}
+		}
+		count := float64(above)
+		if noiseStd > 0 {
+			count += noiseStd * rng.NormFloat64()
+		}
+		counts = append(counts, count)
+		if count <= target {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return grid[lo], counts
+}
+
+// calibrateClip runs ClipCalibration on the users' gradients of the first iteration and
+// sets the clipping norm and the gradient noise to it.
+func (r *run) calibrateClip() {
+	c := r.set.ClipCalibration
+	muGrad, _, muCal := r.set.muParts()
+	norms := make([]float64, r.n)
+	for i := range norms {
+		norms[i] = norm(r.grads[i*r.d : (i+1)*r.d])
+	}
+	target := 0.0
+	if ceiling := snrCeiling(r.n, r.d, r.set.Iters, muGrad); !math.IsInf(ceiling, 1) {
+		target = float64(r.n) * math.Min(1, 1/ceiling)
+	}
+	r.clip, r.calibrationCounts = calibratedClip(norms, c.grid(r.set.Clip), target, CalibrationNoiseStd(c.Queries, muCal), r.rng)
+	r.noiseStd = r.set.gradientNoiseStd(r.clip, r.n)
+	r.calibrated = true
+}

@@ -1,0 +1,156 @@
+package algo
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// The count noise of the calibration is sqrt(Queries)/mu_cal with mu_cal = Mu sqrt(Share),
+// and the ledger composes the three parts back to Mu.
+func TestClipCalibrationNoiseScaleAndLedger(t *testing.T) {
+	set := Settings{Mu: 2, Iters: 5, Step: 1, Batch: 1, ClipCalibration: &ClipCalibration{Share: 0.1, Queries: 5}}
+	slopes := []float64{0.5, 1, 2, 3}
+	res, err := Minimize(context.Background(), linearUsers{slopes: slopes, d: 1}, []float64{0}, set, rand.New(rand.NewPCG(1, 2)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	muCal := 2 * math.Sqrt(0.1)
+	if got := CalibrationNoiseStd(5, muCal); math.Abs(got-math.Sqrt(5)/muCal) > 1e-15 {
+		t.Errorf("calibration noise std %v, want sqrt(5)/mu_cal = %v", got, math.Sqrt(5)/muCal)
+	}
+	if CalibrationNoiseStd(5, math.Inf(1)) != 0 {
+		t.Error("no calibration noise without privacy")
+	}
+	l := res.Ledger
+	if math.Abs(l.CalibrationMu-muCal) > 1e-12 || math.Abs(l.GradientMu-2*math.Sqrt(0.9)) > 1e-12 || math.Abs(l.Mu-2) > 1e-12 {
+		t.Errorf("ledger %+v: want Mu 2 = compose(GradientMu 2 sqrt(0.9), CalibrationMu 2 sqrt(0.1))", l)
+	}
+	// The gradient noise uses mu_g, the part left after calibration.
+	var noise []float64
+	_, err = Minimize(context.Background(), linearUsers{slopes: slopes, d: 1}, []float64{0}, set, rand.New(rand.NewPCG(1, 2)), func(it Iteration) error {
+		noise = append(noise, it.NoiseStd/it.Clip)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 2 * math.Sqrt(5) / (4 * 2 * math.Sqrt(0.9))
+	for _, v := range noise {
+		if math.Abs(v-want) > 1e-12 {
+			t.Errorf("noise std / B = %v, want 2 sqrt(T)/(n mu_g) = %v", v, want)
+		}
+	}
+}
+
+// Without noise the search returns the smallest candidate with at most target norms above
+// it; with noise it reads the norms only through counts, so two data sets whose counts agree
+// at every candidate get the same B.
+func TestCalibratedClipIsTheGridQuantile(t *testing.T) {
+	c, err := ClipCalibration{Queries: 6}.resolved()
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := c.grid(1)
+	if len(grid) != 64 || grid[0] != 256 || math.Abs(grid[63]-math.Exp2(-16)) > 1e-18 || !slices.IsSortedFunc(grid, func(a, b float64) int { return -cmpFloat(a, b) }) {
+		t.Fatalf("grid from %v to %v, %d candidates, want 256 down to 2^-16, 64, decreasing", grid[0], grid[len(grid)-1], len(grid))
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	norms := make([]float64, 1000)
+	for i := range norms {
+		norms[i] = math.Exp(rng.NormFloat64())
+	}
+	for _, target := range []float64{-1, 0, 100, 500, 1000, 2000} {
+		b, counts := calibratedClip(norms, grid, target, 0, rng)
+		if len(counts) != 6 {
+			t.Errorf("target %v: %d counts released, the noise is calibrated for 6", target, len(counts))
+		}
+		above := func(x float64) (k int) {
+			for _, v := range norms {
+				if v > x {
+					k++
+				}
+			}
+			return k
+		}
+		i := slices.Index(grid, b)
+		if float64(above(b)) > target && i != 0 {
+			t.Errorf("target %v: B = %v has %d norms above", target, b, above(b))
+		}
+		if i+1 < len(grid) && float64(above(grid[i+1])) <= target {
+			t.Errorf("target %v: B = %v, but the smaller candidate %v also has %d <= target above", target, b, grid[i+1], above(grid[i+1]))
+		}
+	}
+	// The same counts at every candidate: the same B, noise included.
+	shifted := slices.Clone(norms)
+	for i, v := range shifted {
+		k := slices.IndexFunc(grid, func(g float64) bool { return g < v })
+		if k > 0 {
+			shifted[i] = (grid[k] + v) / 2 // another point of the same grid cell
+		}
+	}
+	a, ca := calibratedClip(norms, grid, 300, 5, rand.New(rand.NewPCG(8, 8)))
+	b, cb := calibratedClip(shifted, grid, 300, 5, rand.New(rand.NewPCG(8, 8)))
+	if a != b || !slices.Equal(ca, cb) || len(ca) != 6 {
+		t.Errorf("norms in the same grid cells gave B = %v and %v, counts %v and %v (want 6 each)", a, b, ca, cb)
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// With a generous Mu the calibrated B sits at the (1 - 1/C) quantile of the users' first
+// gradient norms (within a grid step), C the SNR ceiling; without privacy it clips nobody.
+func TestClipCalibrationFollowsTheSNRCeiling(t *testing.T) {
+	n := 400
+	slopes := make([]float64, n)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range slopes {
+		slopes[i] = math.Exp(rng.NormFloat64())
+	}
+	obj := linearUsers{slopes: slopes, d: 1}
+	for _, mu := range []float64{0.5, 4, math.Inf(1)} {
+		set := Settings{Mu: mu, Iters: 4, Step: 1, Batch: 2, Clip: 1, ClipCalibration: &ClipCalibration{Share: 0.5}}
+		var clip float64
+		var firstNorms []float64
+		_, err := Minimize(context.Background(), obj, []float64{0}, set, rand.New(rand.NewPCG(7, 7)), func(it Iteration) error {
+			if it.Iter == 1 {
+				clip = it.Clip
+			} else if it.Clip != clip {
+				t.Errorf("mu %v: B moved from %v to %v after the calibration", mu, clip, it.Clip)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The surrogate's gradient of user i is close to its slope; compare shares.
+		firstNorms = slopes
+		above := 0
+		for _, v := range firstNorms {
+			if v > clip*1.35 {
+				above++
+			}
+		}
+		muGrad := mu * math.Sqrt(0.5)
+		want := 0.0
+		if !math.IsInf(mu, 1) {
+			want = math.Min(1, 2*math.Sqrt(4)/(float64(n)*muGrad))
+		}
+		if got := float64(above) / float64(n); got > want+0.08 {
+			t.Errorf("mu %v: %.3f of the users lie well above B = %v; the rule allows %.3f", mu, got, clip, want)
+		}
+		if top := slices.Max(slopes); math.IsInf(mu, 1) && !(clip > top/2 && clip < 2*top) {
+			t.Errorf("without privacy B = %v, want about the largest norm %v (no user clipped, B not far above)", clip, top)
+		}
+	}
+}
