@@ -9,8 +9,10 @@ import (
 
 	"dpgibo/data"
 	"dpgibo/tasks"
+	"dpgibo/tasks/bowl"
 	"dpgibo/tasks/gpreg"
 	"dpgibo/tasks/grouplasso"
+	"dpgibo/tasks/ridge"
 	"dpgibo/tasks/svr"
 )
 
@@ -50,6 +52,31 @@ var entries = map[string]entry{
 	grouplasso.Name: {buildGroupLasso, groupLassoInfo, groupLassoEvalSeconds},
 	gpreg.Name:      {buildGPReg, gpregInfo, gpregEvalSeconds},
 	svr.Name:        {buildSVR, svrInfo, svrEvalSeconds},
+	bowl.Name:       {buildBowl, bowlInfo, bowlEvalSeconds},
+	ridge.Name:      {buildRidge, ridgeInfo, ridgeEvalSeconds},
+}
+
+func buildBowl(s Spec) (tasks.Task, error) {
+	if err := defaultDataOnly(s); err != nil {
+		return nil, err
+	}
+	if s.NTrain != 0 {
+		return nil, fmt.Errorf("task %s has no training rows; NTrain must be 0, got %d", s.Name, s.NTrain)
+	}
+	if maxD := bowlInfo.MaxD(s); s.D > maxD {
+		return nil, &tasks.LimitError{Task: bowl.Name, D: s.D, MaxD: maxD, Reason: "a toy problem; its centres take users x d floats"}
+	}
+	return bowl.New(bowl.Config{D: s.D, Users: s.NVal, Seed: s.Seed})
+}
+
+func buildRidge(s Spec) (tasks.Task, error) {
+	if err := defaultDataOnly(s); err != nil {
+		return nil, err
+	}
+	if maxD := ridgeInfo.MaxD(s); s.D > maxD {
+		return nil, &tasks.LimitError{Task: ridge.Name, D: s.D, MaxD: maxD, Reason: "the closed-form fit solves a dense system of d*GroupSize unknowns per evaluation"}
+	}
+	return ridge.New(ridge.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
 }
 
 func buildGroupLasso(s Spec) (tasks.Task, error) {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"dpgibo/tasks/bowl"
 	"dpgibo/tasks/gpreg"
 	"dpgibo/tasks/grouplasso"
+	"dpgibo/tasks/ridge"
 	"dpgibo/tasks/svr"
 )
 
@@ -53,6 +55,18 @@ func svrEvalSeconds(s Spec) float64 {
 	nt := float64(orDefault(s.NTrain, svr.DefaultNTrain))
 	nv := float64(orDefault(s.NVal, svr.DefaultNVal))
 	return evalSVRTrain*nt*nt*d + evalSVRPredict*nv*nt*d
+}
+
+// bowlEvalSeconds and ridgeEvalSeconds are counts of operations times a rough constant
+// (not fitted: these tasks have no committed timings).
+func bowlEvalSeconds(s Spec) float64 {
+	return 2e-9 * float64(orDefault(s.NVal, bowl.DefaultUsers)) * float64(orDefault(s.D, bowl.DefaultD))
+}
+
+func ridgeEvalSeconds(s Spec) float64 {
+	p := float64(orDefault(s.D, ridge.DefaultD) * ridge.DefaultGroupSize)
+	nv := float64(orDefault(s.NVal, ridge.DefaultNVal))
+	return 1e-9*(p*p*p/3+nv*p) + 2e-6
 }
 
 func orDefault(v, def int) int {

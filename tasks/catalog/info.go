@@ -49,6 +49,18 @@ var gpregInfo = Info{
 	MaxD:  func(Spec) int { return gpreg.Config{}.MaxD() },
 }
 
+var bowlInfo = Info{
+	Title: "Quadratic bowl (toy)", LossLabel: "validation loss", MinD: 1,
+	Coord: func(d, j int) string { return fmt.Sprintf("theta%d", j+1) },
+	MaxD:  func(Spec) int { return 1 << 16 },
+}
+
+var ridgeInfo = Info{
+	Title: "Group ridge regression", LossLabel: "validation MSE (clipped)", MinD: 1,
+	Coord: func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
+	MaxD:  func(Spec) int { return 1000 },
+}
+
 var svrInfo = Info{
 	Title: "Kernel SVR", TitleShowsData: true, LossLabel: "validation MSE", MinD: 4,
 	Coord: svrCoord,
