@@ -60,6 +60,9 @@ type cellSpec struct {
 	// diagnostics columns, so that cells written before those columns existed are never
 	// resumed into a file that has them.
 	Diagnostics bool `json:"diagnostics,omitempty"`
+	// Defaults marks dpgibo and gibo cells run with algo's own defaults (algoConfig.Defaults);
+	// absent for every cell with the suite's settings.
+	Defaults string `json:"defaults,omitempty"`
 }
 
 // local reports whether the cell's method starts from theta0 (DP-GIBO, GIBO).
@@ -118,7 +121,7 @@ func makePlan(suite string, figs []figureSpec, source string) (*plan, error) {
 						if b.Sweep != "" && !methodReads(m, b.Sweep) && v != values[0] {
 							continue
 						}
-						for seed := 1; seed <= b.Seeds; seed++ {
+						for seed := b.SeedBase + 1; seed <= b.SeedBase+b.Seeds; seed++ {
 							spec, label := cellFor(suite, b, d, v, m, seed, source)
 							key := spec.stem()
 							i, ok := index[key]
@@ -165,11 +168,19 @@ func checkBlock(b blockSpec) error {
 	if err := checkPinnable(b.Algo); err != nil {
 		return err
 	}
+	switch b.Algo.Defaults {
+	case "", defaultsLibrary, defaultsCalibrated:
+	default:
+		return fmt.Errorf("unknown defaults %q (known: %s, %s)", b.Algo.Defaults, defaultsLibrary, defaultsCalibrated)
+	}
+	if b.SeedBase < 0 {
+		return fmt.Errorf("seed base must be >= 0, got %d", b.SeedBase)
+	}
 	// DP-GIBO's and GIBO's scale settings must be the suite's own: algo derives their
 	// defaults from the box and the loss bound, and a change of that rule would move the
 	// results.
 	for _, m := range b.Methods {
-		if !isLocal(m) {
+		if !isLocal(m) || b.Algo.Defaults != "" {
 			continue
 		}
 		a := b.Algo
@@ -212,6 +223,13 @@ func cellFor(suite string, b blockSpec, d int, value num, method string, seed in
 			evalNoise = value
 		}
 	}
+	if b.Label != "" {
+		if label == "" {
+			label = b.Label
+		} else {
+			label = b.Label + "," + label
+		}
+	}
 	dataSeed := b.DataSeed
 	if b.DataPerSeed {
 		dataSeed += uint64(seed)
@@ -234,6 +252,14 @@ func cellFor(suite string, b blockSpec, d int, value num, method string, seed in
 				label = "adaptive"
 			} else {
 				label += ",adaptive"
+			}
+		}
+		if a.Defaults != "" {
+			c.Defaults = a.Defaults
+			if label == "" {
+				label = "defaults=" + a.Defaults
+			} else {
+				label += ",defaults=" + a.Defaults
 			}
 		}
 		if c.Batch == 0 && c.BiasTol == 0 {

@@ -194,6 +194,13 @@ func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) baselines.Opt
 			// The rows carry the diagnostics; they are for this harness's analysis only.
 			NonPrivateDiagnostics: true,
 		}, spec)
+		if spec.Defaults != "" {
+			// The library study: algo's own defaults for everything but T and mu.
+			opts.Settings = algo.Settings{Iters: spec.Iters, Mu: float64(spec.Mu), NonPrivateDiagnostics: true}
+			if spec.Defaults == defaultsCalibrated {
+				opts.Settings.ClipCalibration = &algo.ClipCalibration{}
+			}
+		}
 	}
 	return opts
 }

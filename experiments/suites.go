@@ -42,7 +42,18 @@ type algoConfig struct {
 	// Design are the batch design options (nil: the values every committed run used; see
 	// pinned.go). The tags keep the configuration hash of suites that do not set them.
 	Design *designConfig `json:",omitempty"`
+	// Defaults, when set, runs dpgibo and gibo with algo's own defaults instead of the
+	// suite's settings: every field of algo.Settings at its zero value but Iters and Mu
+	// (Defaults "library"), or with ClipCalibration on as well ("calibrated"). Their rows are
+	// labelled "defaults=NAME". It is the library study's one unpinned setting.
+	Defaults string `json:",omitempty"`
 }
+
+// Values of algoConfig.Defaults.
+const (
+	defaultsLibrary    = "library"
+	defaultsCalibrated = "calibrated"
+)
 
 // designConfig are algo's batch design options in the suite's numbers. A zero field is the
 // pinned value of pinned.go (the value of every committed run), never algo's current
@@ -90,8 +101,14 @@ type blockSpec struct {
 	DataPerSeed bool
 	// Methods are registry names of baselines.New.
 	Methods []string
-	// Seeds is the number of replications (seeds 1..Seeds).
+	// Seeds is the number of replications (seeds SeedBase+1..SeedBase+Seeds).
 	Seeds int
+	// SeedBase offsets the seeds (0: seeds from 1), so that a block can run on seeds
+	// disjoint from another's (the library study tunes on seeds 101-105).
+	SeedBase int `json:",omitempty"`
+	// Label, when set, starts the config label of every row of the block ("step=0.06" in
+	// "step=0.06,clip=0.2"), so that blocks that differ in an unswept setting stay apart.
+	Label string `json:",omitempty"`
 	// Algo are the DP-GIBO settings.
 	Algo algoConfig
 	// EvalNoise is the standard deviation of noise injected into every per-user loss the
@@ -131,7 +148,7 @@ const (
 	SuiteDesign  = "design"
 )
 
-var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuitePeers, SuiteDesign, SuiteAudit, SuiteTheory, suiteFStar}
+var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuitePeers, SuiteDesign, SuiteDefaults, SuiteAudit, SuiteTheory, suiteFStar}
 
 // Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
 // leaves open are marked "choice" and listed in docs/reproducing.md.
@@ -393,6 +410,8 @@ func suiteFigures(suite, only string) ([]figureSpec, error) {
 		figs = quickFigures()
 	case SuiteDesign:
 		figs = designFigures()
+	case SuiteDefaults:
+		figs = defaultsFigures()
 	case suiteFStar:
 		return nil, nil // -only names a figure whose settings are searched (fstarTargets)
 	case SuiteAudit, SuiteTheory:

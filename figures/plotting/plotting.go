@@ -79,6 +79,12 @@ var renderers = map[string]figure{
 	"fig2a-clip":           {draw: drawSweepByIter},
 	"fig-private":          {draw: drawPrivate},
 	"fig-peers":            {draw: drawPeers},
+	// The library study's figures (experiments -suite=defaults): one curve per setting.
+	"defaults-grouplasso": {draw: drawSweepByIter},
+	"defaults-gpreg":      {draw: drawSweepByIter},
+	"defaults-svr":        {draw: drawSweepByIter},
+	"defaults-bowl":       {draw: drawSweepByIter},
+	"defaults-ridge":      {draw: drawSweepByIter},
 }
 
 // Names returns the figure names this package can draw, sorted.

@@ -75,6 +75,10 @@ func smallInputs(t *testing.T, dir string) {
 	writeCSV(t, dir, "joint-fig3c", traceRows("joint-fig3c", "gpreg", "synthetic", []int{15}, []string{"mu=0.1", "mu=+Inf"}, []string{"dpgibo"}, 3, 5))
 	writeCSV(t, dir, "joint-noise-misspec", traceRows("joint-noise-misspec", "gpreg", "synthetic", []int{15}, []string{"noise_std=0.01", "noise_std=1"}, []string{"dpgibo"}, 3, 5))
 	writeCSV(t, dir, "clip-sweep", traceRows("clip-sweep", "gpreg", "synthetic", []int{15}, []string{"clip=0.1", "clip=10"}, []string{"dpgibo"}, 3, 5))
+	for fig, task := range map[string]string{"defaults-grouplasso": "grouplasso", "defaults-gpreg": "gpreg", "defaults-svr": "svr",
+		"defaults-bowl": "bowl", "defaults-ridge": "ridge"} {
+		writeCSV(t, dir, fig, traceRows(fig, task, "synthetic", []int{5}, []string{"step=0.06,clip=0.2", "defaults=library", "defaults=calibrated"}, []string{"dpgibo"}, 3, 5))
+	}
 	writeCSV(t, dir, "fig2a-clip", traceRows("fig2a-clip", "gpreg", "synthetic", []int{10}, []string{"clip=0.1", "clip=3", "adaptive"}, []string{"dpgibo"}, 3, 5))
 	private := traceRows("fig-private", "grouplasso", "synthetic", []int{2, 10}, []string{"mu=1", "mu=0.2"}, []string{"dpgibo", "dp-random", "dp-ucb"}, 3, 4)
 	private = append(private, traceRows("fig-private", "svr", "ctslice-synthetic", []int{103}, []string{"mu=1", "mu=0.2"}, []string{"dpgibo", "dp-random"}, 3, 2)...)

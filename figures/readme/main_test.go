@@ -48,10 +48,10 @@ func TestReadmeMatchesReproduction(t *testing.T) {
 // figure CSVs (NAME.csv.gz), and reproduction/purego/'s, anew writes the committed summary,
 // comparisons, claims and statements byte for byte, and writes nothing into the folder.
 func TestCommittedVerdictsAreWhatTheRawDataGive(t *testing.T) {
-	for _, rel := range []string{"reproduction", filepath.Join("reproduction", "purego")} {
+	for _, rel := range []string{"reproduction", filepath.Join("reproduction", "purego"), filepath.Join("reproduction", "defaults")} {
 		dir := filepath.Join("..", "..", rel)
 		if _, err := os.Stat(dir); rel != "reproduction" && err != nil {
-			continue // the pure-Go folder is committed once its runs are
+			continue // the pure-Go and library-study folders are committed once their runs are
 		}
 		before, err := os.ReadDir(dir)
 		if err != nil {
@@ -62,8 +62,10 @@ func TestCommittedVerdictsAreWhatTheRawDataGive(t *testing.T) {
 			t.Fatal(err)
 		}
 		names := verdict.Files
-		if _, err := os.Stat(filepath.Join(dir, verdict.EquivalenceFile)); err == nil {
-			names = append(names, verdict.EquivalenceFile)
+		for _, extra := range []string{verdict.EquivalenceFile, verdict.DefaultsFile} {
+			if _, err := os.Stat(filepath.Join(dir, extra)); err == nil {
+				names = append(names, extra)
+			}
 		}
 		for _, name := range names {
 			want, err := os.ReadFile(filepath.Join(dir, name))

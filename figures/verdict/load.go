@@ -187,7 +187,7 @@ func figureCSV(file string) bool {
 		return false
 	}
 	switch name {
-	case "summary", "comparisons", "claims", "statements", "fstar", "design-equivalence":
+	case "summary", "comparisons", "claims", "statements", "fstar", "design-equivalence", "defaults":
 		return false
 	}
 	return !strings.HasPrefix(name, "timings")

@@ -20,7 +20,8 @@ func WriteDir(dir string) ([]string, error) { return WriteTo(dir, dir) }
 
 // WriteTo reads the figure CSVs of dir and writes into out summary.csv, comparisons.csv
 // (exploratory pairwise tests, then every claim's tests), claims.csv (every claim of
-// Statements(), those of figures not in dir as not yet run) and statements.csv. Each file is
+// Statements(), those of figures not in dir as not yet run) and statements.csv, and the
+// design study's and the library study's verdicts when dir holds their figures. Each file is
 // written atomically. It returns the paths written; a directory without figure CSVs writes
 // nothing and returns none.
 func WriteTo(dir, out string) ([]string, error) {
@@ -81,6 +82,16 @@ func WriteTo(dir, out string) ([]string, error) {
 	if len(eq) > 0 {
 		eqRows, err := records.Marshal(eq)
 		if err := write(EquivalenceFile, eqRows, err); err != nil {
+			return nil, err
+		}
+	}
+	study, err := DefaultsStudy(res)
+	if err != nil {
+		return nil, fmt.Errorf("library study: %w", err)
+	}
+	if len(study) > 0 {
+		rows, err := records.Marshal(study)
+		if err := write(DefaultsFile, rows, err); err != nil {
 			return nil, err
 		}
 	}

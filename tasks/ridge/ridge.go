@@ -29,7 +29,7 @@ const (
 	DefaultD           = 6
 	DefaultGroupSize   = 2
 	DefaultInformative = 2
-	DefaultNTrain      = 40
+	DefaultNTrain      = 25
 	DefaultNVal        = 200
 	DefaultNoiseStd    = 1.0
 	DefaultRho         = 0.6
@@ -44,7 +44,7 @@ type Config struct {
 	GroupSize int
 	// Informative is the number of groups with non-zero true coefficients (default 2).
 	Informative int
-	// NTrain and NVal are the training rows and the validation users (defaults 40, 200).
+	// NTrain and NVal are the training rows and the validation users (defaults 25, 200).
 	NTrain, NVal int
 	// NoiseStd is the standard deviation of the targets' noise (default 1).
 	NoiseStd float64

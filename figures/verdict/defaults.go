@@ -1,0 +1,186 @@
+package verdict
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"dpgibo/figures/stats"
+	"dpgibo/internal/records"
+)
+
+// The library study (experiments' -suite=defaults): each figure DefaultsPrefix+PROBLEM holds
+// DP-GIBO with algo's defaults (configs "defaults=NAME") beside a hand-tuned setting, paired
+// by seed. Declared before it ran (docs/library.md):
+const (
+	// DefaultsPrefix names the study's figures.
+	DefaultsPrefix = "defaults-"
+	// DefaultsFile is the study's verdict, written beside Files when dir holds its figures.
+	DefaultsFile = "defaults.csv"
+	// DefaultsRatio is the bar: the defaults' median final loss at most DefaultsRatio times
+	// the hand-tuned median.
+	DefaultsRatio = 1.05
+	// DefaultsTuneSeeds is the first seed of the tuning seeds: a figure whose hand-tuned
+	// rows come from a grid (configs "step=...") picks the grid point of lowest median final
+	// loss over seeds above DefaultsTuneSeeds, and compares it on the seeds at or below.
+	DefaultsTuneSeeds = 100
+)
+
+// DefaultsRow is one problem and defaults variant of the library study (defaults.csv).
+type DefaultsRow struct {
+	Problem string `csv:"problem"`
+	Task    string `csv:"task"`
+	D       int    `csv:"d"`
+	// Hand is the hand-tuned setting's config ("" for the paper's own settings) and Variant
+	// the defaults' config.
+	Hand    string `csv:"hand"`
+	Variant string `csv:"variant"`
+	Pairs   int    `csv:"pairs"`
+	// MedianHand and MedianVariant are the median final losses over the paired seeds; Ratio
+	// is MedianVariant/MedianHand and Pass is Ratio <= DefaultsRatio.
+	MedianHand    float64 `csv:"median_hand"`
+	MedianVariant float64 `csv:"median_variant"`
+	Ratio         float64 `csv:"ratio"`
+	Pass          bool    `csv:"pass"`
+	// Estimate, CILow, CIHigh: the Hodges-Lehmann estimate of variant - hand (paired by
+	// seed) and its 95% interval.
+	Estimate float64 `csv:"estimate"`
+	CILow    float64 `csv:"ci_low"`
+	CIHigh   float64 `csv:"ci_high"`
+	// GapRatio is median(f - f*) of the variant over that of the hand-tuned setting, where
+	// the setting has an f*.
+	GapRatio records.OptFloat `csv:"gap_ratio"`
+}
+
+// DefaultsStudy judges every figure of the library study in res.
+func DefaultsStudy(res *Results) ([]DefaultsRow, error) {
+	var out []DefaultsRow
+	for _, fig := range res.Figures {
+		problem, ok := strings.CutPrefix(fig, DefaultsPrefix)
+		if !ok {
+			continue
+		}
+		curves := curvesOf(res, fig)
+		hand, err := defaultsHand(curves)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", fig, err)
+		}
+		fstar, haveFStar := res.FStar.Lookup(hand)
+		handLoss := map[int]float64{}
+		for _, r := range hand.Runs {
+			if r.Seed <= DefaultsTuneSeeds {
+				handLoss[r.Seed] = r.Loss
+			}
+		}
+		for _, c := range curves {
+			if !strings.HasPrefix(c.Config, "defaults=") {
+				continue
+			}
+			var d, vh, vv []float64
+			for _, r := range c.Runs {
+				if h, ok := handLoss[r.Seed]; ok {
+					d = append(d, r.Loss-h)
+					vh, vv = append(vh, h), append(vv, r.Loss)
+				}
+			}
+			if len(d) < 2 {
+				continue
+			}
+			row := DefaultsRow{Problem: problem, Task: c.Task, D: c.D, Hand: hand.Config, Variant: c.Config, Pairs: len(d),
+				MedianHand: stats.Median(vh), MedianVariant: stats.Median(vv)}
+			row.Ratio = row.MedianVariant / row.MedianHand
+			row.Pass = row.Ratio <= DefaultsRatio
+			if slices.ContainsFunc(d, func(x float64) bool { return x != 0 }) {
+				t, err := stats.WilcoxonSignedRank(d, stats.TwoSided, Level)
+				if err != nil {
+					return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
+				}
+				row.Estimate, row.CILow, row.CIHigh = t.Estimate, t.CILow, t.CIHigh
+			}
+			if haveFStar {
+				gh, gv := make([]float64, len(vh)), make([]float64, len(vv))
+				for i := range vh {
+					gh[i], gv[i] = vh[i]-fstar, vv[i]-fstar
+				}
+				if m := stats.Median(gh); m > 0 {
+					row.GapRatio = records.Some(stats.Median(gv) / m)
+				}
+			}
+			out = append(out, row)
+		}
+	}
+	return out, nil
+}
+
+// defaultsHand returns the hand-tuned curve of a study figure: the one config that is
+// neither a defaults variant nor a grid point, else the grid point ("step=...") of lowest
+// median final loss over the tuning seeds.
+func defaultsHand(curves []*Curve) (*Curve, error) {
+	var grid []*Curve
+	for _, c := range curves {
+		switch {
+		case strings.HasPrefix(c.Config, "defaults="):
+		case strings.HasPrefix(c.Config, "step="):
+			grid = append(grid, c)
+		default:
+			return c, nil
+		}
+	}
+	if len(grid) == 0 {
+		return nil, fmt.Errorf("no hand-tuned curve")
+	}
+	sort.Slice(grid, func(i, j int) bool { return grid[i].Config < grid[j].Config })
+	var best *Curve
+	bestMedian := math.Inf(1)
+	for _, c := range grid {
+		var tune []float64
+		for _, r := range c.Runs {
+			if r.Seed > DefaultsTuneSeeds {
+				tune = append(tune, r.Loss)
+			}
+		}
+		if len(tune) == 0 {
+			return nil, fmt.Errorf("grid point %s has no tuning seeds (above %d)", c.Config, DefaultsTuneSeeds)
+		}
+		if m := stats.Median(tune); m < bestMedian {
+			best, bestMedian = c, m
+		}
+	}
+	return best, nil
+}
+
+// defaultsTable renders dir/defaults.csv: one row per problem and defaults variant, and a
+// line saying on how many problems each variant passes the bar.
+func defaultsTable(dir string) (string, error) {
+	rows, err := records.ReadFile[DefaultsRow](filepath.Join(dir, DefaultsFile))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "| problem | d | hand-tuned | defaults | pairs | median final loss, hand-tuned | defaults | ratio | at most %g x | HL defaults - hand [95%% CI] | gap ratio |\n|---|---|---|---|---|---|---|---|---|---|---|\n", DefaultsRatio)
+	pass, count := map[string]int{}, map[string]int{}
+	var variants []string
+	for _, r := range rows {
+		hand := r.Hand
+		if hand == "" {
+			hand = "the paper's"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %d | %s | %s | %.3f | %v | %s [%s, %s] | %s |\n", r.Problem, r.D, cell(hand), r.Variant, r.Pairs,
+			sig(r.MedianHand), sig(r.MedianVariant), r.Ratio, r.Pass, sig(r.Estimate), sig(r.CILow), sig(r.CIHigh), optSig(r.GapRatio))
+		if !slices.Contains(variants, r.Variant) {
+			variants = append(variants, r.Variant)
+		}
+		count[r.Variant]++
+		if r.Pass {
+			pass[r.Variant]++
+		}
+	}
+	b.WriteString("\n")
+	for _, v := range variants {
+		fmt.Fprintf(&b, "`%s` is within %g x of hand-tuned on %d of %d problems.\n", v, DefaultsRatio, pass[v], count[v])
+	}
+	return b.String(), nil
+}
