@@ -81,13 +81,9 @@ func buildAdaptiveMechanism(cfg Config, name string) (Mechanism, error) {
 // runAdaptive runs algo.Minimize on the flip neighbour X (prime false) or X' from theta = 0
 // and returns the released theta and the sum of the released counts.
 func runAdaptive(ctx context.Context, cfg Config, s algo.Settings, prime bool, rng *rand.Rand) ([]float64, float64, error) {
-	x, xPrime, err := NewFlipNeighbours(cfg.Dim, cfg.Users, cfg.Slope, cfg.HalfWidth)
+	obj, err := flipNeighbour(cfg, prime)
 	if err != nil {
 		return nil, 0, err
-	}
-	obj := x
-	if prime {
-		obj = xPrime
 	}
 	sum := 0.0
 	res, err := algo.Minimize(ctx, obj, make([]float64, cfg.Dim), s, rng, func(it algo.Iteration) error {
@@ -101,6 +97,15 @@ func runAdaptive(ctx context.Context, cfg Config, s algo.Settings, prime bool, r
 		return nil, 0, fmt.Errorf("algo.Minimize stopped after %d of %d iterations", res.Iters, cfg.Iters)
 	}
 	return res.Theta, sum, nil
+}
+
+// flipNeighbour returns the flip neighbour X (prime false) or X' of cfg.
+func flipNeighbour(cfg Config, prime bool) (*LinearNeighbour, error) {
+	x, xPrime, err := NewFlipNeighbours(cfg.Dim, cfg.Users, cfg.Slope, cfg.HalfWidth)
+	if prime {
+		return xPrime, err
+	}
+	return x, err
 }
 
 // CheckFlip verifies on noiseless runs (Mu = +Inf, otherwise the audited adaptive settings)

@@ -70,13 +70,9 @@ func buildCalibrationMechanism(cfg Config, name string) (Mechanism, error) {
 // runCalibrated runs algo.Minimize with calibration on the flip neighbour X (prime false)
 // or X' from theta = 0.
 func runCalibrated(ctx context.Context, cfg Config, s algo.Settings, prime bool, rng *rand.Rand) (algo.Result, error) {
-	x, xPrime, err := NewFlipNeighbours(cfg.Dim, cfg.Users, cfg.Slope, cfg.HalfWidth)
+	obj, err := flipNeighbour(cfg, prime)
 	if err != nil {
 		return algo.Result{}, err
-	}
-	obj := x
-	if prime {
-		obj = xPrime
 	}
 	res, err := algo.Minimize(ctx, obj, make([]float64, cfg.Dim), s, rng, nil)
 	if err != nil {
