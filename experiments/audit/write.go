@@ -4,6 +4,7 @@ import (
 	"context"
 	"dpgibo/internal/records"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,7 +72,8 @@ func Markdown(cfg Config, rows []Row) string {
 	fmt.Fprintf(&b, "- `%s`: algo.Minimize with Clip = %g (never binds) and Mu scaled by the same factor, so the noise is the one claimed for Clip = %g.\n",
 		ControlNoClip, cfg.NoClipFactor*cfg.Slope, cfg.Clip)
 	fmt.Fprintf(&b, "- `%s`: the real dp-random with Mu = 2*mu_claimed.\n", ControlDPRandomNoiseHalved)
-	fmt.Fprintf(&b, "- `%s`: adaptive clipping with Mu doubled, so the count noise std is half of sqrt(T)/mu_c, audited on its counts against the configured mu_c.\n\n", ControlAdaptiveCountNoiseHalved)
+	fmt.Fprintf(&b, "- `%s`: adaptive clipping with Mu doubled, so the count noise std is half of sqrt(T)/mu_c, audited on its counts against the configured mu_c.\n", ControlAdaptiveCountNoiseHalved)
+	fmt.Fprintf(&b, "- `%s`: clip calibration with Mu doubled, so the noise of each count is half of sqrt(Queries)/mu_cal, audited on its first count against the configured per-count mu.\n\n", ControlCalibrationNoiseHalved)
 	fmt.Fprintf(&b, "Neighbours X, X' differ in user 0 only, whose loss is +-%g*theta_1 (all other users' losses are 0); "+
 		"noiseless runs confirm that every step moves theta_1 by exactly Step*Clip/n, so the pre-noise aggregates differ by 2*Clip/n. "+
 		"With the gradient-descent step and a box that never binds, the released theta_1 is Gaussian with means -+T*Step*Clip/n "+
@@ -87,7 +89,14 @@ func Markdown(cfg Config, rows []Row) string {
 		"which noiseless runs confirm through counts of exactly n-1 and n. `%s` releases theta_1 (claim: the total mu; "+
 		"the gradients differ by B_t/n, half their sensitivity, so the row is loose by design); `%s` is the sum of the T "+
 		"released counts, whose means differ by exactly T against noise std T/mu_c: mu_hat/mu near 1 means the count "+
-		"accounting is tight.\n", cfg.ClipQuantile, cfg.ClipRate, cfg.ClipCountShare, muCount, cfg.Slope, DPGIBOAdaptive, DPGIBOAdaptiveCounts)
+		"accounting is tight.\n\n", cfg.ClipQuantile, cfg.ClipRate, cfg.ClipCountShare, muCount, cfg.Slope, DPGIBOAdaptive, DPGIBOAdaptiveCounts)
+	perCount := cfg.Mu * math.Sqrt(cfg.CalibrationShare/float64(cfg.CalibrationQueries))
+	fmt.Fprintf(&b, "Clip calibration (algo.ClipCalibration, share %g of mu^2, %d counts, so each count is %.3g-GDP) is audited on the "+
+		"same flip neighbours: the first count of the binary search, at the same candidate in X and X', is 1 in X and 0 in X' "+
+		"before noise, which a noiseless run confirms. `%s` releases theta_1 (claim: the total mu; loose by design, as the "+
+		"gradients differ by at most half their sensitivity); `%s` is that first count, whose means differ by exactly 1 against "+
+		"noise std sqrt(Queries)/mu_cal: mu_hat/mu near 1 means the per-count accounting is tight.\n",
+		cfg.CalibrationShare, cfg.CalibrationQueries, perCount, DPGIBOCalibrated, DPGIBOCalibrationCount)
 	return b.String()
 }
 
