@@ -35,16 +35,7 @@
 // are formed. The exponential is table-driven (relative error below 1e-15) and is, with the
 // Gemm, the main cost. BenchmarkLosses times one evaluation at n_train = 1000, p = 100,
 // n_val = 9000 on the stand-in; testdata/compare_libsvm.py times scikit-learn's SVR
-// (libsvm) on the same problem. Measured on a shared 2-core AMD EPYC, single-threaded
-// (-cpu 1, one OpenBLAS thread), best of 6 interleaved rounds, at every length-scale 1,
-// epsilon 0.1, gamma 0.1 (about 510 support vectors):
-//
-//	                             C = 1            C = 3
-//	scikit-learn 1.2.1 (libsvm)  353 ms           353 ms
-//	pure Go                      179 ms (0.51x)   180 ms (0.51x)
-//	-tags openblas                67 ms (0.19x)    73 ms (0.21x)
-//
-// with validation MSEs equal to libsvm's within 1e-4 relative (8e-5 and 5e-5).
+// (libsvm) on the same problem. docs/library.md gives the measured times and ratios.
 //
 // The openblas build tag (cgo; links -lopenblas -llapacke) switches gonum to
 // OpenBLAS in every binary that links package algo: the experiment runner, and this
