@@ -110,9 +110,9 @@ func fstarRowKey(task, data string, d, users, nTrain int) [5]string {
 // label and number of users.
 func fstarTargets(only, ctslice string, newTask taskFactory) ([]fstar.Target, error) {
 	suites := map[string][]figureSpec{SuitePaper: paperFigures(), SuitePrivate: privateFigures(), SuitePeers: peersFigures(),
-		SuiteQuick: quickFigures(), SuiteDesign: designFigures()}
+		SuiteQuick: quickFigures(), SuiteDesign: designFigures(), SuiteDefaults: defaultsFigures()}
 	var figs []figureSpec
-	for _, name := range []string{SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign} {
+	for _, name := range []string{SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuiteDefaults} {
 		for _, f := range suites[name] {
 			if only == "" || only == name || f.Name == only {
 				figs = append(figs, f)
@@ -120,7 +120,7 @@ func fstarTargets(only, ctslice string, newTask taskFactory) ([]fstar.Target, er
 		}
 	}
 	if len(figs) == 0 {
-		return nil, fmt.Errorf("unknown figure %q for -suite=%s (a figure of the paper, private, peers or quick suite, or one of those suites)", only, suiteFStar)
+		return nil, fmt.Errorf("unknown figure %q for -suite=%s (a figure of the paper, private, peers, quick, design or defaults suite, or one of those suites)", only, suiteFStar)
 	}
 	seenSpec := map[taskSpec]bool{}
 	seen := map[fstar.Setting]bool{}

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"dpgibo/tasks/bowl"
 	"dpgibo/tasks/catalog"
 )
 
@@ -70,5 +71,26 @@ func TestCommittedTableIsWhatWriteTableWrites(t *testing.T) {
 	}
 	if string(got) != string(want) {
 		t.Error("table.go differs from WriteTable's output of the committed table")
+	}
+}
+
+// Where the optimum is known exactly (tasks/bowl), the search found it.
+func TestCommittedFStarOfTheBowlIsExact(t *testing.T) {
+	found := false
+	for _, e := range committed {
+		if e.Task != bowl.Name {
+			continue
+		}
+		found = true
+		task, err := bowl.New(bowl.Config{D: e.D, Users: e.NUsers, Seed: e.DataSeed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := e.FStar, task.FStar(); math.Abs(got-want) > 1e-9*want {
+			t.Errorf("%s: committed f* %.12g, exact %.12g", e.Setting, got, want)
+		}
+	}
+	if !found {
+		t.Error("no committed f* of the bowl")
 	}
 }
