@@ -28,19 +28,24 @@ func committedEstimates(t *testing.T) map[string][2]float64 {
 	out := map[string][2]float64{}
 	for _, path := range paths {
 		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "timings-"), ".csv")
-		figs, err := suiteFigures(SuitePaper, name)
+		suite, source := SuitePaper, "stand-in"
+		if b, err := os.ReadFile(filepath.Join("..", "reproduction", "manifest-"+name+".json")); err == nil {
+			var m runManifest
+			if json.Unmarshal(b, &m) == nil {
+				if m.DataSource != "" {
+					source = m.DataSource
+				}
+				if m.Suite != "" {
+					suite = m.Suite
+				}
+			}
+		}
+		figs, err := suiteFigures(suite, name)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
 		}
-		source := "stand-in"
-		if b, err := os.ReadFile(filepath.Join("..", "reproduction", "manifest-"+name+".json")); err == nil {
-			var m runManifest
-			if json.Unmarshal(b, &m) == nil && m.DataSource != "" {
-				source = m.DataSource
-			}
-		}
-		p, err := makePlan(SuitePaper, figs, source)
+		p, err := makePlan(suite, figs, source)
 		if err != nil {
 			t.Fatal(err)
 		}
