@@ -79,27 +79,18 @@ func DefaultsStudy(res *Results) ([]DefaultsRow, error) {
 			if !strings.HasPrefix(c.Config, "defaults=") {
 				continue
 			}
-			var d, vh, vv []float64
-			for _, r := range c.Runs {
-				if h, ok := handLoss[r.Seed]; ok {
-					d = append(d, r.Loss-h)
-					vh, vv = append(vh, h), append(vv, r.Loss)
-				}
-			}
+			d, vh, vv := pairedFinals(handLoss, c.Runs)
 			if len(d) < 2 {
 				continue
 			}
+			t, err := pairedHL(d)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
+			}
 			row := DefaultsRow{Problem: problem, Task: c.Task, D: c.D, Hand: hand.Config, Variant: c.Config, Pairs: len(d),
-				MedianHand: stats.Median(vh), MedianVariant: stats.Median(vv)}
+				MedianHand: stats.Median(vh), MedianVariant: stats.Median(vv), Estimate: t.Estimate, CILow: t.CILow, CIHigh: t.CIHigh}
 			row.Ratio = row.MedianVariant / row.MedianHand
 			row.Pass = row.Ratio <= DefaultsRatio
-			if slices.ContainsFunc(d, func(x float64) bool { return x != 0 }) {
-				t, err := stats.WilcoxonSignedRank(d, stats.TwoSided, Level)
-				if err != nil {
-					return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
-				}
-				row.Estimate, row.CILow, row.CIHigh = t.Estimate, t.CILow, t.CIHigh
-			}
 			if haveFStar {
 				gh, gv := make([]float64, len(vh)), make([]float64, len(vv))
 				for i := range vh {

@@ -75,27 +75,18 @@ func Equivalence(res *Results, shares map[string]map[string][]float64) ([]Equiva
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
 			}
-			oldLoss, newLoss := map[int]float64{}, map[int]float64{}
+			oldLoss := map[int]float64{}
 			for _, r := range old.Runs {
 				oldLoss[r.Seed] = r.Loss
 			}
-			var d, vo, vn []float64
-			for _, r := range c.Runs {
-				if o, ok := oldLoss[r.Seed]; ok {
-					newLoss[r.Seed] = r.Loss
-					d = append(d, r.Loss-o)
-					vo, vn = append(vo, o), append(vn, r.Loss)
-				}
-			}
+			d, vo, vn := pairedFinals(oldLoss, c.Runs)
 			if len(d) < 2 {
 				continue
 			}
-			var t stats.TestResult
-			if slices.ContainsFunc(d, func(x float64) bool { return x != 0 }) {
-				if t, err = stats.WilcoxonSignedRank(d, stats.TwoSided, Level); err != nil {
-					return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
-				}
-			} // else the two designs gave the same runs: estimate and interval 0
+			t, err := pairedHL(d)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
+			}
 
 			row := EquivalenceRow{Figure: base, Config: c.Config, D: c.D, Pairs: len(d),
 				MedianOld: stats.Median(vo), MedianNew: stats.Median(vn), G0: g0, Margin: EquivalenceMargin * g0,
@@ -112,6 +103,28 @@ func Equivalence(res *Results, shares map[string]map[string][]float64) ([]Equiva
 		}
 	}
 	return out, nil
+}
+
+// pairedFinals pairs runs with the reference final losses ref by seed (seeds absent from ref
+// are left out): the differences run - reference and both losses, in the order of runs.
+func pairedFinals(ref map[int]float64, runs []Run) (d, vRef, vRun []float64) {
+	for _, r := range runs {
+		if o, ok := ref[r.Seed]; ok {
+			d = append(d, r.Loss-o)
+			vRef, vRun = append(vRef, o), append(vRun, r.Loss)
+		}
+	}
+	return d, vRef, vRun
+}
+
+// pairedHL is the two-sided Wilcoxon signed-rank test of the paired differences d at Level:
+// its Hodges-Lehmann estimate and interval. When every difference is 0 (the two sides gave
+// the same runs) the estimate and interval are 0.
+func pairedHL(d []float64) (stats.TestResult, error) {
+	if !slices.ContainsFunc(d, func(x float64) bool { return x != 0 }) {
+		return stats.TestResult{}, nil
+	}
+	return stats.WilcoxonSignedRank(d, stats.TwoSided, Level)
 }
 
 // designShares returns, per figure and curve (config/method), the design share of each run
