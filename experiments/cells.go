@@ -8,7 +8,9 @@ import (
 	"hash/fnv"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"dpgibo/data"
 )
@@ -223,13 +225,7 @@ func cellFor(suite string, b blockSpec, d int, value num, method string, seed in
 			evalNoise = value
 		}
 	}
-	if b.Label != "" {
-		if label == "" {
-			label = b.Label
-		} else {
-			label = b.Label + "," + label
-		}
-	}
+	label = joinLabel(b.Label, label)
 	dataSeed := b.DataSeed
 	if b.DataPerSeed {
 		dataSeed += uint64(seed)
@@ -248,19 +244,11 @@ func cellFor(suite string, b blockSpec, d int, value num, method string, seed in
 		c.AdaptiveClip, c.Standardise, c.Diagnostics = specAdaptiveClip(a.AdaptiveClip), a.Standardise, true
 		c.PriorMean, c.Design = specPriorMean(a.PriorMean), specDesign(a.Design)
 		if a.AdaptiveClip != nil {
-			if label == "" {
-				label = "adaptive"
-			} else {
-				label += ",adaptive"
-			}
+			label = joinLabel(label, "adaptive")
 		}
 		if a.Defaults != "" {
 			c.Defaults = a.Defaults
-			if label == "" {
-				label = "defaults=" + a.Defaults
-			} else {
-				label += ",defaults=" + a.Defaults
-			}
+			label = joinLabel(label, "defaults="+a.Defaults)
 		}
 		if c.Batch == 0 && c.BiasTol == 0 {
 			c.Batch = d + 1
@@ -294,6 +282,11 @@ func cellFor(suite string, b blockSpec, d int, value num, method string, seed in
 		}
 	}
 	return c, label
+}
+
+// joinLabel joins the non-empty parts of a row's config label with commas.
+func joinLabel(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), ",")
 }
 
 // ctsliceSource names where the SVR task will find the CT-slice data (data.Find's lookup

@@ -62,13 +62,15 @@ func defaultsFigures() []figureSpec {
 		return []blockSpec{lib, cal}
 	}
 	var out []figureSpec
-	for _, p := range []struct{ name, fig, task string }{
-		{"defaults-grouplasso", "fig1", "grouplasso"},
-		{"defaults-gpreg", "fig2a", "gpreg"},
-		{"defaults-svr", "fig2b", "svr"},
+	for _, p := range []struct {
+		name, fig, task string
+		d               int
+	}{
+		{"defaults-grouplasso", "fig1", "grouplasso", 10},
+		{"defaults-gpreg", "fig2a", "gpreg", 5},
+		{"defaults-svr", "fig2b", "svr", 103},
 	} {
-		d := map[string]int{"grouplasso": 10, "gpreg": 5, "svr": 103}[p.task]
-		h := hand(p.fig, p.task, d)
+		h := hand(p.fig, p.task, p.d)
 		out = append(out, figureSpec{Name: p.name, Blocks: append([]blockSpec{h}, withDefaults(h)...)})
 	}
 	own := []struct {

@@ -104,10 +104,10 @@ func fstarRowKey(task, data string, d, users, nTrain int) [5]string {
 	return [5]string{task, data, strconv.Itoa(d), strconv.Itoa(users), strconv.Itoa(nTrain)}
 }
 
-// fstarTargets returns, as search targets, the distinct data settings of the paper, private, peers and quick
-// suites, restricted, when only is not empty, to the figures of that name or to the suite of
-// that name (paper, private, peers or quick), building each task once to learn its data
-// label and number of users.
+// fstarTargets returns, as search targets, the distinct data settings of the paper, private,
+// peers, quick, design and defaults suites, restricted, when only is not empty, to the figures
+// of that name or to the suite of that name, building each task once to learn its data label
+// and number of users.
 func fstarTargets(only, ctslice string, newTask taskFactory) ([]fstar.Target, error) {
 	suites := map[string][]figureSpec{SuitePaper: paperFigures(), SuitePrivate: privateFigures(), SuitePeers: peersFigures(),
 		SuiteQuick: quickFigures(), SuiteDesign: designFigures(), SuiteDefaults: defaultsFigures()}

@@ -179,7 +179,14 @@ func cellStart(spec cellSpec, task tasks.Task) ([]float64, *rand.Rand) {
 // GIBO theta0 and Algorithm 1's settings with every default the suites do not set pinned.
 func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) baselines.Options {
 	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
-	if spec.local() {
+	if spec.local() && spec.Defaults != "" {
+		// The library study: algo's own defaults for everything but T and mu.
+		opts.Theta0 = theta0
+		opts.Settings = algo.Settings{Iters: spec.Iters, Mu: float64(spec.Mu), NonPrivateDiagnostics: true}
+		if spec.Defaults == defaultsCalibrated {
+			opts.Settings.ClipCalibration = &algo.ClipCalibration{}
+		}
+	} else if spec.local() {
 		opts.Theta0 = theta0
 		opts.Settings = pinnedSettings(algo.Settings{
 			Iters: spec.Iters, Batch: spec.Batch, BiasTol: float64(spec.BiasTol), MaxBatch: spec.MaxBatch,
@@ -194,13 +201,6 @@ func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) baselines.Opt
 			// The rows carry the diagnostics; they are for this harness's analysis only.
 			NonPrivateDiagnostics: true,
 		}, spec)
-		if spec.Defaults != "" {
-			// The library study: algo's own defaults for everything but T and mu.
-			opts.Settings = algo.Settings{Iters: spec.Iters, Mu: float64(spec.Mu), NonPrivateDiagnostics: true}
-			if spec.Defaults == defaultsCalibrated {
-				opts.Settings.ClipCalibration = &algo.ClipCalibration{}
-			}
-		}
 	}
 	return opts
 }
