@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -54,7 +55,7 @@ func TestCalibratedClipIsTheGridQuantile(t *testing.T) {
 		t.Fatal(err)
 	}
 	grid := c.grid(1)
-	if len(grid) != 64 || grid[0] != 256 || math.Abs(grid[63]-math.Exp2(-16)) > 1e-18 || !slices.IsSortedFunc(grid, func(a, b float64) int { return -cmpFloat(a, b) }) {
+	if len(grid) != 64 || grid[0] != 256 || math.Abs(grid[63]-math.Exp2(-16)) > 1e-18 || !slices.IsSortedFunc(grid, func(a, b float64) int { return cmp.Compare(b, a) }) {
 		t.Fatalf("grid from %v to %v, %d candidates, want 256 down to 2^-16, 64, decreasing", grid[0], grid[len(grid)-1], len(grid))
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -98,16 +99,6 @@ func TestCalibratedClipIsTheGridQuantile(t *testing.T) {
 	}
 }
 
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // With a generous Mu the calibrated B sits at the (1 - 1/C) quantile of the users' first
 // gradient norms (within a grid step), C the SNR ceiling; without privacy it clips nobody.
 func TestClipCalibrationFollowsTheSNRCeiling(t *testing.T) {
@@ -121,7 +112,6 @@ func TestClipCalibrationFollowsTheSNRCeiling(t *testing.T) {
 	for _, mu := range []float64{0.5, 4, math.Inf(1)} {
 		set := Settings{Mu: mu, Iters: 4, Step: 1, Batch: 2, Clip: 1, ClipCalibration: &ClipCalibration{Share: 0.5}}
 		var clip float64
-		var firstNorms []float64
 		_, err := Minimize(context.Background(), obj, []float64{0}, set, rand.New(rand.NewPCG(7, 7)), func(it Iteration) error {
 			if it.Iter == 1 {
 				clip = it.Clip
@@ -134,9 +124,8 @@ func TestClipCalibrationFollowsTheSNRCeiling(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The surrogate's gradient of user i is close to its slope; compare shares.
-		firstNorms = slopes
 		above := 0
-		for _, v := range firstNorms {
+		for _, v := range slopes {
 			if v > clip*1.35 {
 				above++
 			}
