@@ -17,10 +17,62 @@ import (
 // costRow is one committed figure's measured cost.
 type costRow struct {
 	folder, suite, figure, build string
-	cells                        int
-	cellSeconds, design, eval    float64
-	invocations                  int
-	wall                         float64
+	// cellSeconds holds each distinct cell's total seconds by stem.
+	cellSeconds  map[string]float64
+	design, eval float64
+	invocations  int
+	wall         float64
+}
+
+// costTotal is the measured cost of the figures of one folder, suite and build.
+type costTotal struct {
+	folder, suite, build string
+	figures, cells       int
+	cellSeconds, wall    float64
+}
+
+// totalSeconds sums the total seconds of the cells of times, in stem order.
+func totalSeconds(times map[string]float64) float64 {
+	stems := make([]string, 0, len(times))
+	for stem := range times {
+		stems = append(stems, stem)
+	}
+	sort.Strings(stems)
+	sum := 0.0
+	for _, stem := range stems {
+		sum += times[stem]
+	}
+	return sum
+}
+
+// costTotals groups rows by folder, suite and build, in order of first appearance: a cell
+// shared by two figures of a group (fig3f's are fig2b's) counts once.
+func costTotals(rows []costRow) []costTotal {
+	type key struct{ folder, suite, build string }
+	var keys []key
+	cells := map[key]map[string]float64{}
+	totals := map[key]*costTotal{}
+	for _, r := range rows {
+		k := key{r.folder, r.suite, r.build}
+		if totals[k] == nil {
+			keys = append(keys, k)
+			totals[k] = &costTotal{folder: r.folder, suite: r.suite, build: r.build}
+			cells[k] = map[string]float64{}
+		}
+		t := totals[k]
+		t.figures++
+		t.wall += r.wall
+		for stem, sec := range r.cellSeconds {
+			cells[k][stem] = sec
+		}
+	}
+	out := make([]costTotal, 0, len(keys))
+	for _, k := range keys {
+		t := totals[k]
+		t.cells, t.cellSeconds = len(cells[k]), totalSeconds(cells[k])
+		out = append(out, *t)
+	}
+	return out
 }
 
 // buildName says which build computed a run: "OpenBLAS" or "pure Go" (gonum).
@@ -97,13 +149,10 @@ func measuredCosts(dir string) ([]costRow, error) {
 		sort.Strings(figs)
 		for _, fig := range figs {
 			m := manifests[fig]
-			r := costRow{folder: rel, suite: m.Suite, figure: fig, build: buildName(m)}
-			seen := map[string]bool{}
+			r := costRow{folder: rel, suite: m.Suite, figure: fig, build: buildName(m), cellSeconds: map[string]float64{}}
 			for _, t := range timings {
-				if !seen[t.Cell] && slices.Contains(strings.Split(t.Figures, ";"), fig) {
-					seen[t.Cell] = true
-					r.cells++
-					r.cellSeconds += t.TotalSeconds
+				if _, seen := r.cellSeconds[t.Cell]; !seen && slices.Contains(strings.Split(t.Figures, ";"), fig) {
+					r.cellSeconds[t.Cell] = t.TotalSeconds
 					r.design += t.DesignSeconds
 					r.eval += t.EvalSeconds
 				}
@@ -118,25 +167,6 @@ func measuredCosts(dir string) ([]costRow, error) {
 		}
 	}
 	return rows, nil
-}
-
-// distinctCellSeconds sums the cell-seconds of the distinct cells (by stem) of the figures in
-// figs of folder: a cell shared by two figures (fig3f's are fig2b's) counts once.
-func distinctCellSeconds(folder string, figs []string) (cells int, seconds float64, err error) {
-	timings, err := readTimings(folder)
-	if err != nil {
-		return 0, 0, err
-	}
-	seen := map[string]bool{}
-	for _, t := range timings {
-		if seen[t.Cell] || !slices.ContainsFunc(strings.Split(t.Figures, ";"), func(f string) bool { return slices.Contains(figs, f) }) {
-			continue
-		}
-		seen[t.Cell] = true
-		cells++
-		seconds += t.TotalSeconds
-	}
-	return cells, seconds, nil
 }
 
 // wallText writes seconds as a duration rounded to the second, e.g. "21m35s".
@@ -155,32 +185,12 @@ func costTable(dir string) (string, error) {
 	b.WriteString("| folder | suite | figure | build | cells | cell-seconds | design | evaluations | invocations | wall time |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %.0f | %.0f | %.0f | %d | %s |\n", r.folder, r.suite, r.figure, r.build,
-			r.cells, r.cellSeconds, r.design, r.eval, r.invocations, wallText(r.wall))
+			len(r.cellSeconds), totalSeconds(r.cellSeconds), r.design, r.eval, r.invocations, wallText(r.wall))
 	}
 	b.WriteString("\nTotals per folder and suite (a cell shared by two figures counted once):\n\n")
 	b.WriteString("| folder | suite | build | figures | distinct cells | cell-seconds | wall time (sum over invocations) |\n|---|---|---|---|---|---|---|\n")
-	type key struct{ folder, suite, build string }
-	var keys []key
-	group := map[key][]costRow{}
-	for _, r := range rows {
-		k := key{r.folder, r.suite, r.build}
-		if _, ok := group[k]; !ok {
-			keys = append(keys, k)
-		}
-		group[k] = append(group[k], r)
-	}
-	for _, k := range keys {
-		var figs []string
-		wall := 0.0
-		for _, r := range group[k] {
-			figs = append(figs, r.figure)
-			wall += r.wall
-		}
-		cells, seconds, err := distinctCellSeconds(filepath.Join(dir, k.folder), figs)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %.0f | %s |\n", k.folder, k.suite, k.build, len(figs), cells, seconds, wallText(wall))
+	for _, t := range costTotals(rows) {
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %.0f | %s |\n", t.folder, t.suite, t.build, t.figures, t.cells, t.cellSeconds, wallText(t.wall))
 	}
 	return b.String(), nil
 }
@@ -254,29 +264,14 @@ func suiteTotals(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var suites []string
-	figs := map[string][]string{}
-	wall := map[string]float64{}
-	for _, r := range rows {
-		if r.folder != "." {
-			continue
-		}
-		if _, ok := figs[r.suite]; !ok {
-			suites = append(suites, r.suite)
-		}
-		figs[r.suite] = append(figs[r.suite], r.figure)
-		wall[r.suite] += r.wall
-	}
-	if len(suites) == 0 {
-		return "", nil
-	}
 	var parts []string
-	for _, s := range suites {
-		_, seconds, err := distinctCellSeconds(dir, figs[s])
-		if err != nil {
-			return "", err
+	for _, t := range costTotals(rows) {
+		if t.folder == "." {
+			parts = append(parts, fmt.Sprintf("%s suite (%d figures) %.0f cell-seconds, %s wall", t.suite, t.figures, t.cellSeconds, wallText(t.wall)))
 		}
-		parts = append(parts, fmt.Sprintf("%s suite (%d figures) %.0f cell-seconds, %s wall", s, len(figs[s]), seconds, wallText(wall[s])))
+	}
+	if len(parts) == 0 {
+		return "", nil
 	}
 	return fmt.Sprintf("\nMeasured cost of the committed runs: %s ([%s](%s#measured-cost)).\n", strings.Join(parts, "; "), ReproducingPage, ReproducingPage), nil
 }
