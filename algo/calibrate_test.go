@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -99,9 +100,9 @@ func TestCalibratedClipIsTheGridQuantile(t *testing.T) {
 	}
 }
 
-// With a generous Mu the calibrated B sits at the (1 - 1/C) quantile of the users' first
-// gradient norms (within a grid step), C the SNR ceiling; without privacy it clips nobody.
-func TestClipCalibrationFollowsTheSNRCeiling(t *testing.T) {
+// With a generous Mu the calibrated B sits at the Quantile quantile of the users' first
+// gradient norms (within a grid step and the count noise), and B stays fixed afterwards.
+func TestClipCalibrationFollowsTheQuantile(t *testing.T) {
 	n := 400
 	slopes := make([]float64, n)
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -109,37 +110,79 @@ func TestClipCalibrationFollowsTheSNRCeiling(t *testing.T) {
 		slopes[i] = math.Exp(rng.NormFloat64())
 	}
 	obj := linearUsers{slopes: slopes, d: 1}
-	for _, mu := range []float64{0.5, 4, math.Inf(1)} {
-		set := Settings{Mu: mu, Iters: 4, Step: 1, Batch: 2, Clip: 1, ClipCalibration: &ClipCalibration{Share: 0.5}}
-		var clip float64
-		_, err := Minimize(context.Background(), obj, []float64{0}, set, rand.New(rand.NewPCG(7, 7)), func(it Iteration) error {
-			if it.Iter == 1 {
-				clip = it.Clip
-			} else if it.Clip != clip {
-				t.Errorf("mu %v: B moved from %v to %v after the calibration", mu, clip, it.Clip)
+	for _, q := range []float64{0, 0.1, 0.5, 0.9} {
+		want := q
+		if q == 0 {
+			want = 0.25 // the default
+		}
+		for _, mu := range []float64{4, math.Inf(1)} {
+			set := Settings{Mu: mu, Iters: 4, Step: 1, Batch: 2, Clip: 1, ClipCalibration: &ClipCalibration{Share: 0.5, Quantile: q}}
+			var clip float64
+			_, err := Minimize(context.Background(), obj, []float64{0}, set, rand.New(rand.NewPCG(7, 7)), func(it Iteration) error {
+				if it.Iter == 1 {
+					clip = it.Clip
+				} else if it.Clip != clip {
+					t.Errorf("q %v, mu %v: B moved from %v to %v after the calibration", q, mu, clip, it.Clip)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
+			// The surrogate's gradient of user i is close to its slope; the grid's step is a
+			// factor 2^(24/63) = 1.30, so the share at or below B lies between the shares below
+			// B/1.35 and 1.35 B.
+			below := func(b float64) float64 {
+				k := 0
+				for _, v := range slopes {
+					if v <= b {
+						k++
+					}
+				}
+				return float64(k) / float64(n)
+			}
+			if lo, hi := below(clip/1.35), below(clip*1.35); !(lo <= want+0.02 && hi >= want-0.02) {
+				t.Errorf("q %v, mu %v: B = %v has %.3f to %.3f of the users at or below it, want %.2f", q, mu, clip, lo, hi, want)
+			}
+		}
+	}
+}
+
+// The default of a private run that leaves Clip at zero is the calibration: 6 noisy counts
+// released, mu_cal = Mu sqrt(0.05), and gradient noise 2 B sqrt(T)/(n mu_g) with
+// mu_g = Mu sqrt(0.95).
+func TestDefaultCalibrationNoiseScaleAndLedger(t *testing.T) {
+	slopes := []float64{0.5, 1, 2, 3}
+	var noisePerClip []float64
+	res, err := Minimize(context.Background(), linearUsers{slopes: slopes, d: 1}, []float64{0}, Settings{Mu: 2, Iters: 5, Batch: 1},
+		rand.New(rand.NewPCG(1, 2)), func(it Iteration) error {
+			noisePerClip = append(noisePerClip, it.NoiseStd/it.Clip)
 			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.CalibrationCounts) != 6 {
+		t.Errorf("%d calibration counts released, want 6", len(res.CalibrationCounts))
+	}
+	l := res.Ledger
+	if math.Abs(l.CalibrationMu-2*math.Sqrt(0.05)) > 1e-12 || math.Abs(l.GradientMu-2*math.Sqrt(0.95)) > 1e-12 || math.Abs(l.Mu-2) > 1e-12 {
+		t.Errorf("ledger %+v: want Mu 2 = compose(GradientMu 2 sqrt(0.95), CalibrationMu 2 sqrt(0.05))", l)
+	}
+	want := 2 * math.Sqrt(5) / (4 * 2 * math.Sqrt(0.95))
+	for _, v := range noisePerClip {
+		if math.Abs(v-want) > 1e-12 {
+			t.Errorf("noise std / B = %v, want 2 sqrt(T)/(n mu_g) = %v", v, want)
 		}
-		// The surrogate's gradient of user i is close to its slope; compare shares.
-		above := 0
-		for _, v := range slopes {
-			if v > clip*1.35 {
-				above++
-			}
-		}
-		muGrad := mu * math.Sqrt(0.5)
-		want := 0.0
-		if !math.IsInf(mu, 1) {
-			want = math.Min(1, 2*math.Sqrt(4)/(float64(n)*muGrad))
-		}
-		if got := float64(above) / float64(n); got > want+0.08 {
-			t.Errorf("mu %v: %.3f of the users lie well above B = %v; the rule allows %.3f", mu, got, clip, want)
-		}
-		if top := slices.Max(slopes); math.IsInf(mu, 1) && !(clip > top/2 && clip < 2*top) {
-			t.Errorf("without privacy B = %v, want about the largest norm %v (no user clipped, B not far above)", clip, top)
+	}
+}
+
+func TestClipCalibrationQuantileIsValidated(t *testing.T) {
+	for _, q := range []float64{-0.1, 1, 1.5, math.NaN()} {
+		s := Settings{Mu: 1, Clip: 1, ClipCalibration: &ClipCalibration{Quantile: q}}
+		_, err := Minimize(context.Background(), linearUsers{slopes: []float64{1, 2}, d: 1}, []float64{0}, s, rand.New(rand.NewPCG(1, 1)), nil)
+		if err == nil || !strings.Contains(err.Error(), "Quantile") {
+			t.Errorf("Quantile %v: error %v, want one naming Quantile", q, err)
 		}
 	}
 }

@@ -77,8 +77,12 @@ const (
 )
 
 // applyPublicDefaults fills the zero Kernel, LocalRadius, Clip and Step of s from f (and
-// Iters, which Step depends on). Fields already set are kept; validation is resolved's.
+// Iters, which Step depends on), and turns ClipCalibration on where Clip is left to the
+// defaults (calibratesByDefault). Fields already set are kept; validation is resolved's.
 func (s Settings) applyPublicDefaults(f publicFacts) Settings {
+	if s.calibratesByDefault() {
+		s.ClipCalibration = &ClipCalibration{}
+	}
 	if s.Iters == 0 {
 		s.Iters = defaultIters
 	}
@@ -105,10 +109,18 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 				s.Step = f.width / (float64(s.Iters) * s.Clip)
 			}
 		default:
-			s.Step = f.width / (2 * math.Sqrt(float64(s.Iters)))
+			s.Step = f.width / math.Sqrt(float64(s.Iters))
 		}
 	}
 	return s
+}
+
+// calibratesByDefault reports whether the defaults choose B by ClipCalibration: a private
+// run (finite Mu) with the AdaGrad rule that leaves Clip and ClipCalibration unset. A
+// non-private run has no noise to trade against clipping, and the gradient-descent rule's
+// default Step depends on Clip, so both keep the fixed default Clip.
+func (s Settings) calibratesByDefault() bool {
+	return s.Clip == 0 && s.ClipCalibration == nil && !math.IsInf(s.Mu, 1) && s.StepRule == AdaGrad
 }
 
 // WithDefaults returns s with every zero field replaced by its default for obj, and an
@@ -126,9 +138,13 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 //	LocalRadius        2 l = W/3
 //	Clip               S/(4 l): a quarter of S/l, the slope of a loss that spans its whole
 //	                   range [0, S] over one length-scale
-//	Step (AdaGrad)     W/(2 sqrt(Iters)): AdaGrad moves a coordinate by at most about
+//	ClipCalibration    on (&ClipCalibration{}) in a private run (finite Mu) with the AdaGrad
+//	                   rule when Clip is left at zero: B is then chosen privately at the
+//	                   first iteration as the lower quartile of the users' gradient norms,
+//	                   for 5% of Mu^2, and Clip = S/(4 l) only anchors its search
+//	Step (AdaGrad)     W/sqrt(Iters): AdaGrad moves a coordinate by at most about
 //	                   2 Step sqrt(Iters), so a gradient of constant sign can cross the box
-//	                   once
+//	                   twice, and a noisy one, whose sign varies, about once
 //	Step (gradient     W/(Iters Clip): Iters steps of a gradient of norm Clip cross the box
 //	descent)           once
 //	PriorMean          PriorUserMean
@@ -138,7 +154,9 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 //	MaxKept            every point with a fixed batch, 8(d+1) with an adaptive batch
 //
 // The experiments of this repository set Clip, Step, Kernel and LocalRadius explicitly to
-// the paper's values; these defaults are for a box and a loss of any other scale.
+// the paper's values; these defaults are for a box and a loss of any other scale. The
+// library study (docs/library.md, reproduction/defaults/) measures them against hand-tuned
+// settings.
 func (s Settings) WithDefaults(obj Objective) (Settings, error) {
 	f, err := publicFactsOf(obj)
 	if err != nil {
@@ -181,9 +199,14 @@ type PrivacyForecast struct {
 	// the clipped mean gradient in each iteration, PrivacyNoiseStd(Clip, Iters, n,
 	// GradientMu) = 2 Clip sqrt(T)/(n mu_g): the value Iteration.NoiseStd reports. With
 	// AdaptiveClip it is the first iteration's (Clip is B_0); iteration t's is
-	// NoiseStd B_t/B_0. It is 0 when Mu is +Inf, and NaN with ClipCalibration, whose B is
-	// chosen from the data at the first iteration (the noise is then 2 B sqrt(T)/(n mu_g)).
+	// NoiseStd B_t/B_0. It is 0 when Mu is +Inf, and NaN with ClipCalibration (the default
+	// of a private run that leaves Clip at zero), whose B is chosen from the data at the
+	// first iteration: the noise is then NoisePerClip B.
 	NoiseStd float64
+	// NoisePerClip is the noise standard deviation per unit of clipping norm,
+	// 2 sqrt(T)/(n mu_g): every iteration's Iteration.NoiseStd is NoisePerClip times its
+	// Iteration.Clip, whichever way B is chosen. 0 when Mu is +Inf.
+	NoisePerClip float64
 	// SNRCeiling is the largest privacy signal-to-noise ratio any iteration can reach,
 	// n mu_g/(2 sqrt(T d)): the clipped mean gradient has norm at most B and the noise a
 	// root-mean-square norm of NoiseStd sqrt(d) = 2 B sqrt(T d)/(n mu_g), so their ratio
@@ -222,17 +245,19 @@ func Forecast(obj Objective, s Settings) (PrivacyForecast, error) {
 	}
 	muGrad, _, _ := set.muParts()
 	noiseStd := set.gradientNoiseStd(set.Clip, n)
+	perClip := set.gradientNoiseStd(1, n)
 	if set.ClipCalibration != nil {
 		noiseStd = math.NaN() // B is chosen from the data at the first iteration
 	}
 	return PrivacyForecast{
-		Settings:   set,
-		Users:      n,
-		Dim:        f.d,
-		GradientMu: muGrad,
-		NoiseStd:   noiseStd,
-		SNRCeiling: snrCeiling(n, f.d, set.Iters, muGrad),
-		Warnings:   runWarnings(s, set, f, n),
+		Settings:     set,
+		Users:        n,
+		Dim:          f.d,
+		GradientMu:   muGrad,
+		NoiseStd:     noiseStd,
+		NoisePerClip: perClip,
+		SNRCeiling:   snrCeiling(n, f.d, set.Iters, muGrad),
+		Warnings:     runWarnings(s, set, f, n),
 	}, nil
 }
 
@@ -247,9 +272,15 @@ func snrCeiling(users, d, iters int, muGrad float64) float64 {
 func runWarnings(given, set Settings, f publicFacts, n int) []string {
 	var w []string
 	if given.Clip == 0 && !f.lossBound && !set.Standardise {
+		use := "which may be far from the users' gradients"
+		if set.ClipCalibration != nil {
+			c := set.ClipCalibration
+			use = fmt.Sprintf("which anchors ClipCalibration's search: B can only fall between %.4g and %.4g",
+				slices.Min(c.grid(set.Clip)), slices.Max(c.grid(set.Clip)))
+		}
 		w = append(w, fmt.Sprintf("algo: the objective declares no loss bound (it does not implement LossBounder, "+
 			"perhaps because a wrapper hides the method), so the default Clip = S/(4 l) used S = 1 and is %.4g, "+
-			"which may be far from the users' gradients; declare the bound (a LossBound method, or WithLossBound) or set Clip", set.Clip))
+			"%s; declare the bound (a LossBound method, or WithLossBound) or set Clip", set.Clip, use))
 	}
 	muGrad, _, _ := set.muParts()
 	if c := snrCeiling(n, f.d, set.Iters, muGrad); c < 1 {

@@ -62,13 +62,40 @@ func TestDefaultsFormulas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Settings{Mu: 1, Iters: 20, Kernel: RBF{Lengthscale: 2, Variance: 1}, LocalRadius: 4, Clip: 1, Step: 12 / (2 * math.Sqrt(20))}
+	want := Settings{Mu: 1, Iters: 20, Kernel: RBF{Lengthscale: 2, Variance: 1}, LocalRadius: 4, Clip: 1, Step: 12 / math.Sqrt(20)}
 	if s.Iters != want.Iters || s.Kernel != want.Kernel || s.LocalRadius != want.LocalRadius || s.Clip != want.Clip || s.Step != want.Step {
 		t.Errorf("defaults {Iters %d, Kernel %+v, LocalRadius %v, Clip %v, Step %v}, want {%d, %+v, %v, %v, %v}",
 			s.Iters, s.Kernel, s.LocalRadius, s.Clip, s.Step, want.Iters, want.Kernel, want.LocalRadius, want.Clip, want.Step)
 	}
 	if s.Batch != 4 || s.MaxBatch != 16 {
 		t.Errorf("Batch %d MaxBatch %d, want d+1 = 4 and 4(d+1) = 16", s.Batch, s.MaxBatch)
+	}
+	// A private AdaGrad run that leaves Clip at zero calibrates B (Clip anchors the search).
+	wantCal := ClipCalibration{Share: 0.05, Queries: 6, Octaves: 24, TopOctaves: 8, Quantile: 0.25}
+	if s.ClipCalibration == nil || *s.ClipCalibration != wantCal {
+		t.Errorf("ClipCalibration %+v, want %+v", s.ClipCalibration, wantCal)
+	}
+	for _, c := range []struct {
+		name string
+		s    Settings
+	}{
+		{"Clip set", Settings{Mu: 1, Clip: 2}},
+		{"non-private", Settings{Mu: math.Inf(1)}},
+		{"gradient descent", Settings{Mu: 1, StepRule: GradientDescent}},
+	} {
+		r, err := c.s.WithDefaults(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.ClipCalibration != nil {
+			t.Errorf("%s: the defaults turned ClipCalibration on", c.name)
+		}
+		if again, _ := r.WithDefaults(obj); again.ClipCalibration != nil || again.Clip != r.Clip {
+			t.Errorf("%s: WithDefaults is not idempotent: %+v then %+v", c.name, r, again)
+		}
+	}
+	if again, _ := s.WithDefaults(obj); *again.ClipCalibration != *s.ClipCalibration || again.Clip != s.Clip || again.Step != s.Step {
+		t.Errorf("WithDefaults is not idempotent: %+v then %+v", s, again)
 	}
 	// Without a loss bound S = 1; gradient descent's step is W/(Iters Clip).
 	s, err = Settings{Mu: 1, Iters: 10, StepRule: GradientDescent}.WithDefaults(noBound{obj})

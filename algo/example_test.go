@@ -104,8 +104,8 @@ func ExampleMinimize() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("defaults: length-scale %.3g, LocalRadius %.3g, Clip %.3g, Step %.3g, %d iterations of %d points\n",
-		used.Kernel.Lengthscale, used.LocalRadius, used.Clip, used.Step, used.Iters, used.Batch)
+	fmt.Printf("defaults: length-scale %.3g, LocalRadius %.3g, Step %.3g, %d iterations of %d points, B calibrated from the data: %v\n",
+		used.Kernel.Lengthscale, used.LocalRadius, used.Step, used.Iters, used.Batch, used.ClipCalibration != nil)
 	res, err := algo.Minimize(context.Background(), obj, theta0, settings, rand.New(rand.NewPCG(1, 1)), nil)
 	if err != nil {
 		fmt.Println(err)
@@ -114,7 +114,7 @@ func ExampleMinimize() {
 	fmt.Printf("%d evaluations; mean validation loss %.2f at theta0, %.2f at the release\n", res.Evals, obj.mean(theta0), obj.mean(res.Theta))
 	fmt.Printf("released theta is %.0f-GDP, (%.2f, %g)-DP\n", res.Ledger.Mu, res.Ledger.Epsilon, res.Ledger.Delta)
 	// Output:
-	// defaults: length-scale 0.833, LocalRadius 1.67, Clip 0.3, Step 0.559, 20 iterations of 3 points
+	// defaults: length-scale 0.833, LocalRadius 1.67, Step 1.12, 20 iterations of 3 points, B calibrated from the data: true
 	// 60 evaluations; mean validation loss 0.80 at theta0, 0.06 at the release
 	// released theta is 1-GDP, (4.38, 1e-05)-DP
 }

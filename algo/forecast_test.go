@@ -46,8 +46,12 @@ func TestForecastHandComputed(t *testing.T) {
 			[]string{"privacy SNR cannot exceed n mu_g/(2 sqrt(T d)) = 0.305 < 1"}},
 		{"adaptive clip", Settings{Mu: 0.2, Iters: 10, Clip: 1, AdaptiveClip: &AdaptiveClip{CountShare: 0.19}}, 0.18, 0.3585348821052584, 0.2748210362067423,
 			[]string{"= 0.275 < 1"}},
-		{"default clip without a loss bound", Settings{Mu: 0.2, Iters: 10}, 0.2, 2 * 0.25 * math.Sqrt(10) / (98 * 0.2), 0.30535670689638034,
+		{"fixed default clip without a loss bound", Settings{Mu: 0.2, Iters: 10, StepRule: GradientDescent}, 0.2, 2 * 0.25 * math.Sqrt(10) / (98 * 0.2), 0.30535670689638034,
 			[]string{"declares no loss bound", "= 0.305 < 1"}},
+		// The default: B calibrated for 5% of mu^2, so mu_g = 0.2 sqrt(0.95) and the noise is
+		// known only per unit of B.
+		{"calibrated clip without a loss bound", Settings{Mu: 0.2, Iters: 10}, 0.2 * math.Sqrt(0.95), math.NaN(), 0.30535670689638034 * math.Sqrt(0.95),
+			[]string{"anchors ClipCalibration's search: B can only fall between 3.815e-06 and 64", "= 0.298 < 1"}},
 		{"mu = 2 lifts the ceiling above 1", Settings{Mu: 2, Iters: 10, Clip: 1}, 2, 0.03226813938947326, 3.0535670689638034, nil},
 		{"non-private", Settings{Mu: math.Inf(1), Iters: 10, Clip: 1}, math.Inf(1), 0, math.Inf(1), nil},
 	} {
@@ -58,7 +62,10 @@ func TestForecastHandComputed(t *testing.T) {
 		if f.Users != 98 || f.Dim != 103 || f.Settings.Iters != 10 || f.Settings.Batch != 104 {
 			t.Errorf("%s: n %d, d %d, T %d, batch %d; want 98, 103, 10, 104", c.name, f.Users, f.Dim, f.Settings.Iters, f.Settings.Batch)
 		}
-		if !closeTo(f.GradientMu, c.muGrad) || !closeTo(f.NoiseStd, c.noise) || !closeTo(f.SNRCeiling, c.ceiling) {
+		if perClip := 2 * math.Sqrt(10) / (98 * c.muGrad); !closeTo(f.NoisePerClip, perClip) && !(math.IsInf(c.muGrad, 1) && f.NoisePerClip == 0) {
+			t.Errorf("%s: noise per unit of B %v, want 2 sqrt(T)/(n mu_g) = %v", c.name, f.NoisePerClip, perClip)
+		}
+		if !closeTo(f.GradientMu, c.muGrad) || !(closeTo(f.NoiseStd, c.noise) || math.IsNaN(c.noise) && math.IsNaN(f.NoiseStd)) || !closeTo(f.SNRCeiling, c.ceiling) {
 			t.Errorf("%s: mu_g %v, noise std %v, SNR ceiling %v; want %v, %v, %v", c.name, f.GradientMu, f.NoiseStd, f.SNRCeiling, c.muGrad, c.noise, c.ceiling)
 		}
 		if len(f.Warnings) != len(c.warnings) {
@@ -85,8 +92,9 @@ func TestForecastMatchesTheRun(t *testing.T) {
 	}{
 		// 20 users at mu = 0.5: ceiling 20*0.5/(2 sqrt(18)) = 1.18.
 		{"fixed clip", 20, Settings{Mu: 0.5, Iters: iters, Clip: 0.05}},
-		// The default clip without a loss bound, and a ceiling of 0.59 below 1.
+		// The default clip (calibrated) without a loss bound, and a ceiling of 0.59 below 1.
 		{"default clip, ceiling below 1", 10, Settings{Mu: 0.5, Iters: iters}},
+		{"fixed default clip", 20, Settings{Mu: 0.5, Iters: iters, StepRule: GradientDescent}},
 		{"adaptive clip", 40, Settings{Mu: 1, Iters: iters, Clip: 5, AdaptiveClip: &AdaptiveClip{Rate: 2}}},
 	} {
 		obj := newQuadUsers(rand.New(rand.NewPCG(5, 5)), c.n, d, 0.5)
@@ -105,15 +113,21 @@ func TestForecastMatchesTheRun(t *testing.T) {
 			t.Fatalf("%s: %d iterations, want %d", c.name, len(its), iters)
 		}
 		clipMoved := false
+		calibrated := f.Settings.ClipCalibration != nil
+		if calibrated != math.IsNaN(f.NoiseStd) {
+			t.Errorf("%s: calibrated %v, forecast noise std %v (NaN exactly when B comes from the data)", c.name, calibrated, f.NoiseStd)
+		}
 		for _, it := range its {
-			want := f.NoiseStd * it.Clip / f.Settings.Clip
-			if it.Iter == 1 && it.NoiseStd != f.NoiseStd || !closeTo(it.NoiseStd, want) {
-				t.Errorf("%s: iteration %d used noise std %v with clip %v; forecast %v at clip %v", c.name, it.Iter, it.NoiseStd, it.Clip, f.NoiseStd, f.Settings.Clip)
+			if !closeTo(it.NoiseStd, f.NoisePerClip*it.Clip) {
+				t.Errorf("%s: iteration %d used noise std %v with clip %v; forecast %v per unit of B", c.name, it.Iter, it.NoiseStd, it.Clip, f.NoisePerClip)
+			}
+			if it.Iter == 1 && !calibrated && it.NoiseStd != f.NoiseStd {
+				t.Errorf("%s: iteration 1 used noise std %v; forecast %v", c.name, it.NoiseStd, f.NoiseStd)
 			}
 			if snr := it.Diagnostics.SNR(it.NoiseStd, d); !(snr <= f.SNRCeiling*(1+1e-12)) {
 				t.Errorf("%s: iteration %d has privacy SNR %v above the forecast ceiling %v", c.name, it.Iter, snr, f.SNRCeiling)
 			}
-			clipMoved = clipMoved || it.Clip != f.Settings.Clip
+			clipMoved = clipMoved || it.Clip != its[0].Clip
 		}
 		if (c.s.AdaptiveClip != nil) != clipMoved {
 			t.Errorf("%s: clip moved %v; the test checks the noise at one clip only", c.name, clipMoved)

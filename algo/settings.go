@@ -76,10 +76,12 @@ type Settings struct {
 	BiasTol float64
 	// MaxBatch caps the adaptive batch (default 4(d+1)); the trace reports when it binds.
 	MaxBatch int
-	// Clip is B, the per-user gradient clipping norm of line 8 (default S/(4 l) with l the
-	// kernel's length-scale and S the objective's LossBound(), 1 without one; see
-	// WithDefaults). With AdaptiveClip it is B_0, the first iteration's norm, and must not
-	// depend on the data.
+	// Clip is B, the per-user gradient clipping norm of line 8. Left at zero in a private
+	// run with the AdaGrad rule, B is chosen privately from the data by ClipCalibration (on
+	// by default then), and Clip becomes S/(4 l), which only anchors that search; otherwise
+	// the default is S/(4 l) itself, with l the kernel's length-scale and S the objective's
+	// LossBound(), 1 without one (see WithDefaults). Set it to fix B by hand. With
+	// AdaptiveClip it is B_0, the first iteration's norm, and must not depend on the data.
 	Clip float64
 	// AdaptiveClip, when non-nil, replaces the fixed Clip by adaptive clipping (see
 	// AdaptiveClip): part of Mu pays for a privatised count per iteration from which the
@@ -87,7 +89,8 @@ type Settings struct {
 	AdaptiveClip *AdaptiveClip
 	// ClipCalibration, when non-nil, chooses B privately from the users' gradient norms at
 	// the first iteration (see ClipCalibration); part of Mu pays for it, and Clip only
-	// anchors its grid of candidates.
+	// anchors its grid of candidates. Nil means &ClipCalibration{} when Clip is zero, Mu
+	// finite and StepRule AdaGrad (see WithDefaults), and no calibration otherwise.
 	ClipCalibration *ClipCalibration
 	// Standardise, when true, standardises each user's kept observations before the
 	// surrogate gradient is computed (line 7): the user's mean over the kept design is
@@ -113,7 +116,7 @@ type Settings struct {
 	// NoiseStd is sigma, the standard deviation of the evaluation noise the surrogate
 	// assumes (default 0: noiseless; a numerical floor of 1e-6 Variance is used).
 	NoiseStd float64
-	// Step is eta (default W/(2 sqrt(Iters)) with AdaGrad, W/(Iters Clip) with
+	// Step is eta (default W/sqrt(Iters) with AdaGrad, W/(Iters Clip) with
 	// GradientDescent, W the box's median side; see WithDefaults).
 	Step float64
 	// StepRule is AdaGrad (zero value) or GradientDescent.

@@ -383,3 +383,32 @@ func TestTypedConstructorsMatchTheRegistry(t *testing.T) {
 		t.Error("NewDPRandom accepted a zero Mu")
 	}
 }
+
+// dpgibo and gibo declare Options.LossBound to algo.Minimize, so that a wrapper that hides
+// the objective's LossBound does not silently change their defaults: the default Clip is
+// S/(4 l) with S = Options.LossBound, and no warning about a missing bound is raised.
+func TestGIBODeclaresOptionsLossBound(t *testing.T) {
+	q := newQuadratic([]float64{0.5, -0.5}, -3, 3, 30)
+	obj := noBound{q}
+	for _, c := range []struct {
+		bound, wantClip float64 // l = W/6 = 1
+		warned          bool
+	}{{8, 2, false}, {0, 0.25, true}} {
+		m, err := New("gibo", Options{LossBound: c.bound, Settings: algo.Settings{Iters: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var clip float64
+		res, err := m.Run(context.Background(), obj, 100, rand.New(rand.NewPCG(1, 1)), func(it algo.Iteration) error {
+			clip = it.Clip
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := len(res.Warnings) > 0 && strings.Contains(res.Warnings[0], "declares no loss bound")
+		if clip != c.wantClip || warned != c.warned {
+			t.Errorf("LossBound %v: clip %v, warned %v; want %v, %v", c.bound, clip, warned, c.wantClip, c.warned)
+		}
+	}
+}

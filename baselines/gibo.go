@@ -77,6 +77,9 @@ func (g *GIBO) Run(ctx context.Context, obj algo.Objective, budget int, rng *ran
 	if err != nil {
 		return algo.Result{}, err
 	}
+	if g.opt.LossBound != 0 {
+		obj = algo.WithLossBound(obj, g.opt.LossBound)
+	}
 	res, err := algo.Minimize(ctx, obj, theta0, s, rng, cb)
 	if err != nil {
 		// The budget is Settings.MaxEvals (or caps it): name it, since a budget below the

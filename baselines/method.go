@@ -65,7 +65,9 @@ type Options struct {
 	// LossBound is Lmax, the public upper bound on one user's loss used by the private
 	// baselines, which clip every per-user loss to [0, Lmax]. Zero takes it from the
 	// objective when it implements algo.LossBounder (every task of this project
-	// does); otherwise dp-random and dp-ucb return an error.
+	// does); otherwise dp-random and dp-ucb return an error. dpgibo and gibo, when it is
+	// positive, declare it to algo.Minimize (algo.WithLossBound) for the defaults that
+	// depend on it, so that a wrapper around the objective cannot hide it.
 	LossBound float64
 	// UCB configures the GP-UCB loop of "ucb" and "dp-ucb".
 	UCB UCBConfig

@@ -62,9 +62,11 @@ type cellSpec struct {
 	// diagnostics columns, so that cells written before those columns existed are never
 	// resumed into a file that has them.
 	Diagnostics bool `json:"diagnostics,omitempty"`
-	// Defaults marks dpgibo and gibo cells run with algo's own defaults (algoConfig.Defaults);
-	// absent for every cell with the suite's settings.
-	Defaults string `json:"defaults,omitempty"`
+	// Defaults marks dpgibo and gibo cells run with algo's defaults (algoConfig.Defaults);
+	// absent for every cell with the suite's settings. DefaultsRevision is
+	// algoDefaultsRevision in a "library" cell (absent in the cells of revision 1).
+	Defaults         string `json:"defaults,omitempty"`
+	DefaultsRevision int    `json:"defaults_revision,omitempty"`
 }
 
 // local reports whether the cell's method starts from theta0 (DP-GIBO, GIBO).
@@ -171,9 +173,9 @@ func checkBlock(b blockSpec) error {
 		return err
 	}
 	switch b.Algo.Defaults {
-	case "", defaultsLibrary, defaultsCalibrated:
+	case "", defaultsLibrary, defaultsBefore:
 	default:
-		return fmt.Errorf("unknown defaults %q (known: %s, %s)", b.Algo.Defaults, defaultsLibrary, defaultsCalibrated)
+		return fmt.Errorf("unknown defaults %q (known: %s, %s)", b.Algo.Defaults, defaultsLibrary, defaultsBefore)
 	}
 	if b.SeedBase < 0 {
 		return fmt.Errorf("seed base must be >= 0, got %d", b.SeedBase)
@@ -249,6 +251,9 @@ func cellFor(suite string, b blockSpec, d int, value num, method string, seed in
 		if a.Defaults != "" {
 			c.Defaults = a.Defaults
 			label = joinLabel(label, "defaults="+a.Defaults)
+		}
+		if a.Defaults == defaultsLibrary {
+			c.DefaultsRevision = algoDefaultsRevision
 		}
 		if c.Batch == 0 && c.BiasTol == 0 {
 			c.Batch = d + 1

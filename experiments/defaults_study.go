@@ -55,11 +55,15 @@ func defaultsFigures() []figureSpec {
 		}
 		panic("experiments: no dpgibo block of " + task + " in " + fig)
 	}
+	// withDefaults returns the block's two defaults variants, with the hand-tuned settings
+	// that algo's defaults replace cleared, so that neither their stems nor their rows
+	// carry values they did not use (the rows give the clip and step the run used).
 	withDefaults := func(b blockSpec) []blockSpec {
-		lib, cal := b, b
-		lib.CellSuite, cal.CellSuite = "", ""
-		lib.Algo.Defaults, cal.Algo.Defaults = defaultsLibrary, defaultsCalibrated
-		return []blockSpec{lib, cal}
+		b.CellSuite, b.Sweep, b.Values = "", "", nil
+		b.Algo.Clip, b.Algo.Step, b.Algo.Lengthscale, b.Algo.NoiseStd = 0, 0, 0, 0
+		lib, before := b, b
+		lib.Algo.Defaults, before.Algo.Defaults = defaultsLibrary, defaultsBefore
+		return []blockSpec{lib, before}
 	}
 	var out []figureSpec
 	for _, p := range []struct {
@@ -97,9 +101,7 @@ func defaultsFigures() []figureSpec {
 				fig.Blocks = append(fig.Blocks, b)
 			}
 		}
-		lib := base
-		lib.Sweep, lib.Values, lib.Algo.Clip = "", nil, 0
-		fig.Blocks = append(fig.Blocks, withDefaults(lib)...)
+		fig.Blocks = append(fig.Blocks, withDefaults(base)...)
 		out = append(out, fig)
 	}
 	return out

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"dpgibo/algo"
+	"dpgibo/tasks/catalog"
 )
 
 // The library study's hand-tuned runs of the paper's tasks are the paper suite's own cells
@@ -53,5 +58,51 @@ func TestDefaultsStudySharesThePaperCells(t *testing.T) {
 				t.Errorf("a grid row without its step: %q", ref.label)
 			}
 		}
+	}
+}
+
+// algo's zero-value defaults are those of revision algoDefaultsRevision, which the library
+// study's "library" cells record in their stems: a change of algo's defaults fails here
+// until the revision is raised (and the change then gives those cells new stems).
+func TestAlgoDefaultsRevision(t *testing.T) {
+	task, err := catalog.New(catalog.Spec{Name: "bowl", D: 5, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := algo.Settings{Iters: 20, Mu: 1}.WithDefaults(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bowl: W = 1, S = 1, d = 5.
+	l := 1.0 / 6
+	want := algo.Settings{Iters: 20, Mu: 1, Batch: 6, MaxBatch: 24, Kernel: algo.RBF{Lengthscale: l, Variance: 1},
+		LocalRadius: 2 * l, Clip: 0.25 / l, Step: 1 / math.Sqrt(20), StepRule: algo.AdaGrad,
+		ClipCalibration: &algo.ClipCalibration{Share: 0.05, Queries: 6, Octaves: 24, TopOctaves: 8, Quantile: 0.25},
+		PriorMean:       algo.PriorUserMean, DesignStarts: 3, DesignEvals: 60, DesignRefine: algo.RefineJoint}
+	if algoDefaultsRevision != 2 || !reflect.DeepEqual(got, want) {
+		t.Errorf("algo's defaults (revision %d) moved:\n got %+v\nwant %+v\nraise algoDefaultsRevision and pin the new values here", algoDefaultsRevision, got, want)
+	}
+}
+
+// The "before" variant pins revision 1's defaults, as algo computed them: on ridge (W = 10,
+// S = 9, d = 6, T = 20) l = 10/6, B = 9/(4 l), Step = 10/(2 sqrt 20), no calibration.
+func TestDefaultsBeforeSettings(t *testing.T) {
+	task, err := catalog.New(catalog.Spec{Name: "ridge", D: 6, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := cellSpec{Method: "dpgibo", D: 6, Iters: 20, Mu: 1, Defaults: defaultsBefore}
+	s := defaultsBeforeSettings(algo.Settings{Iters: 20, Mu: 1}, spec, task)
+	l := 10.0 / 6
+	if s.Kernel.Lengthscale != l || s.LocalRadius != 2*l || s.Clip != 0.25*9/l || s.Step != 10/(2*math.Sqrt(20)) ||
+		s.Batch != 7 || s.ClipCalibration != nil || s.AdaptiveClip != nil || s.StepRule != algo.AdaGrad {
+		t.Errorf("before settings %+v", s)
+	}
+	resolved, err := s.WithDefaults(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resolved.ClipCalibration != nil || resolved.Clip != s.Clip || resolved.Step != s.Step {
+		t.Errorf("algo's defaults changed the pinned before settings: %+v", resolved)
 	}
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
 	"dpgibo/algo"
+	"dpgibo/tasks"
 )
 
 // The values of algo's defaults that the suites do not set, as they were when every
@@ -145,4 +148,40 @@ func pinnedSettings(s algo.Settings, spec cellSpec) algo.Settings {
 		}
 	}
 	return s
+}
+
+// defaultsBeforeSettings is s (Iters and Mu set) with the library study's "before"
+// defaults: algo's zero-value defaults of revision 1, before the default B was calibrated,
+// pinned from the task's public facts as algo computed them then: W the median positive
+// side of the box, l = W/6, LocalRadius 2 l, Clip = S/(4 l) with S the task's loss bound,
+// Step = W/(2 sqrt T), b = d+1, and the remaining fields pinned as for every suite.
+func defaultsBeforeSettings(s algo.Settings, spec cellSpec, task tasks.Task) algo.Settings {
+	lo, hi := task.Bounds()
+	width := medianSide(lo, hi)
+	l := width / 6
+	s.Kernel = algo.RBF{Lengthscale: l, Variance: pinnedKernelVariance}
+	s.LocalRadius = 2 * l
+	s.Clip = 0.25 * task.LossBound() / l
+	s.Step = width / (2 * math.Sqrt(float64(s.Iters)))
+	s.Batch = spec.D + 1
+	return pinnedSettings(s, spec)
+}
+
+// medianSide is W: the median of the box's positive sides hi_j - lo_j (1 when none is).
+func medianSide(lo, hi []float64) float64 {
+	var sides []float64
+	for j := range lo {
+		if w := hi[j] - lo[j]; w > 0 {
+			sides = append(sides, w)
+		}
+	}
+	if len(sides) == 0 {
+		return 1
+	}
+	slices.Sort(sides)
+	m := len(sides) / 2
+	if len(sides)%2 == 1 {
+		return sides[m]
+	}
+	return (sides[m-1] + sides[m]) / 2
 }

@@ -29,6 +29,8 @@ type cellOutput struct {
 	rows   []records.Row
 	theta  []records.ThetaRow
 	timing records.Timing
+	// warnings are the method's Result.Warnings (not written to the cell's files).
+	warnings []string
 }
 
 // timedObjective wraps the objective a method sees: it counts evaluations, times them, and
@@ -90,11 +92,20 @@ func runCell(ctx context.Context, spec cellSpec, newTask taskFactory, newMethod 
 	}
 	setup := time.Since(start)
 	theta0, rng := cellStart(spec, task)
-	method, err := newMethod(spec.Method, cellOptions(spec, task, theta0))
+	opts := cellOptions(spec, task, theta0)
+	method, err := newMethod(spec.Method, opts)
 	if err != nil {
 		return nil, fmt.Errorf("building method: %w", err)
 	}
 	rec := newCellRecorder(spec, task, timed)
+	if spec.local() && spec.Defaults != "" {
+		// The rows of a defaults cell give the clip and step the run used.
+		set, err := opts.Settings.WithDefaults(algo.WithLossBound(task, opts.LossBound))
+		if err != nil {
+			return nil, fmt.Errorf("building method: %w", err)
+		}
+		rec.step = set.Step
+	}
 	if spec.local() {
 		if err := rec.record(0, 0, 0, theta0, nil); err != nil {
 			return nil, err
@@ -124,6 +135,7 @@ func runCell(ctx context.Context, spec cellSpec, newTask taskFactory, newMethod 
 	if err := rec.stamp(res.Ledger); err != nil {
 		return nil, err
 	}
+	rec.out.warnings = res.Warnings
 	total := time.Since(start)
 	eval := timed.elapsed - evalBefore
 	design := total - setup - eval - rec.reportTime
@@ -180,11 +192,11 @@ func cellStart(spec cellSpec, task tasks.Task) ([]float64, *rand.Rand) {
 func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) baselines.Options {
 	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
 	if spec.local() && spec.Defaults != "" {
-		// The library study: algo's own defaults for everything but T and mu.
+		// The library study: algo's defaults for everything but T and mu.
 		opts.Theta0 = theta0
 		opts.Settings = algo.Settings{Iters: spec.Iters, Mu: float64(spec.Mu), NonPrivateDiagnostics: true}
-		if spec.Defaults == defaultsCalibrated {
-			opts.Settings.ClipCalibration = &algo.ClipCalibration{}
+		if spec.Defaults == defaultsBefore {
+			opts.Settings = defaultsBeforeSettings(opts.Settings, spec, task)
 		}
 	} else if spec.local() {
 		opts.Theta0 = theta0
@@ -217,6 +229,9 @@ type cellRecorder struct {
 	reportTime time.Duration
 	last       []float64 // the theta of the last row
 	lastIter   int       // the iteration of the last callback
+	// step and clip are, in a defaults cell, the run's step and its latest clipping norm,
+	// which the rows give instead of the spec's (0 before the first iteration).
+	step, clip float64
 	out        cellOutput
 }
 
@@ -266,6 +281,12 @@ func (c *cellRecorder) record(iter, evals, batch int, theta []float64, it *algo.
 		NoiseStd: float64(spec.NoiseStd), EvalNoise: float64(spec.EvalNoise), BiasTol: float64(spec.BiasTol),
 		Clip: float64(spec.Clip), Step: float64(spec.Step), Iters: spec.Iters, Batch: batch,
 		Budget: spec.Budget, Seed: spec.Seed, Iter: iter, Evals: evals, Loss: loss,
+	}
+	if spec.Defaults != "" {
+		if it != nil {
+			c.clip = it.Clip
+		}
+		row.Clip, row.Step = c.clip, c.step
 	}
 	if it != nil && it.Diagnostics != nil {
 		if spec.AdaptiveClip != nil {

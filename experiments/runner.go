@@ -76,6 +76,9 @@ type cellRunner struct {
 	Warnings io.Writer
 
 	warnOnce sync.Once
+	// methodWarned holds the methods' warnings already printed (each once per run).
+	methodWarnMu sync.Mutex
+	methodWarned map[string]bool
 	// cellBLAS lists the distinct backends of the merged cells (set by Merge).
 	cellBLAS []string
 	// afterCell, when set, is called after each cell is written (tests cancel midway with it).
@@ -106,6 +109,26 @@ func (r *cellRunner) warn(t tasks.Task) {
 		}
 		fmt.Fprintln(r.Warnings, line)
 	})
+}
+
+// warnMethod prints each distinct warning of a method's result once per run, naming the
+// first cell that raised it.
+func (r *cellRunner) warnMethod(cell string, warnings []string) {
+	if r.Warnings == nil || len(warnings) == 0 {
+		return
+	}
+	r.methodWarnMu.Lock()
+	defer r.methodWarnMu.Unlock()
+	for _, w := range warnings {
+		if r.methodWarned[w] {
+			continue
+		}
+		if r.methodWarned == nil {
+			r.methodWarned = map[string]bool{}
+		}
+		r.methodWarned[w] = true
+		fmt.Fprintf(r.Warnings, "warning: %s (first raised by %s; printed once per run)\n", w, cell)
+	}
 }
 
 // Todo lists the cells of p that Execute is to run: those of the runner's shard, less, with
@@ -178,6 +201,7 @@ func (r *cellRunner) Execute(ctx context.Context, p *plan, todo []int) error {
 		}
 		out, err := runCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
 		if err == nil {
+			r.warnMethod(name, out.warnings)
 			err = r.writeCell(stem, spec, out)
 		}
 		if err != nil {

@@ -592,3 +592,17 @@ func TestSeedsMeetTheHolmRule(t *testing.T) {
 		}
 	}
 }
+
+// A method's warning is printed once per run however many cells raise it, naming the first.
+func TestMethodWarningsOncePerRun(t *testing.T) {
+	var buf bytes.Buffer
+	r := &cellRunner{Warnings: &buf}
+	r.warnMethod("fig/a", []string{"algo: one", "algo: two"})
+	r.warnMethod("fig/b", []string{"algo: two", "algo: three"})
+	want := "warning: algo: one (first raised by fig/a; printed once per run)\n" +
+		"warning: algo: two (first raised by fig/a; printed once per run)\n" +
+		"warning: algo: three (first raised by fig/b; printed once per run)\n"
+	if buf.String() != want {
+		t.Errorf("warnings printed:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}

@@ -42,18 +42,28 @@ type algoConfig struct {
 	// Design are the batch design options (nil: the values every committed run used; see
 	// pinned.go). The tags keep the configuration hash of suites that do not set them.
 	Design *designConfig `json:",omitempty"`
-	// Defaults, when set, runs dpgibo and gibo with algo's own defaults instead of the
-	// suite's settings: every field of algo.Settings at its zero value but Iters and Mu
-	// (Defaults "library"), or with ClipCalibration on as well ("calibrated"). Their rows are
-	// labelled "defaults=NAME". It is the library study's one unpinned setting.
+	// Defaults, when set, runs dpgibo and gibo with algo's defaults instead of the suite's
+	// settings, every field of algo.Settings left to them but Iters and Mu: algo's own
+	// (Defaults "library", revision algoDefaultsRevision) or those before revision 2,
+	// pinned ("before"). Their rows are labelled "defaults=NAME". "library" is the library
+	// study's one unpinned setting.
 	Defaults string `json:",omitempty"`
 }
 
 // Values of algoConfig.Defaults.
 const (
-	defaultsLibrary    = "library"
-	defaultsCalibrated = "calibrated"
+	defaultsLibrary = "library"
+	defaultsBefore  = "before"
 )
+
+// algoDefaultsRevision numbers algo's zero-value defaults; a "library" cell records it
+// (cellSpec.DefaultsRevision), so that a change of algo's defaults changes the stems of
+// the cells that ran with them and -resume never mixes the two. Revision 1: B = S/(4 l)
+// fixed, Step = W/(2 sqrt T). Revision 2: B calibrated privately (the lower quartile of the
+// users' gradient norms, 5% of mu^2), Step = W/sqrt(T). TestAlgoDefaultsRevision pins the
+// values of the current revision: a change of algo's defaults fails it until the revision
+// is raised.
+const algoDefaultsRevision = 2
 
 // designConfig are algo's batch design options in the suite's numbers. A zero field is the
 // pinned value of pinned.go (the value of every committed run), never algo's current
