@@ -68,7 +68,7 @@ func benchDesign(b *testing.B, d, iters int, base ...Settings) {
 	for j := range lo {
 		lo[j], hi[j] = -6, 0
 	}
-	set, err := s.resolved(publicFacts{d: d, width: boxWidth(lo, hi), lossScale: 1})
+	set, err := s.resolved(publicFacts{d: d, width: BoxWidth(lo, hi), lossScale: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

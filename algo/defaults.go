@@ -34,7 +34,7 @@ type publicFacts struct {
 // factsOf reads the public facts of obj. lo and hi are its bounds, already checked by the
 // caller to have length d.
 func factsOf(obj Objective, lo, hi []float64) (publicFacts, error) {
-	f := publicFacts{d: len(lo), width: boxWidth(lo, hi), lossScale: 1}
+	f := publicFacts{d: len(lo), width: BoxWidth(lo, hi), lossScale: 1}
 	if lb, ok := obj.(LossBounder); ok {
 		v := lb.LossBound()
 		if !positiveFinite(v) {
@@ -45,9 +45,9 @@ func factsOf(obj Objective, lo, hi []float64) (publicFacts, error) {
 	return f, nil
 }
 
-// boxWidth is W: the median of the positive sides hi_j - lo_j, or 1 when no side is
-// positive.
-func boxWidth(lo, hi []float64) float64 {
+// BoxWidth is W, the box's scale from which the defaults derive (see WithDefaults): the
+// median of the positive sides hi_j - lo_j, or 1 when no side is positive.
+func BoxWidth(lo, hi []float64) float64 {
 	sides := make([]float64, 0, len(lo))
 	for j := range lo {
 		if w := hi[j] - lo[j]; w > 0 {

@@ -129,8 +129,8 @@ func TestBoxWidthIsTheMedianPositiveSide(t *testing.T) {
 		{[]float64{0, 5, 0}, []float64{2, 5, 6}, 4}, // a zero side is ignored
 		{[]float64{1, 1}, []float64{1, 1}, 1},       // no positive side
 	} {
-		if got := boxWidth(c.lo, c.hi); got != c.want {
-			t.Errorf("boxWidth(%v, %v) = %v, want %v", c.lo, c.hi, got, c.want)
+		if got := BoxWidth(c.lo, c.hi); got != c.want {
+			t.Errorf("BoxWidth(%v, %v) = %v, want %v", c.lo, c.hi, got, c.want)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"dpgibo/algo"
 	"dpgibo/tasks"
@@ -157,7 +156,7 @@ func pinnedSettings(s algo.Settings, spec cellSpec) algo.Settings {
 // Step = W/(2 sqrt T), b = d+1, and the remaining fields pinned as for every suite.
 func defaultsBeforeSettings(s algo.Settings, spec cellSpec, task tasks.Task) algo.Settings {
 	lo, hi := task.Bounds()
-	width := medianSide(lo, hi)
+	width := algo.BoxWidth(lo, hi)
 	l := width / 6
 	s.Kernel = algo.RBF{Lengthscale: l, Variance: pinnedKernelVariance}
 	s.LocalRadius = 2 * l
@@ -165,23 +164,4 @@ func defaultsBeforeSettings(s algo.Settings, spec cellSpec, task tasks.Task) alg
 	s.Step = width / (2 * math.Sqrt(float64(s.Iters)))
 	s.Batch = spec.D + 1
 	return pinnedSettings(s, spec)
-}
-
-// medianSide is W: the median of the box's positive sides hi_j - lo_j (1 when none is).
-func medianSide(lo, hi []float64) float64 {
-	var sides []float64
-	for j := range lo {
-		if w := hi[j] - lo[j]; w > 0 {
-			sides = append(sides, w)
-		}
-	}
-	if len(sides) == 0 {
-		return 1
-	}
-	slices.Sort(sides)
-	m := len(sides) / 2
-	if len(sides)%2 == 1 {
-		return sides[m]
-	}
-	return (sides[m-1] + sides[m]) / 2
 }
