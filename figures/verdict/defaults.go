@@ -143,6 +143,34 @@ func defaultsHand(curves []*Curve) (*Curve, error) {
 	return best, nil
 }
 
+// LibraryVariant is the library study's variant that runs algo's own defaults.
+const LibraryVariant = "defaults=library"
+
+// defaultsSummary is one line on dir/defaults.csv for README: on how many problems algo's
+// own defaults are within DefaultsRatio of hand-tuned, and the range of their ratios.
+func defaultsSummary(dir string) (string, error) {
+	rows, err := records.ReadFile[DefaultsRow](filepath.Join(dir, DefaultsFile))
+	if err != nil {
+		return "", err
+	}
+	var ratios []float64
+	pass := 0
+	for _, r := range rows {
+		if r.Variant != LibraryVariant {
+			continue
+		}
+		ratios = append(ratios, r.Ratio)
+		if r.Pass {
+			pass++
+		}
+	}
+	if len(ratios) == 0 {
+		return "", fmt.Errorf("%s: no %s rows", DefaultsFile, LibraryVariant)
+	}
+	return fmt.Sprintf("Library study: with only `Mu` and `Iters` set, DP-GIBO's median final loss is within %g x of hand-tuned settings on %d of %d problems (ratios %.3f to %.3f, 10 paired seeds each; [docs/library.md](docs/library.md)).\n",
+		DefaultsRatio, pass, len(ratios), slices.Min(ratios), slices.Max(ratios)), nil
+}
+
 // defaultsTable renders dir/defaults.csv: one row per problem and defaults variant, and a
 // line saying on how many problems each variant passes the bar.
 func defaultsTable(dir string) (string, error) {

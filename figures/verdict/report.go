@@ -390,6 +390,7 @@ func Sections() []Section {
 		{Dir: "reproduction", Cost: true, File: ReproducingPage},
 		{Dir: "reproduction/design-equivalence", Equivalence: true, File: "docs/library.md"},
 		{Dir: "reproduction/defaults", Defaults: true, File: "docs/library.md"},
+		{Dir: "reproduction/defaults", DefaultsSummary: true},
 		{Dir: "reproduction/audit", Markdown: "audit.md", File: "docs/audit.md"},
 		{Dir: "reproduction/theory", Markdown: "theory.md", File: "docs/audit.md"},
 	}
@@ -406,8 +407,9 @@ type Section struct {
 	Markdown   string
 	// Equivalence renders the folder's design-equivalence.csv as a table.
 	Equivalence bool
-	// Defaults renders the folder's defaults.csv (the library study) as a table.
-	Defaults bool
+	// Defaults renders the folder's defaults.csv (the library study) as a table, and
+	// DefaultsSummary as one line on algo's own defaults (README).
+	Defaults, DefaultsSummary bool
 	// Cost renders the measured cost of every committed run in the folder and the folders
 	// below it (timings, manifests and invocations.csv).
 	Cost bool
@@ -433,6 +435,9 @@ func (s Section) Body(root string) (string, error) {
 	}
 	if s.Defaults {
 		return defaultsTable(dir)
+	}
+	if s.DefaultsSummary {
+		return defaultsSummary(dir)
 	}
 	if s.Cost {
 		body, err := costTable(dir)
