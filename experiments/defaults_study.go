@@ -29,8 +29,9 @@ var (
 
 // defaultsFigures returns the library study (declared in docs/library.md before it ran): for
 // each problem, DP-GIBO with algo's defaults ("defaults=library": every Settings field at
-// its zero value but Iters and Mu, the task's honest LossBound declared; "defaults=calibrated":
-// the same with ClipCalibration) beside the hand-tuned setting, paired by seed:
+// its zero value but Iters and Mu, the task's honest LossBound declared, revision
+// algoDefaultsRevision; "defaults=before": revision 1's defaults, pinned) beside the
+// hand-tuned setting, paired by seed:
 //
 //   - defaults-grouplasso: group LASSO d = 10 with fig1's T and mu; hand-tuned = fig1's
 //     settings (the paper suite's cells, shared);
