@@ -282,7 +282,13 @@ func runWarnings(given, set Settings, f publicFacts, n int) []string {
 			"perhaps because a wrapper hides the method), so the default Clip = S/(4 l) used S = 1 and is %.4g, "+
 			"%s; declare the bound (a LossBound method, or WithLossBound) or set Clip", set.Clip, use))
 	}
-	muGrad, _, _ := set.muParts()
+	muGrad, _, muCal := set.muParts()
+	if c := set.ClipCalibration; c != nil {
+		if noise := CalibrationNoiseStd(c.Queries, muCal); noise > float64(n)/4 {
+			w = append(w, fmt.Sprintf("algo: ClipCalibration's noisy counts have standard deviation %.3g users, over a quarter of the n = %d users, "+
+				"so the clipping norm it chooses is mostly noise; set Clip, or give the calibration more of Mu (ClipCalibration.Share)", noise, n))
+		}
+	}
 	if c := snrCeiling(n, f.d, set.Iters, muGrad); c < 1 {
 		w = append(w, fmt.Sprintf("algo: the privacy SNR cannot exceed n mu_g/(2 sqrt(T d)) = %.3g < 1 "+
 			"(n = %d, mu_g = %.4g, T = %d, d = %d): the privacy noise outweighs any clipped mean gradient, whatever Clip is; "+

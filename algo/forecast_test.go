@@ -51,7 +51,8 @@ func TestForecastHandComputed(t *testing.T) {
 		// The default: B calibrated for 5% of mu^2, so mu_g = 0.2 sqrt(0.95) and the noise is
 		// known only per unit of B.
 		{"calibrated clip without a loss bound", Settings{Mu: 0.2, Iters: 10}, 0.2 * math.Sqrt(0.95), math.NaN(), 0.30535670689638034 * math.Sqrt(0.95),
-			[]string{"anchors ClipCalibration's search: B can only fall between 3.815e-06 and 64", "= 0.298 < 1"}},
+			[]string{"anchors ClipCalibration's search: B can only fall between 3.815e-06 and 64",
+				"noisy counts have standard deviation 54.8 users, over a quarter of the n = 98 users", "= 0.298 < 1"}},
 		{"mu = 2 lifts the ceiling above 1", Settings{Mu: 2, Iters: 10, Clip: 1}, 2, 0.03226813938947326, 3.0535670689638034, nil},
 		{"non-private", Settings{Mu: math.Inf(1), Iters: 10, Clip: 1}, math.Inf(1), 0, math.Inf(1), nil},
 	} {
