@@ -186,3 +186,26 @@ func TestClipCalibrationQuantileIsValidated(t *testing.T) {
 		}
 	}
 }
+
+// Adaptive clipping with Clip left at zero starts from a calibrated B_0: the ledger then
+// composes three parts, mu^2 = mu_g^2 + mu_c^2 + mu_cal^2 with the default shares.
+func TestDefaultCalibrationWithAdaptiveClip(t *testing.T) {
+	obj := linearUsers{slopes: []float64{0.5, 1, 2, 3, 4, 5}, d: 1}
+	s := Settings{Mu: 1, Iters: 4, Batch: 1, AdaptiveClip: &AdaptiveClip{}}
+	var clips []float64
+	res, err := Minimize(context.Background(), obj, []float64{0}, s, rand.New(rand.NewPCG(3, 4)), func(it Iteration) error {
+		clips = append(clips, it.Clip)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := res.Ledger
+	if len(res.CalibrationCounts) != 6 || math.Abs(l.CalibrationMu-math.Sqrt(0.05)) > 1e-12 ||
+		math.Abs(l.CountMu-math.Sqrt(0.1)) > 1e-12 || math.Abs(l.GradientMu-math.Sqrt(0.85)) > 1e-12 || math.Abs(l.Mu-1) > 1e-12 {
+		t.Errorf("%d calibration counts, ledger %+v; want 6 and mu parts sqrt(0.85), sqrt(0.1), sqrt(0.05) composing to 1", len(res.CalibrationCounts), l)
+	}
+	if len(clips) != 4 || clips[1] == clips[0] && clips[2] == clips[0] && clips[3] == clips[0] {
+		t.Errorf("clips %v: want 4 iterations with B adapting after the calibrated B_0", clips)
+	}
+}
