@@ -5,6 +5,7 @@ import (
 	"dpgibo/internal/jsonnum"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"dpgibo/algo"
@@ -303,26 +304,39 @@ var candidateDesign = designConfig{Starts: 1, GreedyOnly: true, MaxKept: 128}
 // every point kept): the pinned values, spelled out.
 var jointDesign = designConfig{Starts: pinnedDesignStarts, Evals: pinnedDesignEvals}
 
+// fixedCandidateDesign is the candidate of the design study's fixed-batch extension
+// (declared in docs/library.md before it ran): one L-BFGS start per greedily added point, no
+// joint refinement, every design point kept (Algorithm 1, line 6, unchanged).
+var fixedCandidateDesign = designConfig{Starts: 1, GreedyOnly: true}
+
 // designFigures returns the design suite, the design-equivalence study: for each adaptive
 // figure it covers (fig3ab, fig3c, noise-misspec), DP-GIBO's runs at the paper suite's
 // settings and seeds with jointDesign (figure joint-NAME, the runs of NAME before the study)
-// and with candidateDesign (figure design-NAME, the paper suite's runs of NAME since). go run
-// ./figures pairs them by seed.
+// and with candidateDesign (figure design-NAME, the paper suite's runs of NAME since); for
+// each fixed-batch figure of its extension (fig1, fig2a, fig2b, fig2b-real, fig3d), the same
+// with fixedCandidateDesign. go run ./figures pairs them by seed.
 func designFigures() []figureSpec {
 	var out []figureSpec
 	for _, f := range paperFigures() {
+		var design *designConfig
 		switch f.Name {
 		case "fig3ab", "fig3c", "noise-misspec":
+			design = &candidateDesign
+		case "fig1", "fig2a", "fig2b", "fig2b-real", "fig3d":
+			design = &fixedCandidateDesign
 		default:
 			continue
 		}
 		old, candidate := figureSpec{Name: "joint-" + f.Name}, figureSpec{Name: "design-" + f.Name}
 		for _, b := range f.Blocks {
+			if !slices.Contains(b.Methods, "dpgibo") {
+				continue
+			}
 			b.Methods = []string{"dpgibo"}
 			b.CellSuite = SuitePaper
 			b.Algo.Design = &jointDesign
 			old.Blocks = append(old.Blocks, b)
-			b.Algo.Design = &candidateDesign
+			b.Algo.Design = design
 			candidate.Blocks = append(candidate.Blocks, b)
 		}
 		out = append(out, old, candidate)
