@@ -57,7 +57,7 @@ type figure struct {
 }
 
 // renderers maps every figure name to its drawing.
-var renderers = map[string]figure{
+var renderers = withDesignStudy(map[string]figure{
 	"fig1":          {draw: drawAcrossD},
 	"fig2a":         {draw: drawAcrossD},
 	"fig2a-b3":      {draw: drawAcrossD},
@@ -69,22 +69,27 @@ var renderers = map[string]figure{
 	"fig3d":         {draw: drawFinalByNoise},
 	"noise-misspec": {draw: drawMisspec},
 	"clip-sweep":    {draw: drawSweepByIter},
-	// The design study's figures (experiments -suite=design) draw like their paper figures.
-	"design-fig3ab":        {draw: drawBiasTol},
-	"design-fig3c":         {draw: drawSweepByIter},
-	"design-noise-misspec": {draw: drawMisspec},
-	"joint-fig3ab":         {draw: drawBiasTol},
-	"joint-fig3c":          {draw: drawSweepByIter},
-	"joint-noise-misspec":  {draw: drawMisspec},
-	"fig2a-clip":           {draw: drawSweepByIter},
-	"fig-private":          {draw: drawPrivate},
-	"fig-peers":            {draw: drawPeers},
+	"fig2a-clip":    {draw: drawSweepByIter},
+	"fig-private":   {draw: drawPrivate},
+	"fig-peers":     {draw: drawPeers},
 	// The library study's figures (experiments -suite=defaults): one curve per setting.
 	"defaults-grouplasso": {draw: drawSweepByIter},
 	"defaults-gpreg":      {draw: drawSweepByIter},
 	"defaults-svr":        {draw: drawSweepByIter},
 	"defaults-bowl":       {draw: drawSweepByIter},
 	"defaults-ridge":      {draw: drawSweepByIter},
+})
+
+// designStudyBases are the paper figures the design study (experiments -suite=design)
+// covers; its figures design-NAME and joint-NAME draw like NAME.
+var designStudyBases = []string{"fig1", "fig2a", "fig2b", "fig2b-real", "fig3d", "fig3ab", "fig3c", "noise-misspec"}
+
+// withDesignStudy adds the design study's figures to m.
+func withDesignStudy(m map[string]figure) map[string]figure {
+	for _, base := range designStudyBases {
+		m["design-"+base], m["joint-"+base] = m[base], m[base]
+	}
+	return m
 }
 
 // Names returns the figure names this package can draw, sorted.

@@ -68,12 +68,30 @@ func smallInputs(t *testing.T, dir string) {
 	misspec := traceRows("noise-misspec", "gpreg", "synthetic", []int{15}, []string{"noise_std=0.01", "noise_std=1"}, []string{"dpgibo"}, 3, 5)
 	misspec = append(misspec, traceRows("noise-misspec", "gpreg", "synthetic", []int{15}, []string{""}, []string{"random"}, 3, 5)...)
 	writeCSV(t, dir, "noise-misspec", misspec)
-	writeCSV(t, dir, "design-fig3ab", traceRows("design-fig3ab", "gpreg", "synthetic", []int{15}, []string{"bias_tol=0.1", "bias_tol=1"}, []string{"dpgibo"}, 3, 5))
-	writeCSV(t, dir, "design-fig3c", traceRows("design-fig3c", "gpreg", "synthetic", []int{15}, []string{"mu=0.1", "mu=+Inf"}, []string{"dpgibo"}, 3, 5))
-	writeCSV(t, dir, "design-noise-misspec", traceRows("design-noise-misspec", "gpreg", "synthetic", []int{15}, []string{"noise_std=0.01", "noise_std=1"}, []string{"dpgibo"}, 3, 5))
-	writeCSV(t, dir, "joint-fig3ab", traceRows("joint-fig3ab", "gpreg", "synthetic", []int{15}, []string{"bias_tol=0.1", "bias_tol=1"}, []string{"dpgibo"}, 3, 5))
-	writeCSV(t, dir, "joint-fig3c", traceRows("joint-fig3c", "gpreg", "synthetic", []int{15}, []string{"mu=0.1", "mu=+Inf"}, []string{"dpgibo"}, 3, 5))
-	writeCSV(t, dir, "joint-noise-misspec", traceRows("joint-noise-misspec", "gpreg", "synthetic", []int{15}, []string{"noise_std=0.01", "noise_std=1"}, []string{"dpgibo"}, 3, 5))
+	// The design study's figures: DP-GIBO only, as their paper figures.
+	study := map[string]struct {
+		task, data string
+		dims       []int
+		configs    []string
+	}{
+		"fig1":          {"grouplasso", "synthetic", []int{2, 10}, []string{""}},
+		"fig2a":         {"gpreg", "synthetic", []int{2, 5}, []string{""}},
+		"fig2b":         {"svr", "ctslice-synthetic", []int{103}, []string{""}},
+		"fig2b-real":    {"svr", "ctslice-sample", []int{103}, []string{""}},
+		"fig3d":         {"gpreg", "synthetic", []int{15}, []string{"noise=0", "noise=0.1"}},
+		"fig3ab":        {"gpreg", "synthetic", []int{15}, []string{"bias_tol=0.1", "bias_tol=1"}},
+		"fig3c":         {"gpreg", "synthetic", []int{15}, []string{"mu=0.1", "mu=+Inf"}},
+		"noise-misspec": {"gpreg", "synthetic", []int{15}, []string{"noise_std=0.01", "noise_std=1"}},
+	}
+	for _, base := range designStudyBases {
+		f, ok := study[base]
+		if !ok {
+			t.Fatalf("no test input for the design study's figures of %s", base)
+		}
+		for _, prefix := range []string{"design-", "joint-"} {
+			writeCSV(t, dir, prefix+base, traceRows(prefix+base, f.task, f.data, f.dims, f.configs, []string{"dpgibo"}, 3, 5))
+		}
+	}
 	writeCSV(t, dir, "clip-sweep", traceRows("clip-sweep", "gpreg", "synthetic", []int{15}, []string{"clip=0.1", "clip=10"}, []string{"dpgibo"}, 3, 5))
 	for fig, task := range map[string]string{"defaults-grouplasso": "grouplasso", "defaults-gpreg": "gpreg", "defaults-svr": "svr",
 		"defaults-bowl": "bowl", "defaults-ridge": "ridge"} {

@@ -505,6 +505,25 @@ func equivalenceTable(dir string) (string, error) {
 	if all {
 		verdict = "is non-inferior at every sweep value"
 	}
-	fmt.Fprintf(&b, "\nThe candidate design %s (%d of them).\n", verdict, len(rows))
+	fmt.Fprintf(&b, "\nThe candidate design %s (%d of them).", verdict, len(rows))
+	var figures []string
+	pass, count := map[string]int{}, map[string]int{}
+	for _, r := range rows {
+		if count[r.Figure] == 0 {
+			figures = append(figures, r.Figure)
+		}
+		count[r.Figure]++
+		if r.NonInferior {
+			pass[r.Figure]++
+		}
+	}
+	if len(figures) > 1 {
+		parts := make([]string, len(figures))
+		for i, f := range figures {
+			parts[i] = fmt.Sprintf("%s %d of %d", f, pass[f], count[f])
+		}
+		fmt.Fprintf(&b, " Non-inferior by figure: %s.", strings.Join(parts, ", "))
+	}
+	b.WriteString("\n")
 	return b.String(), nil
 }
