@@ -273,10 +273,10 @@ func runWarnings(given, set Settings, f publicFacts, n int) []string {
 	var w []string
 	if given.Clip == 0 && !f.lossBound && !set.Standardise {
 		use := "which may be far from the users' gradients"
-		if set.ClipCalibration != nil {
-			c := set.ClipCalibration
+		if c := set.ClipCalibration; c != nil {
+			grid := c.grid(set.Clip)
 			use = fmt.Sprintf("which anchors ClipCalibration's search: B can only fall between %.4g and %.4g",
-				slices.Min(c.grid(set.Clip)), slices.Max(c.grid(set.Clip)))
+				slices.Min(grid), slices.Max(grid))
 		}
 		w = append(w, fmt.Sprintf("algo: the objective declares no loss bound (it does not implement LossBounder, "+
 			"perhaps because a wrapper hides the method), so the default Clip = S/(4 l) used S = 1 and is %.4g, "+

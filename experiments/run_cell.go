@@ -100,7 +100,7 @@ func runCell(ctx context.Context, spec cellSpec, newTask taskFactory, newMethod 
 	rec := newCellRecorder(spec, task, timed)
 	if spec.local() && spec.Defaults != "" {
 		// The rows of a defaults cell give the clip and step the run used.
-		set, err := opts.Settings.WithDefaults(algo.WithLossBound(task, opts.LossBound))
+		set, err := opts.Settings.WithDefaults(task)
 		if err != nil {
 			return nil, fmt.Errorf("building method: %w", err)
 		}
