@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/fastexp"
 	"dpgibo/internal/records"
 	"dpgibo/internal/runinfo"
 )
@@ -47,7 +48,8 @@ func newManifest(o runOptions, p *plan, args []string, start time.Time) *runMani
 	m := &runManifest{Manifest: runinfo.Manifest{
 		Suite: o.Suite, Only: o.Only, Args: args, Commit: commit, Dirty: dirty,
 		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: blasinfo.Backend(), BLASConfig: blasinfo.Config(),
-		Workers: o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
+		KernelExp: fastexp.Vectorised(),
+		Workers:   o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
 		Start: start.Format(time.RFC3339),
 	}}
 	if core := blasinfo.CoreType(); core != "" {

@@ -38,6 +38,10 @@ type Manifest struct {
 	BLAS          string `json:"blas"`
 	BLASConfig    string `json:"blas_config,omitempty"`
 	BLASReproduce string `json:"blas_reproduce,omitempty"`
+	// KernelExp is the path of the kernels' exponentials (fastexp.Vectorised): "avx512"
+	// in a GOEXPERIMENT=simd build on an AVX-512 CPU, "scalar" otherwise. Both give the
+	// same bits; it matters for the timings only.
+	KernelExp string `json:"kernel_exp,omitempty"`
 	// CellBLAS lists the distinct backends that computed the merged cells (more than one
 	// only with -allow-mixed-backend).
 	CellBLAS []string `json:"cell_blas,omitempty"`

@@ -2,7 +2,6 @@ package gpreg
 
 import (
 	"dpgibo/internal/fastexp"
-	"math"
 	"runtime"
 	"sync"
 
@@ -41,8 +40,9 @@ func gramUpper(dst blas64.Symmetric, x blas64.General, variance, noiseVar float6
 		row[a] = variance + noiseVar
 		na := norms[a]
 		for b := a + 1; b < n; b++ {
-			row[b] = variance * fastexp.ExpNonPositive(-0.5*math.Max(0, row[b]+na+norms[b]))
+			row[b] = -0.5 * max(0, row[b]+na+norms[b])
 		}
+		fastexp.ScaledExp(row[a+1:], variance)
 	})
 }
 
@@ -57,8 +57,9 @@ func crossKernel(dst, a, b blas64.General, variance float64, norms []float64) {
 		row := dst.Data[r*dst.Stride : r*dst.Stride+b.Rows]
 		nr := na[r]
 		for c := range row {
-			row[c] = variance * fastexp.ExpNonPositive(-0.5*math.Max(0, row[c]+nr+nb[c]))
+			row[c] = -0.5 * max(0, row[c]+nr+nb[c])
 		}
+		fastexp.ScaledExp(row, variance)
 	})
 }
 

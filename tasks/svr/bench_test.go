@@ -3,6 +3,7 @@ package svr
 import (
 	"bufio"
 	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/fastexp"
 	"fmt"
 	"math"
 	"os"
@@ -36,7 +37,7 @@ func BenchmarkLosses(b *testing.B) {
 	}
 	dst := make([]float64, task.Users())
 	for _, C := range []float64{1, 3} {
-		b.Run(fmt.Sprintf("C=%g/%s", C, blasinfo.Backend()), func(b *testing.B) {
+		b.Run(fmt.Sprintf("C=%g/%s/exp=%s", C, blasinfo.Backend(), fastexp.Vectorised()), func(b *testing.B) {
 			theta := benchTheta(task, C)
 			cpu0 := processCPU()
 			for b.Loop() {

@@ -70,7 +70,7 @@ type SVR struct {
 	// Training buffers.
 	invLengthscale []float64
 	scaled, norms  []float64
-	gram           []float64
+	gram, shift    []float64
 	diag           []float64
 
 	// The fitted model.
@@ -127,7 +127,8 @@ func (s *SVR) Fit(X *mat.Dense, y []float64, h Hyper) error {
 	var rows kernelRows
 	if 8*n*n <= budget {
 		s.gram = grow(s.gram, n*n)
-		gramRBF(s.gram, s.scaled, s.norms, n, p, h.Gamma)
+		s.shift = grow(s.shift, n)
+		gramRBF(s.gram, s.shift, s.scaled, s.norms, n, p, h.Gamma)
 		rows = denseRows{data: s.gram, n: n}
 	} else {
 		rows = newRowCache(s.scaled, s.norms, n, p, h.Gamma, budget/(8*n))
@@ -195,10 +196,7 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 	s.blockCross = grow(s.blockCross, block*s.nSV)
 	// exp(-gamma |u - s|^2) = exp(c_u + a_s + 2 gamma u.s) with c_u = -gamma |u|^2 and
 	// a_s = -gamma |s|^2; the factor 2 gamma is applied by the Gemm.
-	s.svArg = grow(s.svArg, s.nSV)
-	for k, nk := range s.svNorms {
-		s.svArg[k] = -s.gamma * nk
-	}
+	s.svArg = kernelShift(grow(s.svArg, s.nSV), s.svNorms, s.gamma)
 	x := X.RawMatrix()
 	svs := blas64.General{Rows: s.nSV, Cols: p, Stride: p, Data: s.sv}
 	for start := 0; start < m; start += block {
@@ -210,15 +208,38 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 		blas64.Gemm(blas.NoTrans, blas.Trans, 2*s.gamma, a, svs, 0, c)
 		for r := 0; r < rows; r++ {
 			cross := s.blockCross[r*s.nSV : (r+1)*s.nSV]
-			cu := -s.gamma * s.blockNorms[r]
-			f := s.bias
-			for k, g := range cross {
-				f += s.coef[k] * fastexp.ExpNonPositive(min(cu+s.svArg[k]+g, 0))
-			}
-			dst[start+r] = f
+			fastexp.KernelRow(cross, cross, s.svArg, -s.gamma*s.blockNorms[r])
 		}
+		s.sumKernelRows(dst[start:start+rows], s.blockCross[:rows*s.nSV])
 	}
 	return nil
+}
+
+// sumKernelRows writes b + sum_k coef_k K_rk into dst[r] for each row r of the kernel
+// values K (len(dst) rows of nSV, row-major), every sum taken in the order of k. Four rows
+// are summed side by side: each row's additions form one chain of dependent adds, and four
+// independent chains keep the floating-point units busy without changing any sum.
+func (s *SVR) sumKernelRows(dst, K []float64) {
+	n, coef := s.nSV, s.coef[:s.nSV]
+	r := 0
+	for ; r+4 <= len(dst); r += 4 {
+		k0, k1, k2, k3 := K[r*n:(r+1)*n], K[(r+1)*n:(r+2)*n], K[(r+2)*n:(r+3)*n], K[(r+3)*n:(r+4)*n]
+		f0, f1, f2, f3 := s.bias, s.bias, s.bias, s.bias
+		for k, c := range coef {
+			f0 += c * k0[k]
+			f1 += c * k1[k]
+			f2 += c * k2[k]
+			f3 += c * k3[k]
+		}
+		dst[r], dst[r+1], dst[r+2], dst[r+3] = f0, f1, f2, f3
+	}
+	for ; r < len(dst); r++ {
+		f := s.bias
+		for k, c := range coef {
+			f += c * K[r*n+k]
+		}
+		dst[r] = f
+	}
 }
 
 // SupportVectors returns the number of support vectors of the last fit.
