@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"dpgibo/data"
+	"dpgibo/tasks/svr"
 )
 
 // cellSpec is everything that determines the output of one run: one task at one d, one
@@ -67,6 +68,10 @@ type cellSpec struct {
 	// algoDefaultsRevision in a "library" cell (absent in the cells of revision 1).
 	Defaults         string `json:"defaults,omitempty"`
 	DefaultsRevision int    `json:"defaults_revision,omitempty"`
+	// SVRPrecision is the svr task's precision of the prediction's cross products, present
+	// only where it differs from pinnedSVRPrecision (which every svr cell before the
+	// precision study used).
+	SVRPrecision string `json:"svr_precision,omitempty"`
 }
 
 // local reports whether the cell's method starts from theta0 (DP-GIBO, GIBO).
@@ -180,6 +185,13 @@ func checkBlock(b blockSpec) error {
 	if b.SeedBase < 0 {
 		return fmt.Errorf("seed base must be >= 0, got %d", b.SeedBase)
 	}
+	switch {
+	case b.SVRPrecision == "":
+	case b.Task != svr.Name:
+		return fmt.Errorf("SVRPrecision is a setting of the %s task only", svr.Name)
+	case b.SVRPrecision != svr.PrecisionFloat64 && b.SVRPrecision != svr.PrecisionFloat32:
+		return fmt.Errorf("unknown svr precision %q (known: %s, %s)", b.SVRPrecision, svr.PrecisionFloat64, svr.PrecisionFloat32)
+	}
 	// DP-GIBO's and GIBO's scale settings must be the suite's own: algo derives their
 	// defaults from the box and the loss bound, and a change of that rule would move the
 	// results.
@@ -238,6 +250,9 @@ func cellFor(suite string, b blockSpec, d int, value num, method string, seed in
 	}
 	if b.Task == "svr" && b.Data == "" {
 		c.DataSource = source
+	}
+	if b.Task == "svr" {
+		c.SVRPrecision = specSVRPrecision(b.SVRPrecision)
 	}
 	switch {
 	case c.local():

@@ -46,7 +46,7 @@ const (
 
 // estimatedCost is the cell's estimated wall time in seconds (see the cost model above).
 func estimatedCost(c cellSpec) float64 {
-	perEval, err := catalog.EvalSeconds(catalog.Spec{Name: c.Task, D: c.D, NTrain: c.NTrain, NVal: c.NVal, Data: c.Data})
+	perEval, err := catalog.EvalSeconds(catalog.Spec{Name: c.Task, D: c.D, NTrain: c.NTrain, NVal: c.NVal, Data: c.Data, Precision: cellSVRPrecision(c)})
 	if err != nil {
 		perEval = costUnknownTaskEvalSecs // a task the catalog does not know (tests, forks)
 	}

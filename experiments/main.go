@@ -229,7 +229,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.Plan {
 		switch o.Suite {
 		case SuiteAudit, SuiteTheory, suiteFStar:
-			return usagef("-plan estimates the figure suites (%s, %s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, o.Suite)
+			return usagef("-plan estimates the figure suites (%s, %s, %s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuitePrecision, o.Suite)
 		}
 		for _, name := range []string{"merge", "resume", "shard"} {
 			if set[name] {
@@ -245,7 +245,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // cell is touched.
 func planSuite(o runOptions, figs []figureSpec) error {
 	if figs == nil {
-		return usagef("-plan estimates the figure suites (%s, %s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, o.Suite)
+		return usagef("-plan estimates the figure suites (%s, %s, %s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuitePrecision, o.Suite)
 	}
 	if o.Seeds > 0 {
 		overrideSeeds(figs, o.Seeds)

@@ -6,6 +6,7 @@ import (
 
 	"dpgibo/algo"
 	"dpgibo/tasks"
+	"dpgibo/tasks/svr"
 )
 
 // The values of algo's defaults that the suites do not set, as they were when every
@@ -26,6 +27,9 @@ const (
 	pinnedClipRate       = 0.2
 	pinnedClipCountShare = 0.1
 	pinnedKernelVariance = 1
+	// pinnedSVRPrecision is the svr task's precision of the prediction's cross products
+	// in every cell whose spec has no svr_precision.
+	pinnedSVRPrecision = svr.PrecisionFloat64
 )
 
 // Prior means by name (AlgoConfig.PriorMean, CellSpec.PriorMean).
@@ -53,6 +57,30 @@ func checkPinnable(a algoConfig) error {
 		return fmt.Errorf("adaptive clipping parameters must be >= 0 (0: the pinned value), got %+v", *c)
 	}
 	return nil
+}
+
+// specSVRPrecision is the svr precision a cell spec records for a block's setting p ("" :
+// the svr task's default): "" when it resolves to the pinned value, else the value.
+func specSVRPrecision(p string) string {
+	if p == "" {
+		p = svr.DefaultPredictPrecision
+	}
+	if p == pinnedSVRPrecision {
+		return ""
+	}
+	return p
+}
+
+// cellSVRPrecision is the precision a cell of the svr task computes with (a spec's
+// svr_precision, else the pinned value), "" for every other task.
+func cellSVRPrecision(c cellSpec) string {
+	switch {
+	case c.Task != svr.Name:
+		return ""
+	case c.SVRPrecision != "":
+		return c.SVRPrecision
+	}
+	return pinnedSVRPrecision
 }
 
 // specDesign is the design options of a cell spec: nil when every option has its pinned

@@ -150,7 +150,8 @@ func runCell(ctx context.Context, spec cellSpec, newTask taskFactory, newMethod 
 // cellTask builds the cell's task and the objective its method sees: the task, with the
 // cell's evaluation noise added, counted and timed (and memoised when noiseless).
 func cellTask(spec cellSpec, newTask taskFactory, ctslice string, warn func(tasks.Task)) (tasks.Task, *timedObjective, error) {
-	task, err := newTask(taskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice, Data: spec.Data})
+	task, err := newTask(taskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice, Data: spec.Data,
+		Precision: cellSVRPrecision(spec)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("building task: %w", err)
 	}

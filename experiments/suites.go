@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"dpgibo/algo"
+	"dpgibo/tasks/svr"
 )
 
 // num is a float64 of a suite's configuration that JSON-encodes +Inf (GIBO's mu) as "+Inf",
@@ -136,6 +137,10 @@ type blockSpec struct {
 	// ThetaCoords are the coordinates of theta recorded at every iteration of dpgibo and
 	// gibo (negative values count from the end: -1 is the last coordinate).
 	ThetaCoords []int
+	// SVRPrecision is the svr task's precision of the prediction's cross products
+	// (svr.PrecisionFloat64 or svr.PrecisionFloat32; "" : the task's default). Only for
+	// the svr task.
+	SVRPrecision string `json:",omitempty"`
 }
 
 // figureSpec is one named figure of a suite.
@@ -157,9 +162,11 @@ const (
 	SuiteAudit   = "audit"
 	SuiteTheory  = "theory"
 	SuiteDesign  = "design"
+	// SuitePrecision is the svr precision study (docs/library.md, "SVR evaluation").
+	SuitePrecision = "precision"
 )
 
-var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuitePeers, SuiteDesign, SuiteDefaults, SuiteAudit, SuiteTheory, suiteFStar}
+var suiteNames = []string{SuitePaper, SuiteQuick, SuitePrivate, SuitePeers, SuiteDesign, SuitePrecision, SuiteDefaults, SuiteAudit, SuiteTheory, suiteFStar}
 
 // Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
 // leaves open are marked "choice" and listed in docs/reproducing.md.
@@ -344,6 +351,39 @@ func designFigures() []figureSpec {
 	return out
 }
 
+// PrecisionPrefix names the figures of the svr precision study: figure PrecisionPrefix+NAME
+// holds the svr blocks of NAME (every method, the same settings and seeds) run with
+// single-precision cross products in the prediction; NAME's committed runs, computed in
+// double precision, are the reference.
+const PrecisionPrefix = "f32-"
+
+// precisionFigures returns the precision suite, the svr precision study: for every figure of
+// the paper, private and peers suites with svr blocks, those blocks with SVRPrecision
+// float32, computed as cells of their own suite (so that a suite whose svr default becomes
+// float32 reuses them).
+func precisionFigures() []figureSpec {
+	var out []figureSpec
+	for _, suite := range []struct {
+		name string
+		figs []figureSpec
+	}{{SuitePaper, paperFigures()}, {SuitePrivate, privateFigures()}, {SuitePeers, peersFigures()}} {
+		for _, f := range suite.figs {
+			study := figureSpec{Name: PrecisionPrefix + f.Name, Theta: f.Theta}
+			for _, b := range f.Blocks {
+				if b.Task != svr.Name {
+					continue
+				}
+				b.CellSuite, b.SVRPrecision = suite.name, svr.PrecisionFloat32
+				study.Blocks = append(study.Blocks, b)
+			}
+			if len(study.Blocks) > 0 {
+				out = append(out, study)
+			}
+		}
+	}
+	return out
+}
+
 // privateFigures returns the private suite: fig-private, every method private at equal mu
 // and equal evaluation budget T(d+1).
 func privateFigures() []figureSpec {
@@ -434,6 +474,8 @@ func suiteFigures(suite, only string) ([]figureSpec, error) {
 		figs = quickFigures()
 	case SuiteDesign:
 		figs = designFigures()
+	case SuitePrecision:
+		figs = precisionFigures()
 	case SuiteDefaults:
 		figs = defaultsFigures()
 	case suiteFStar:

@@ -84,10 +84,17 @@ var renderers = withDesignStudy(map[string]figure{
 // covers; its figures design-NAME and joint-NAME draw like NAME.
 var designStudyBases = []string{"fig1", "fig2a", "fig2b", "fig2b-real", "fig3d", "fig3ab", "fig3c", "noise-misspec"}
 
-// withDesignStudy adds the design study's figures to m.
+// precisionStudyBases are the figures the svr precision study (experiments
+// -suite=precision) covers; its figures f32-NAME draw like NAME.
+var precisionStudyBases = []string{"fig2b", "fig2b-real", "fig3f", "fig-private", "fig-peers"}
+
+// withDesignStudy adds the design study's and the precision study's figures to m.
 func withDesignStudy(m map[string]figure) map[string]figure {
 	for _, base := range designStudyBases {
 		m["design-"+base], m["joint-"+base] = m[base], m[base]
+	}
+	for _, base := range precisionStudyBases {
+		m["f32-"+base] = m[base]
 	}
 	return m
 }

@@ -12,10 +12,13 @@ import (
 // EquivalencePrefix names the figures of a design study: figure EquivalencePrefix+NAME holds
 // the runs of NAME's DP-GIBO curves with the candidate batch design, at the same settings and
 // seeds; ReferencePrefix+NAME (or NAME itself, when absent) the runs with the reference
-// design they are judged against.
+// design they are judged against. PrecisionPrefix names those of the svr precision study:
+// figure PrecisionPrefix+NAME holds NAME's svr curves (every method) computed with
+// single-precision cross products, judged against NAME itself.
 const (
 	EquivalencePrefix = "design-"
 	ReferencePrefix   = "joint-"
+	PrecisionPrefix   = "f32-"
 )
 
 // EquivalenceMargin is the study's margin in units of G0: the new design is non-inferior at a
@@ -28,6 +31,7 @@ type EquivalenceRow struct {
 	Figure string `csv:"figure"`
 	Config string `csv:"config"`
 	D      int    `csv:"d"`
+	Method string `csv:"method"`
 	// Pairs is the number of seeds run with both designs.
 	Pairs int `csv:"pairs"`
 	// MedianOld and MedianNew are the median final losses; G0 the setting's start gap and
@@ -49,20 +53,24 @@ type EquivalenceRow struct {
 	DesignShareNew records.OptFloat `csv:"design_share_new"`
 }
 
-// Equivalence judges every design study in res: each curve of a figure design-NAME against
-// the curve of joint-NAME (else NAME) with the same config, task, data, d and method, paired
-// by seed. shares
-// maps a figure name to its runs' design shares by curve key and seed (may be nil).
+// Equivalence judges every design study and precision study in res: each curve of a figure
+// design-NAME against the curve of joint-NAME (else NAME), and each curve of f32-NAME against
+// that of NAME, with the same config, task, data, d and method, paired by seed. shares maps
+// a figure name to its runs' design shares by curve key and seed (may be nil).
 func Equivalence(res *Results, shares map[string]map[string][]float64) ([]EquivalenceRow, error) {
 	var out []EquivalenceRow
 	for _, fig := range res.Figures {
+		var ref string
 		base, ok := strings.CutPrefix(fig, EquivalencePrefix)
-		if !ok {
-			continue
-		}
-		ref := ReferencePrefix + base
-		if !slices.Contains(res.Figures, ref) {
+		if ok {
+			ref = ReferencePrefix + base
+			if !slices.Contains(res.Figures, ref) {
+				ref = base
+			}
+		} else if base, ok = strings.CutPrefix(fig, PrecisionPrefix); ok {
 			ref = base
+		} else {
+			continue
 		}
 		oldData := newFigureData(res, ref)
 		for _, c := range curvesOf(res, fig) {
@@ -88,7 +96,7 @@ func Equivalence(res *Results, shares map[string]map[string][]float64) ([]Equiva
 				return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
 			}
 
-			row := EquivalenceRow{Figure: base, Config: c.Config, D: c.D, Pairs: len(d),
+			row := EquivalenceRow{Figure: base, Config: c.Config, D: c.D, Method: c.Method, Pairs: len(d),
 				MedianOld: stats.Median(vo), MedianNew: stats.Median(vn), G0: g0, Margin: EquivalenceMargin * g0,
 				Estimate: t.Estimate, CILow: t.CILow, CIHigh: t.CIHigh}
 			row.NonInferior = row.CIHigh < row.Margin

@@ -11,6 +11,7 @@ import "C"
 import (
 	"strings"
 
+	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	blasnetlib "gonum.org/v1/netlib/blas/netlib"
@@ -38,6 +39,7 @@ func CoreType() string { return strings.TrimSpace(C.GoString(C.openblas_get_core
 
 func init() {
 	blas64.Use(blasnetlib.Implementation{})
+	blas32.Use(blasnetlib.Implementation{})
 	lapack64.Use(lapacknetlib.Implementation{})
 }
 

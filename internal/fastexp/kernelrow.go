@@ -17,6 +17,29 @@ func KernelRow(dst, cross, shift []float64, base float64) {
 	}
 }
 
+// KernelSums writes into dst[r], for every r < len(dst), the kernel sum
+//
+//	bias + sum_k coef[k] * ExpNonPositive(min(base[r]+shift[k]+float64(cross[k*stride+r]), 0))
+//
+// over k < len(coef), in the order of k, every sum and product as written: the
+// prediction of a kernel machine from single-precision cross products laid out one
+// support vector per row (stride >= len(dst)). On the vector path eight values of r are
+// summed side by side, each in the order of k, so the result is bit for bit the scalar
+// one (TestKernelSumsBitIdentical).
+func KernelSums(dst []float64, cross []float32, stride int, base, shift, coef []float64, bias float64) {
+	base, shift = base[:len(dst)], shift[:len(coef)]
+	if len(coef) > 0 && len(dst) > 0 {
+		_ = cross[(len(coef)-1)*stride+len(dst)-1] // every index in range, checked once
+	}
+	for r := kernelSumsVector(dst, cross, stride, base, shift, coef, bias); r < len(dst); r++ {
+		f := bias
+		for k, c := range coef {
+			f += c * ExpNonPositive(min(base[r]+shift[k]+float64(cross[k*stride+r]), 0))
+		}
+		dst[r] = f
+	}
+}
+
 // ScaledExp replaces every dst[k] by scale * ExpNonPositive(min(dst[k], 0)), with the
 // same eight-at-a-time path and bit-for-bit guarantee as KernelRow: the exponentials of a
 // kernel row whose arguments are already formed.

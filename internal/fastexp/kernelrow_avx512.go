@@ -99,3 +99,68 @@ func expVector(dst, cross, shift []float64, base, scale float64, fromCross bool)
 	}
 	return total
 }
+
+// sumsChunk is the number of support vectors kernelSumsVector handles per pass (eight
+// values each).
+const sumsChunk = kernelChunk / 8
+
+// kernelSumsVector computes KernelSums for the first multiple of 8 rows, eight rows side
+// by side, and returns their number. For each group of eight rows the support vectors
+// are taken in chunks, with expVector's three passes (polynomial and k; table; scale),
+// the third adding coef_k e_rk to each row's sum in the order of k.
+func kernelSumsVector(dst []float64, cross []float32, stride int, base, shift, coef []float64, bias float64) int {
+	if !vectorAvailable {
+		return 0
+	}
+	var (
+		zero     = archsimd.BroadcastFloat64x8(0)
+		floor    = archsimd.BroadcastFloat64x8(-708)
+		invStep  = archsimd.BroadcastFloat64x8(expInvStep)
+		shifter  = archsimd.BroadcastFloat64x8(expShifter)
+		shiftInt = archsimd.BroadcastInt64x8(int64(math.Float64bits(expShifter)))
+		stepHi   = archsimd.BroadcastFloat64x8(expStepHi)
+		stepLo   = archsimd.BroadcastFloat64x8(expStepLo)
+		one      = archsimd.BroadcastFloat64x8(1)
+		c2       = archsimd.BroadcastFloat64x8(1.0 / 2)
+		c3       = archsimd.BroadcastFloat64x8(1.0 / 6)
+		c4       = archsimd.BroadcastFloat64x8(1.0 / 24)
+		c5       = archsimd.BroadcastFloat64x8(1.0 / 120)
+		zeroInt  = archsimd.BroadcastInt64x8(0)
+	)
+	var polys [kernelChunk]float64
+	var steps [kernelChunk]int64
+	var table [kernelChunk]uint64
+	rows := len(dst) &^ 7
+	for r := 0; r < rows; r += 8 {
+		baseV := archsimd.LoadFloat64x8Slice(base[r : r+8])
+		sum := archsimd.BroadcastFloat64x8(bias)
+		for k0 := 0; k0 < len(coef); k0 += sumsChunk {
+			kn := min(sumsChunk, len(coef)-k0)
+			for i := 0; i < kn; i++ {
+				k := k0 + i
+				c := archsimd.LoadFloat32x8Slice(cross[k*stride+r : k*stride+r+8]).ConvertToFloat64()
+				x := baseV.Add(archsimd.BroadcastFloat64x8(shift[k])).Add(c)
+				x = zero.Merge(x, x.Greater(zero)) // min(x, 0), NaN kept
+				kd := x.Mul(invStep).Add(shifter)
+				kk := kd.AsInt64x8().Sub(shiftInt)
+				kd = kd.Sub(shifter)
+				rem := x.Sub(kd.Mul(stepHi)).Sub(kd.Mul(stepLo))
+				poly := one.Add(rem.Mul(one.Add(rem.Mul(c2.Add(rem.Mul(c3.Add(rem.Mul(c4.Add(rem.Mul(c5))))))))))
+				under := x.Less(floor)
+				zero.Merge(poly, under).StoreSlice(polys[i*8 : i*8+8])
+				zeroInt.Merge(kk, under).StoreSlice(steps[i*8 : i*8+8])
+			}
+			for i, kk := range steps[:kn*8] {
+				table[i] = expTable[kk&(expTableSize-1)]
+			}
+			for i := 0; i < kn; i++ {
+				kk := archsimd.LoadInt64x8Slice(steps[i*8 : i*8+8])
+				pow2 := archsimd.LoadUint64x8Slice(table[i*8 : i*8+8]).AsInt64x8().Add(kk.ShiftAllRight(expTableBits).ShiftAllLeft(52))
+				e := archsimd.LoadFloat64x8Slice(polys[i*8 : i*8+8]).Mul(pow2.AsFloat64x8())
+				sum = sum.Add(archsimd.BroadcastFloat64x8(coef[k0+i]).Mul(e))
+			}
+		}
+		sum.StoreSlice(dst[r : r+8])
+	}
+	return rows
+}

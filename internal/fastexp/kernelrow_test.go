@@ -119,3 +119,43 @@ func TestScaledExpBitIdentical(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelSumsBitIdentical checks KernelSums against its definition, one row at a time,
+// on row counts around the vector width, support-vector counts around the chunk size, a
+// stride wider than the rows, and arguments of every kind.
+func TestKernelSumsBitIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 13))
+	for _, rows := range []int{0, 1, 7, 8, 9, 17, 130} {
+		for _, nSV := range []int{0, 1, 31, 32, 33, 100} {
+			stride := rows + rng.IntN(3)
+			cross := make([]float32, nSV*stride)
+			for i := range cross {
+				cross[i] = float32(rng.NormFloat64() * 4)
+				if i%97 == 0 {
+					cross[i] = float32([]float64{math.NaN(), math.Inf(1), math.Inf(-1), -1e30}[rng.IntN(4)])
+				}
+			}
+			base, shift, coef := make([]float64, rows), make([]float64, nSV), make([]float64, nSV)
+			for r := range base {
+				base[r] = -rng.ExpFloat64() * 4
+				if r%5 == 3 {
+					base[r] = -800 * rng.Float64()
+				}
+			}
+			for k := range shift {
+				shift[k], coef[k] = -rng.ExpFloat64()*4, rng.NormFloat64()
+			}
+			got := make([]float64, rows)
+			KernelSums(got, cross, stride, base, shift, coef, 0.25)
+			for r := range got {
+				want := 0.25
+				for k, c := range coef {
+					want += c * ExpNonPositive(min(base[r]+shift[k]+float64(cross[k*stride+r]), 0))
+				}
+				if math.Float64bits(got[r]) != math.Float64bits(want) && !(math.IsNaN(got[r]) && math.IsNaN(want)) {
+					t.Fatalf("rows=%d nSV=%d row %d: KernelSums %v, want %v", rows, nSV, r, got[r], want)
+				}
+			}
+		}
+	}
+}

@@ -37,6 +37,10 @@ type Spec struct {
 	// default; svr also takes "ctslice-sample" (the embedded real sample, split by
 	// patient) and "ctslice-synthetic" (the stand-in even when the full file is present).
 	Data string
+	// Precision is svr's precision of the prediction's cross products
+	// (svr.Config.PredictPrecision: "float64" or "float32"; "" : svr's default). Other
+	// tasks take "" only.
+	Precision string
 }
 
 // entry is everything the catalog knows of one task: its constructor, its static metadata
@@ -94,7 +98,7 @@ func buildGPReg(s Spec) (tasks.Task, error) {
 }
 
 func buildSVR(s Spec) (tasks.Task, error) {
-	cfg := svr.Config{Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal, Path: s.CTSlice}
+	cfg := svr.Config{Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal, Path: s.CTSlice, PredictPrecision: s.Precision}
 	switch s.Data {
 	case "":
 	case data.SampleLabel:
@@ -117,10 +121,14 @@ func buildSVR(s Spec) (tasks.Task, error) {
 	return svr.New(cfg)
 }
 
-// defaultDataOnly rejects a data selection for tasks that have one data set.
+// defaultDataOnly rejects a data selection for tasks that have one data set, and a
+// precision for tasks that have none to choose.
 func defaultDataOnly(s Spec) error {
 	if s.Data != "" {
 		return fmt.Errorf("task %s generates its own data; Data must be empty, got %q", s.Name, s.Data)
+	}
+	if s.Precision != "" {
+		return fmt.Errorf("task %s has no precision setting (only %s has); Precision must be empty, got %q", s.Name, svr.Name, s.Precision)
 	}
 	return nil
 }

@@ -20,3 +20,13 @@ var pinLossesBLAS = []pin.Losses{
 	{Sum: "fd276a773f0aef8c92a6064bbf05ea6d0a64bdc684d4da4eb82831ee6d5e6180", Users: [3]float64{0x1.e3ccd9a71da9fp-02, 0x1.dbacbd0697c2p-03, 0x1.1bc51e548563dp-02}},
 	{Sum: "9b9e35875e0ddec71ecea12595ab02a26bd0958f217e11d4fcabf5bcd28515e1", Users: [3]float64{0x1.cc905c8e69d0cp-04, 0x1.41bfd0bcc18a4p-06, 0x1.285ba2ab5d86ap-08}},
 }
+
+// pinLosses32BLAS holds the pins of this build with float32 cross products
+// (PredictPrecision = PrecisionFloat32), one per pinThetas entry.
+var pinLosses32BLAS = []pin.Losses{
+	{Sum: "218dfaa11e69d845523d1d38dd9f1a009089c83ce6c5f04ace21b1c072c04d80", Users: [3]float64{0x1.b0909dd68f297p-07, 0x1.bcf15038d32ep-07, 0x1.755be71eb6e2dp-12}},
+	{Sum: "211af756fe034c572dd89de66ffe196dd0488390515551e128dc7ee04930ef7c", Users: [3]float64{0x1.ec2fdf6adc166p-07, 0x1.f129998870753p-07, 0x1.2939952b6e041p-10}},
+	{Sum: "de3cb111a0d7ecef8fc7872cdc148930db41c35e5c262b0a4d82db6fb302f90e", Users: [3]float64{0x1.ed789d5d6adafp-07, 0x1.ccacf8fbbc4b6p-07, 0x1.a0808da0ae325p-12}},
+	{Sum: "658db4ab670e38da6fb51c6539f0807087f161820d55e47481765a044d6cb72a", Users: [3]float64{0x1.e3ccdff8b724cp-02, 0x1.dbacbc52fec97p-03, 0x1.1bc51bb13b0d5p-02}},
+	{Sum: "9e010a456678a96d37f274b3c1b14d32d58671ff86f50a312b3e663fc85e9811", Users: [3]float64{0x1.cc8f661e026dcp-04, 0x1.41c708f32db48p-06, 0x1.2854741d1e34ep-08}},
+}

@@ -46,26 +46,32 @@ var pinThetas = []struct {
 	}},
 }
 
-// TestLossesPinned checks that Losses reproduces the pinned losses bit for bit, also when
-// evaluations at other thetas run in between (buffers reused across fits).
+// TestLossesPinned checks that Losses reproduces the pinned losses bit for bit, for both
+// precisions of the prediction's cross products (pinLossesBLAS for float64, pinLosses32BLAS
+// for float32), also when evaluations at other thetas run in between (buffers reused
+// across fits).
 func TestLossesPinned(t *testing.T) {
 	if testing.Short() {
 		t.Skip("default-size task")
 	}
-	task, err := New(Config{Standin: true, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst := make([]float64, task.Users())
-	for round := 0; round < 2; round++ {
-		for i, pt := range pinThetas {
-			if err := task.Losses(pt.theta(task), dst); err != nil {
-				t.Fatal(err)
-			}
-			want := pinLossesBLAS[i]
-			if got := pin.Of(dst, pinnedUsers); got != want {
-				t.Errorf("round %d, theta %s (%d SVs, %d SMO steps): losses changed:\n  got  %v\n  want %v",
-					round, pt.name, task.model.SupportVectors(), task.model.Iterations(), got, want)
+	for _, prec := range []struct {
+		name string
+		pins []pin.Losses
+	}{{PrecisionFloat64, pinLossesBLAS}, {PrecisionFloat32, pinLosses32BLAS}} {
+		task, err := New(Config{Standin: true, Seed: 1, PredictPrecision: prec.name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]float64, task.Users())
+		for round := 0; round < 2; round++ {
+			for i, pt := range pinThetas {
+				if err := task.Losses(pt.theta(task), dst); err != nil {
+					t.Fatal(err)
+				}
+				if got := pin.Of(dst, pinnedUsers); got != prec.pins[i] {
+					t.Errorf("%s, round %d, theta %s (%d SVs, %d SMO steps): losses changed:\n  got  %#v\n  want %#v",
+						prec.name, round, pt.name, task.model.SupportVectors(), task.model.Iterations(), got, prec.pins[i])
+				}
 			}
 		}
 	}

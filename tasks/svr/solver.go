@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	mathbits "math/bits"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -113,6 +114,10 @@ func (d denseRows) row(i int) []float64 { return d.data[i*d.n : (i+1)*d.n] }
 // r -= delta (K_i - K_j).
 type smo struct {
 	alpha, alphaStar, resid, beta []float64
+	// Buffers of selectLow's vector path: eta_t and the gains b of the two candidates
+	// of each point, and per 8 points a bit mask of the candidates that qualify.
+	eta, gainUp, gainDown []float64
+	qualUp, qualDown      []uint8
 }
 
 func (s *smo) resize(n int) {
@@ -124,6 +129,13 @@ func (s *smo) resize(n int) {
 	}
 	s.alpha, s.alphaStar = s.alpha[:n], s.alphaStar[:n]
 	s.resid, s.beta = s.resid[:n], s.beta[:n]
+	if vectorSMO {
+		s.eta, s.gainUp, s.gainDown = grow(s.eta, n), grow(s.gainUp, n), grow(s.gainDown, n)
+		if cap(s.qualUp) < n/8 {
+			s.qualUp, s.qualDown = make([]uint8, n/8), make([]uint8, n/8)
+		}
+		s.qualUp, s.qualDown = s.qualUp[:n/8], s.qualDown[:n/8]
+	}
 }
 
 // solve runs SMO from a = 0 on the n x n kernel given by rows and diag (K_kk) with targets
@@ -159,23 +171,7 @@ func (s *smo) solve(rows kernelRows, diag, z []float64, p Params) (Dual, error) 
 	var gap float64
 	for {
 		// i: maximiser of -s G over the up set; M: minimum over the low set.
-		up, low := math.Inf(-1), math.Inf(1)
-		iUp, iStar := -1, false
-		for k, r := range resid {
-			va, vs := r-eps, r+eps
-			if alpha[k] < C && va > up {
-				up, iUp, iStar = va, k, false
-			}
-			if alphaStar[k] > 0 && vs > up {
-				up, iUp, iStar = vs, k, true
-			}
-			if alpha[k] > 0 && va < low {
-				low = va
-			}
-			if alphaStar[k] < C && vs < low {
-				low = vs
-			}
-		}
+		up, low, iUp, iStar := selectUp(resid, alpha, alphaStar, C, eps)
 		gap = up - low
 		if iUp < 0 || gap < tol {
 			break
@@ -188,25 +184,7 @@ func (s *smo) solve(rows kernelRows, diag, z []float64, p Params) (Dual, error) 
 		// j: second-order choice among the low variables below up. The score b^2/eta is
 		// compared as bestB2*eta < b^2*bestEta to avoid a division per candidate.
 		ki := rows.row(iUp)
-		dii := diag[iUp]
-		bestB, bestB2, bestEta := 0.0, 0.0, 1.0
-		jLow, jStar := -1, false
-		for t, r := range resid {
-			eta := dii + diag[t] - 2*ki[t]
-			if eta <= 0 {
-				eta = tau
-			}
-			if alpha[t] > 0 {
-				if b := up - (r - eps); b > 0 && b*b*bestEta > bestB2*eta {
-					bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, false
-				}
-			}
-			if alphaStar[t] < C {
-				if b := up - (r + eps); b > 0 && b*b*bestEta > bestB2*eta {
-					bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, true
-				}
-			}
-		}
+		bestB, bestEta, jLow, jStar := s.selectLow(resid, alpha, alphaStar, diag, ki, diag[iUp], up, C, eps)
 		if jLow < 0 {
 			// No violating partner although the gap exceeds tol: cannot happen for a
 			// feasible point (low holds a value below up); stop defensively.
@@ -254,9 +232,7 @@ func (s *smo) solve(rows kernelRows, diag, z []float64, p Params) (Dual, error) 
 		if jLow != iUp {
 			kj := rows.row(jLow)
 			ki = rows.row(iUp) // may have been evicted by the call above
-			for m := range resid {
-				resid[m] -= delta * (ki[m] - kj[m])
-			}
+			updateResid(resid, ki, kj, delta)
 		}
 	}
 
@@ -302,6 +278,97 @@ func (s *smo) solve(rows kernelRows, diag, z []float64, p Params) (Dual, error) 
 		s.beta[k] = alpha[k] - alphaStar[k]
 	}
 	return Dual{Beta: s.beta, Bias: bias, Iter: iter, Gap: gap}, nil
+}
+
+// selectUp returns m = max over the up set of -s G (the value va = r - eps of alpha_k < C
+// or vs = r + eps of alpha*_k > 0), its index and type, and M = min over the low set, the
+// scan going through k in order and alpha before alpha* at each k, the first of equal
+// values winning. The vector path (AVX-512) returns the same values and index.
+func selectUp(resid, alpha, alphaStar []float64, C, eps float64) (up, low float64, iUp int, iStar bool) {
+	up, low, iUp = math.Inf(-1), math.Inf(1), -1
+	start := 0
+	if vectorSMO {
+		start, up, low, iUp, iStar = selectUpVector(resid, alpha, alphaStar, C, eps)
+	}
+	for k := start; k < len(resid); k++ {
+		r := resid[k]
+		va, vs := r-eps, r+eps
+		if alpha[k] < C && va > up {
+			up, iUp, iStar = va, k, false
+		}
+		if alphaStar[k] > 0 && vs > up {
+			up, iUp, iStar = vs, k, true
+		}
+		if alpha[k] > 0 && va < low {
+			low = va
+		}
+		if alphaStar[k] < C && vs < low {
+			low = vs
+		}
+	}
+	return up, low, iUp, iStar
+}
+
+// selectLow returns the second-order choice j among the low variables below up, with its
+// gain b and curvature eta: the candidates are scanned in order (alpha before alpha* at
+// each point) and one replaces the best so far when b^2 eta_best > b_best^2 eta, the score
+// b^2/eta compared without a division. ki is the kernel row of i and dii = K_ii. The
+// vector path computes eta and b for every point eight at a time and then runs the same
+// comparisons, in the same order, over the qualifying candidates only.
+func (s *smo) selectLow(resid, alpha, alphaStar, diag, ki []float64, dii, up, C, eps float64) (bestB, bestEta float64, jLow int, jStar bool) {
+	bestB, bestB2, bestEta := 0.0, 0.0, 1.0
+	jLow = -1
+	start := 0
+	if vectorSMO {
+		start = s.qualify(resid, alpha, alphaStar, diag, ki, dii, up, C, eps)
+		for blk := 0; blk < start/8; blk++ {
+			for bits := s.qualUp[blk] | s.qualDown[blk]; bits != 0; bits &= bits - 1 {
+				lane := uint8(1) << mathbits.TrailingZeros8(bits)
+				t := blk*8 + mathbits.TrailingZeros8(bits)
+				eta := s.eta[t]
+				if s.qualUp[blk]&lane != 0 {
+					if b := s.gainUp[t]; b*b*bestEta > bestB2*eta {
+						bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, false
+					}
+				}
+				if s.qualDown[blk]&lane != 0 {
+					if b := s.gainDown[t]; b*b*bestEta > bestB2*eta {
+						bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, true
+					}
+				}
+			}
+		}
+	}
+	for t := start; t < len(resid); t++ {
+		r := resid[t]
+		eta := dii + diag[t] - 2*ki[t]
+		if eta <= 0 {
+			eta = tau
+		}
+		if alpha[t] > 0 {
+			if b := up - (r - eps); b > 0 && b*b*bestEta > bestB2*eta {
+				bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, false
+			}
+		}
+		if alphaStar[t] < C {
+			if b := up - (r + eps); b > 0 && b*b*bestEta > bestB2*eta {
+				bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, true
+			}
+		}
+	}
+	return bestB, bestEta, jLow, jStar
+}
+
+// updateResid does resid_m -= delta (ki_m - kj_m) for every m (eight at a time on the
+// vector path, with the same operations).
+func updateResid(resid, ki, kj []float64, delta float64) {
+	start := 0
+	if vectorSMO {
+		start = updateResidVector(resid, ki, kj, delta)
+	}
+	for m := start; m < len(resid); m++ {
+		resid[m] -= delta * (ki[m] - kj[m])
+	}
 }
 
 // SolveDual solves the epsilon-SVR dual for a given symmetric n x n kernel matrix (any

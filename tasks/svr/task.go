@@ -76,7 +76,21 @@ type Config struct {
 	Tol float64
 	// MaxIter is the SMO iteration guard (default DefaultMaxIter(NTrain)).
 	MaxIter int
+	// PredictPrecision is the precision of the prediction's cross products,
+	// PrecisionFloat64 or PrecisionFloat32 ("" : DefaultPredictPrecision); see
+	// SVR.SinglePrecisionPredict.
+	PredictPrecision string
 }
+
+// The precisions of Config.PredictPrecision.
+const (
+	PrecisionFloat64 = "float64"
+	PrecisionFloat32 = "float32"
+)
+
+// DefaultPredictPrecision is the precision of the prediction's cross products when
+// Config.PredictPrecision is empty.
+const DefaultPredictPrecision = PrecisionFloat64
 
 func (c *Config) defaults(sample *data.CTSlice) {
 	if c.NTrain == 0 {
@@ -96,6 +110,9 @@ func (c *Config) defaults(sample *data.CTSlice) {
 	}
 	if c.LossBound == 0 {
 		c.LossBound = DefaultLossBound
+	}
+	if c.PredictPrecision == "" {
+		c.PredictPrecision = DefaultPredictPrecision
 	}
 }
 
@@ -155,6 +172,9 @@ func New(cfg Config) (*Task, error) {
 	}
 	if !(cfg.LossBound > 0) || math.IsInf(cfg.LossBound, 0) {
 		return nil, fmt.Errorf("svr: LossBound must be finite and > 0, got %v", cfg.LossBound)
+	}
+	if cfg.PredictPrecision != PrecisionFloat64 && cfg.PredictPrecision != PrecisionFloat32 {
+		return nil, fmt.Errorf("svr: PredictPrecision must be %q or %q, got %q", PrecisionFloat64, PrecisionFloat32, cfg.PredictPrecision)
 	}
 	t := &Task{cfg: cfg}
 	var all *data.CTSlice
@@ -256,7 +276,7 @@ func (t *Task) finish(all *data.CTSlice, trainRows, valRows []int) (*Task, error
 	t.lo[cfg.P+1], t.hi[cfg.P+1] = math.Log(CMin), math.Log(CMax)
 	t.lo[cfg.P+2], t.hi[cfg.P+2] = math.Log(GammaMin), math.Log(GammaMax)
 
-	t.model = SVR{Tol: cfg.Tol, MaxIter: cfg.MaxIter}
+	t.model = SVR{Tol: cfg.Tol, MaxIter: cfg.MaxIter, SinglePrecisionPredict: cfg.PredictPrecision == PrecisionFloat32}
 	t.pred = make([]float64, cfg.NVal)
 	t.hyper.Lengthscales = make([]float64, cfg.P)
 	return t, nil

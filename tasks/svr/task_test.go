@@ -59,7 +59,8 @@ func TestTaskShapeAndBox(t *testing.T) {
 func TestTaskDefaults(t *testing.T) {
 	var c Config
 	c.defaults(nil)
-	if c.NTrain != 1000 || c.NVal != 9000 || c.P != 100 || c.LossBound != DefaultLossBound {
+	if c.NTrain != 1000 || c.NVal != 9000 || c.P != 100 || c.LossBound != DefaultLossBound ||
+		c.PredictPrecision != DefaultPredictPrecision {
 		t.Errorf("defaults %+v", c)
 	}
 }
@@ -320,6 +321,7 @@ func TestConfigErrors(t *testing.T) {
 		"too many rows":   {NTrain: 50000, NVal: 5000, Standin: true},
 		"negative bound":  {LossBound: -1, Standin: true},
 		"one train point": {NTrain: 1, Standin: true},
+		"precision":       {PredictPrecision: "float16", Standin: true},
 	} {
 		if _, err := New(c); err == nil {
 			t.Errorf("%s: no error", name)

@@ -1,0 +1,130 @@
+package svr
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// The solver's three loops as first written, one value at a time: the reference of
+// TestSMOVectorPathsBitIdentical.
+func selectUpReference(resid, alpha, alphaStar []float64, C, eps float64) (up, low float64, iUp int, iStar bool) {
+	up, low, iUp = math.Inf(-1), math.Inf(1), -1
+	for k, r := range resid {
+		va, vs := r-eps, r+eps
+		if alpha[k] < C && va > up {
+			up, iUp, iStar = va, k, false
+		}
+		if alphaStar[k] > 0 && vs > up {
+			up, iUp, iStar = vs, k, true
+		}
+		if alpha[k] > 0 && va < low {
+			low = va
+		}
+		if alphaStar[k] < C && vs < low {
+			low = vs
+		}
+	}
+	return up, low, iUp, iStar
+}
+
+func selectLowReference(resid, alpha, alphaStar, diag, ki []float64, dii, up, C, eps float64) (bestB, bestEta float64, jLow int, jStar bool) {
+	bestB, bestB2, bestEta := 0.0, 0.0, 1.0
+	jLow = -1
+	for t, r := range resid {
+		eta := dii + diag[t] - 2*ki[t]
+		if eta <= 0 {
+			eta = tau
+		}
+		if alpha[t] > 0 {
+			if b := up - (r - eps); b > 0 && b*b*bestEta > bestB2*eta {
+				bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, false
+			}
+		}
+		if alphaStar[t] < C {
+			if b := up - (r + eps); b > 0 && b*b*bestEta > bestB2*eta {
+				bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, true
+			}
+		}
+	}
+	return bestB, bestEta, jLow, jStar
+}
+
+// TestSMOVectorPathsBitIdentical checks selectUp, selectLow and updateResid (vector paths
+// in a GOEXPERIMENT=simd build on AVX-512, the scalar loops otherwise) against the loops
+// as first written, on random solver states rich in ties: values drawn from a few levels
+// (so that equal maxima, equal gains and signed zeros occur), alphas at 0, at C and
+// between, every length around the vector width.
+func TestSMOVectorPathsBitIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 4))
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+	}
+	var s smo
+	for trial := 0; trial < 3000; trial++ {
+		n := 1 + rng.IntN(70)
+		if trial%100 == 0 {
+			n = 1000 + rng.IntN(9)
+		}
+		C := []float64{1, 3, 0.5}[trial%3]
+		eps := []float64{0, 0.1, 0.25}[rng.IntN(3)]
+		if trial%7 == 1 {
+			eps = 0
+		}
+		levels := 1 + rng.IntN(6)
+		resid, alpha, alphaStar, diag, ki, kj := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for k := range resid {
+			resid[k] = float64(rng.IntN(2*levels+1)-levels) * 0.125
+			if rng.IntN(20) == 0 {
+				resid[k] = math.Copysign(0, -1)
+			}
+			if trial%7 == 1 {
+				resid[k] = []float64{0, math.Copysign(0, -1), 0.5}[rng.IntN(3)] // signed zeros at the minimum
+			}
+			if trial%2 == 0 && rng.IntN(3) == 0 {
+				resid[k] = rng.NormFloat64() // else only lattice values: ties at the extremes
+			}
+			pick := func() float64 {
+				switch rng.IntN(3) {
+				case 0:
+					return 0
+				case 1:
+					return C
+				}
+				return rng.Float64() * C
+			}
+			alpha[k], alphaStar[k] = pick(), pick()
+			diag[k] = 1
+			ki[k], kj[k] = float64(rng.IntN(5))*0.25, rng.Float64()
+			if rng.IntN(10) == 0 {
+				ki[k] = 1 // eta = 0: tau
+			}
+		}
+		up, low, iUp, iStar := selectUp(resid, alpha, alphaStar, C, eps)
+		wUp, wLow, wI, wStar := selectUpReference(resid, alpha, alphaStar, C, eps)
+		if !same(up, wUp) || !same(low, wLow) || iUp != wI || iStar != wStar {
+			t.Fatalf("trial %d (n=%d): selectUp = %v %v %d %v, want %v %v %d %v", trial, n, up, low, iUp, iStar, wUp, wLow, wI, wStar)
+		}
+		if iUp < 0 {
+			continue
+		}
+		s.resize(n)
+		b, eta, j, jStar := s.selectLow(resid, alpha, alphaStar, diag, ki, diag[iUp], up, C, eps)
+		wb, weta, wj, wjStar := selectLowReference(resid, alpha, alphaStar, diag, ki, diag[iUp], up, C, eps)
+		if !same(b, wb) || !same(eta, weta) || j != wj || jStar != wjStar {
+			t.Fatalf("trial %d (n=%d): selectLow = %v %v %d %v, want %v %v %d %v", trial, n, b, eta, j, jStar, wb, weta, wj, wjStar)
+		}
+		got, want := append([]float64(nil), resid...), append([]float64(nil), resid...)
+		delta := rng.Float64()
+		updateResid(got, ki, kj, delta)
+		for m := range want {
+			want[m] -= delta * (ki[m] - kj[m])
+		}
+		for m := range got {
+			if !same(got[m], want[m]) {
+				t.Fatalf("trial %d: updateResid[%d] = %v, want %v", trial, m, got[m], want[m])
+			}
+		}
+	}
+	t.Logf("vector paths: %v", vectorSMO)
+}
