@@ -12,7 +12,8 @@ import (
 // reproductionDirs are the committed result folders whose manifests must match the code:
 // README's tables are generated from them (go run ./figures/readme).
 var reproductionDirs = []string{filepath.Join("..", "reproduction"), filepath.Join("..", "reproduction", "design-equivalence"),
-	filepath.Join("..", "reproduction", "purego"), filepath.Join("..", "reproduction", "defaults")}
+	filepath.Join("..", "reproduction", "purego"), filepath.Join("..", "reproduction", "defaults"),
+	filepath.Join("..", "reproduction", "svr-precision")}
 
 // Every committed manifest names a configuration hash; the code's suite of that name (and
 // -only figure) must still hash to it, so that results of an older configuration cannot sit

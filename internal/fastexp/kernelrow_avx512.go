@@ -44,23 +44,8 @@ func expVector(dst, cross, shift []float64, base, scale float64, fromCross bool)
 	if !vectorAvailable {
 		return 0
 	}
-	var (
-		baseV    = archsimd.BroadcastFloat64x8(base)
-		zero     = archsimd.BroadcastFloat64x8(0)
-		floor    = archsimd.BroadcastFloat64x8(-708)
-		invStep  = archsimd.BroadcastFloat64x8(expInvStep)
-		shifter  = archsimd.BroadcastFloat64x8(expShifter)
-		shiftInt = archsimd.BroadcastInt64x8(int64(math.Float64bits(expShifter)))
-		stepHi   = archsimd.BroadcastFloat64x8(expStepHi)
-		stepLo   = archsimd.BroadcastFloat64x8(expStepLo)
-		one      = archsimd.BroadcastFloat64x8(1)
-		c2       = archsimd.BroadcastFloat64x8(1.0 / 2)
-		c3       = archsimd.BroadcastFloat64x8(1.0 / 6)
-		c4       = archsimd.BroadcastFloat64x8(1.0 / 24)
-		c5       = archsimd.BroadcastFloat64x8(1.0 / 120)
-		zeroInt  = archsimd.BroadcastInt64x8(0)
-		scaleV   = archsimd.BroadcastFloat64x8(scale)
-	)
+	lanes := newExpLanes()
+	baseV, scaleV := archsimd.BroadcastFloat64x8(base), archsimd.BroadcastFloat64x8(scale)
 	var steps [kernelChunk]int64
 	var table [kernelChunk]uint64
 	total := len(dst) &^ 7
@@ -78,23 +63,14 @@ func expVector(dst, cross, shift []float64, base, scale float64, fromCross bool)
 			} else {
 				x = archsimd.LoadFloat64x8Slice(d[i : i+8])
 			}
-			x = zero.Merge(x, x.Greater(zero)) // min(x, 0), NaN kept
-			kd := x.Mul(invStep).Add(shifter)
-			k := kd.AsInt64x8().Sub(shiftInt)
-			kd = kd.Sub(shifter)
-			r := x.Sub(kd.Mul(stepHi)).Sub(kd.Mul(stepLo))
-			poly := one.Add(r.Mul(one.Add(r.Mul(c2.Add(r.Mul(c3.Add(r.Mul(c4.Add(r.Mul(c5))))))))))
-			under := x.Less(floor)
-			zero.Merge(poly, under).StoreSlice(d[i : i+8])
-			zeroInt.Merge(k, under).StoreSlice(steps[i : i+8])
+			poly, k := lanes.reduce(x)
+			poly.StoreSlice(d[i : i+8])
+			k.StoreSlice(steps[i : i+8])
 		}
-		for i, k := range steps[:n] {
-			table[i] = expTable[k&(expTableSize-1)]
-		}
+		lookUp(table[:n], steps[:n])
 		for i := 0; i < n; i += 8 {
-			k := archsimd.LoadInt64x8Slice(steps[i : i+8])
-			pow2 := archsimd.LoadUint64x8Slice(table[i : i+8]).AsInt64x8().Add(k.ShiftAllRight(expTableBits).ShiftAllLeft(52))
-			archsimd.LoadFloat64x8Slice(d[i : i+8]).Mul(pow2.AsFloat64x8()).Mul(scaleV).StoreSlice(d[i : i+8])
+			e := scaleByTable(archsimd.LoadFloat64x8Slice(d[i:i+8]), archsimd.LoadInt64x8Slice(steps[i:i+8]), table[i:i+8])
+			e.Mul(scaleV).StoreSlice(d[i : i+8])
 		}
 	}
 	return total
@@ -112,21 +88,7 @@ func kernelSumsVector(dst []float64, cross []float32, stride int, base, shift, c
 	if !vectorAvailable {
 		return 0
 	}
-	var (
-		zero     = archsimd.BroadcastFloat64x8(0)
-		floor    = archsimd.BroadcastFloat64x8(-708)
-		invStep  = archsimd.BroadcastFloat64x8(expInvStep)
-		shifter  = archsimd.BroadcastFloat64x8(expShifter)
-		shiftInt = archsimd.BroadcastInt64x8(int64(math.Float64bits(expShifter)))
-		stepHi   = archsimd.BroadcastFloat64x8(expStepHi)
-		stepLo   = archsimd.BroadcastFloat64x8(expStepLo)
-		one      = archsimd.BroadcastFloat64x8(1)
-		c2       = archsimd.BroadcastFloat64x8(1.0 / 2)
-		c3       = archsimd.BroadcastFloat64x8(1.0 / 6)
-		c4       = archsimd.BroadcastFloat64x8(1.0 / 24)
-		c5       = archsimd.BroadcastFloat64x8(1.0 / 120)
-		zeroInt  = archsimd.BroadcastInt64x8(0)
-	)
+	lanes := newExpLanes()
 	var polys [kernelChunk]float64
 	var steps [kernelChunk]int64
 	var table [kernelChunk]uint64
@@ -139,28 +101,69 @@ func kernelSumsVector(dst []float64, cross []float32, stride int, base, shift, c
 			for i := 0; i < kn; i++ {
 				k := k0 + i
 				c := archsimd.LoadFloat32x8Slice(cross[k*stride+r : k*stride+r+8]).ConvertToFloat64()
-				x := baseV.Add(archsimd.BroadcastFloat64x8(shift[k])).Add(c)
-				x = zero.Merge(x, x.Greater(zero)) // min(x, 0), NaN kept
-				kd := x.Mul(invStep).Add(shifter)
-				kk := kd.AsInt64x8().Sub(shiftInt)
-				kd = kd.Sub(shifter)
-				rem := x.Sub(kd.Mul(stepHi)).Sub(kd.Mul(stepLo))
-				poly := one.Add(rem.Mul(one.Add(rem.Mul(c2.Add(rem.Mul(c3.Add(rem.Mul(c4.Add(rem.Mul(c5))))))))))
-				under := x.Less(floor)
-				zero.Merge(poly, under).StoreSlice(polys[i*8 : i*8+8])
-				zeroInt.Merge(kk, under).StoreSlice(steps[i*8 : i*8+8])
+				poly, steps8 := lanes.reduce(baseV.Add(archsimd.BroadcastFloat64x8(shift[k])).Add(c))
+				poly.StoreSlice(polys[i*8 : i*8+8])
+				steps8.StoreSlice(steps[i*8 : i*8+8])
 			}
-			for i, kk := range steps[:kn*8] {
-				table[i] = expTable[kk&(expTableSize-1)]
-			}
+			lookUp(table[:kn*8], steps[:kn*8])
 			for i := 0; i < kn; i++ {
-				kk := archsimd.LoadInt64x8Slice(steps[i*8 : i*8+8])
-				pow2 := archsimd.LoadUint64x8Slice(table[i*8 : i*8+8]).AsInt64x8().Add(kk.ShiftAllRight(expTableBits).ShiftAllLeft(52))
-				e := archsimd.LoadFloat64x8Slice(polys[i*8 : i*8+8]).Mul(pow2.AsFloat64x8())
+				e := scaleByTable(archsimd.LoadFloat64x8Slice(polys[i*8:i*8+8]), archsimd.LoadInt64x8Slice(steps[i*8:i*8+8]), table[i*8:i*8+8])
 				sum = sum.Add(archsimd.BroadcastFloat64x8(coef[k0+i]).Mul(e))
 			}
 		}
 		sum.StoreSlice(dst[r : r+8])
 	}
 	return rows
+}
+
+// expLanes holds ExpNonPositive's constants in eight lanes.
+type expLanes struct {
+	zero, floor, invStep, shifter, stepHi, stepLo, one, c2, c3, c4, c5 archsimd.Float64x8
+	shiftInt, zeroInt                                                  archsimd.Int64x8
+}
+
+func newExpLanes() expLanes {
+	return expLanes{
+		zero:     archsimd.BroadcastFloat64x8(0),
+		floor:    archsimd.BroadcastFloat64x8(-708),
+		invStep:  archsimd.BroadcastFloat64x8(expInvStep),
+		shifter:  archsimd.BroadcastFloat64x8(expShifter),
+		stepHi:   archsimd.BroadcastFloat64x8(expStepHi),
+		stepLo:   archsimd.BroadcastFloat64x8(expStepLo),
+		one:      archsimd.BroadcastFloat64x8(1),
+		c2:       archsimd.BroadcastFloat64x8(1.0 / 2),
+		c3:       archsimd.BroadcastFloat64x8(1.0 / 6),
+		c4:       archsimd.BroadcastFloat64x8(1.0 / 24),
+		c5:       archsimd.BroadcastFloat64x8(1.0 / 120),
+		shiftInt: archsimd.BroadcastInt64x8(int64(math.Float64bits(expShifter))),
+		zeroInt:  archsimd.BroadcastInt64x8(0),
+	}
+}
+
+// reduce clamps x to min(x, 0) (NaN kept) and returns ExpNonPositive's polynomial of
+// exp(r) and its k, for x = k ln2/256 + r: pass 1 of expVector. Below -708 both are 0.
+func (e *expLanes) reduce(x archsimd.Float64x8) (archsimd.Float64x8, archsimd.Int64x8) {
+	x = e.zero.Merge(x, x.Greater(e.zero))
+	kd := x.Mul(e.invStep).Add(e.shifter)
+	k := kd.AsInt64x8().Sub(e.shiftInt)
+	kd = kd.Sub(e.shifter)
+	r := x.Sub(kd.Mul(e.stepHi)).Sub(kd.Mul(e.stepLo))
+	poly := e.one.Add(r.Mul(e.one.Add(r.Mul(e.c2.Add(r.Mul(e.c3.Add(r.Mul(e.c4.Add(r.Mul(e.c5))))))))))
+	under := x.Less(e.floor)
+	return e.zero.Merge(poly, under), e.zeroInt.Merge(k, under)
+}
+
+// lookUp writes the table entries 2^((k mod 256)/256) of steps into table: pass 2.
+func lookUp(table []uint64, steps []int64) {
+	table = table[:len(steps)]
+	for i, k := range steps {
+		table[i] = expTable[k&(expTableSize-1)]
+	}
+}
+
+// scaleByTable returns poly times 2^(k/256), the table entry (table, eight values) with
+// 2^(k div 256) added to its exponent field: pass 3.
+func scaleByTable(poly archsimd.Float64x8, k archsimd.Int64x8, table []uint64) archsimd.Float64x8 {
+	pow2 := archsimd.LoadUint64x8Slice(table).AsInt64x8().Add(k.ShiftAllRight(expTableBits).ShiftAllLeft(52))
+	return poly.Mul(pow2.AsFloat64x8())
 }

@@ -159,3 +159,26 @@ func TestKernelSumsBitIdentical(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkKernelSums times one block of the SVR prediction (128 rows, 512 support
+// vectors) by KernelSums.
+func BenchmarkKernelSums(b *testing.B) {
+	const rows, nSV = 128, 512
+	xs := kernelArgs()
+	cross := make([]float32, rows*nSV)
+	for i := range cross {
+		cross[i] = float32(xs[i%1024] / 3)
+	}
+	base, shift, coef := make([]float64, rows), make([]float64, nSV), make([]float64, nSV)
+	for r := range base {
+		base[r] = xs[r] / 3
+	}
+	for k := range shift {
+		shift[k], coef[k] = xs[(k+300)%1024]/3, float64(k%7)-3
+	}
+	dst := make([]float64, rows)
+	for b.Loop() {
+		KernelSums(dst, cross, rows, base, shift, coef, 0.5)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows*nSV), "ns/value")
+}

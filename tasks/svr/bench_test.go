@@ -25,35 +25,38 @@ func benchTheta(task *Task, C float64) []float64 {
 }
 
 // BenchmarkLosses is one evaluation of the paper's setting (n_train = 1000, p = 100,
-// n_val = 9000) on the stand-in, at C = 1 and C = 3: fit (kernel matrix, SMO) and
-// prediction of every validation user. It runs on one core (OpenBLAS is limited to one
+// n_val = 9000) on the stand-in, at C = 1 and C = 3, with each precision of the
+// prediction's cross products: fit (kernel matrix, SMO) and prediction of every validation
+// user. It runs on one core (OpenBLAS is limited to one
 // thread with -tags openblas) to compare with single-threaded libsvm; see
 // testdata/compare_libsvm.py for the libsvm side.
 func BenchmarkLosses(b *testing.B) {
 	blasinfo.SetThreads(1)
-	task, err := New(Config{Standin: true, Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	dst := make([]float64, task.Users())
-	for _, C := range []float64{1, 3} {
-		b.Run(fmt.Sprintf("C=%g/%s/exp=%s", C, blasinfo.Backend(), fastexp.Vectorised()), func(b *testing.B) {
-			theta := benchTheta(task, C)
-			cpu0 := processCPU()
-			for b.Loop() {
-				if err := task.Losses(theta, dst); err != nil {
-					b.Fatal(err)
+	for _, prec := range []string{PrecisionFloat64, PrecisionFloat32} {
+		task, err := New(Config{Standin: true, Seed: 1, PredictPrecision: prec})
+		if err != nil {
+			b.Fatal(err)
+		}
+		dst := make([]float64, task.Users())
+		for _, C := range []float64{1, 3} {
+			b.Run(fmt.Sprintf("%s/C=%g/%s/exp=%s", prec, C, blasinfo.Backend(), fastexp.Vectorised()), func(b *testing.B) {
+				theta := benchTheta(task, C)
+				cpu0 := processCPU()
+				for b.Loop() {
+					if err := task.Losses(theta, dst); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
-			mse := 0.0
-			for _, v := range dst {
-				mse += v
-			}
-			b.ReportMetric(mse/float64(len(dst)), "valMSE")
-			b.ReportMetric(float64(task.model.SupportVectors()), "SVs")
-			b.ReportMetric(float64(task.model.Iterations()), "SMOiters")
-		})
+				b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+				mse := 0.0
+				for _, v := range dst {
+					mse += v
+				}
+				b.ReportMetric(mse/float64(len(dst)), "valMSE")
+				b.ReportMetric(float64(task.model.SupportVectors()), "SVs")
+				b.ReportMetric(float64(task.model.Iterations()), "SMOiters")
+			})
+		}
 	}
 }
 
@@ -69,7 +72,8 @@ func processCPU() int64 {
 }
 
 // TestDumpBenchmarkProblem writes the benchmark's data and hyperparameters for
-// testdata/compare_libsvm.py when $SVR_BENCH_DUMP names a directory:
+// testdata/compare_libsvm.py when $SVR_BENCH_DUMP names a directory, with this package's
+// MSE at the precision $SVR_BENCH_PRECISION (default DefaultPredictPrecision):
 //
 //	SVR_BENCH_DUMP=/tmp/svrbench go test ./tasks/svr -run TestDumpBenchmarkProblem
 //	python3 tasks/svr/testdata/compare_libsvm.py /tmp/svrbench
@@ -78,7 +82,7 @@ func TestDumpBenchmarkProblem(t *testing.T) {
 	if dir == "" {
 		t.Skip("set SVR_BENCH_DUMP to a directory to write the benchmark problem")
 	}
-	task, err := New(Config{Standin: true, Seed: 1})
+	task, err := New(Config{Standin: true, Seed: 1, PredictPrecision: os.Getenv("SVR_BENCH_PRECISION")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,11 +31,18 @@
 //
 // The building blocks: the training kernel is one Syrk (n x p) plus n^2/2 exponentials,
 // SMO costs O(n) per step with the whole matrix cached, and prediction is one Gemm per block
-// of 128 validation rows against the support vectors with the exponentials summed as they
-// are formed. The exponential is table-driven (relative error below 1e-15) and is, with the
-// Gemm, the main cost. BenchmarkLosses times one evaluation at n_train = 1000, p = 100,
-// n_val = 9000 on the stand-in; testdata/compare_libsvm.py times scikit-learn's SVR
-// (libsvm) on the same problem. docs/library.md gives the measured times and ratios.
+// of 128 validation rows against the support vectors, the kernel values summed with the
+// dual coefficients. The exponential is table-driven (relative error below 1e-15) and is,
+// with the Gemm, the main cost. Built with GOEXPERIMENT=simd on an AVX-512 CPU, the
+// exponentials and SMO's three loops over the points run eight values at a time, with the
+// scalar code's operations in its order, so every result is bit for bit the same.
+//
+// Config.PredictPrecision chooses the precision of the prediction's cross products:
+// float64, or float32 (one Sgemm, about half the time of that product; the squared norms,
+// exponentials and sums stay in float64, and a kernel value moves by about 1e-7 relative).
+// BenchmarkLosses times one evaluation at n_train = 1000, p = 100, n_val = 9000 on the
+// stand-in; testdata/compare_libsvm.py times scikit-learn's SVR (libsvm) on the same
+// problem. docs/library.md gives the measured times and ratios.
 //
 // The openblas build tag (cgo; links -lopenblas -llapacke) switches gonum to
 // OpenBLAS in every binary that links package algo: the experiment runner, and this

@@ -6,7 +6,15 @@ import (
 	"testing"
 )
 
-// The solver's three loops as first written, one value at a time: the reference of
+// scalarOnly runs f with the solver's vector paths switched off: the loops as written in
+// selectUp, selectLow and updateResid, the reference of TestSMOVectorPathsBitIdentical.
+func scalarOnly(f func()) {
+	saved := vectorSMO
+	vectorSMO = false
+	defer func() { vectorSMO = saved }()
+	f()
+}
+
 // TestSMOVectorPathsBitIdentical.
 func selectUpReference(resid, alpha, alphaStar []float64, C, eps float64) (up, low float64, iUp int, iStar bool) {
 	up, low, iUp = math.Inf(-1), math.Inf(1), -1
@@ -51,8 +59,7 @@ func selectLowReference(resid, alpha, alphaStar, diag, ki []float64, dii, up, C,
 }
 
 // TestSMOVectorPathsBitIdentical checks selectUp, selectLow and updateResid (vector paths
-// in a GOEXPERIMENT=simd build on AVX-512, the scalar loops otherwise) against the loops
-// as first written, on random solver states rich in ties: values drawn from a few levels
+// in a GOEXPERIMENT=simd build on AVX-512) against their scalar loops, on random solver states rich in ties: values drawn from a few levels
 // (so that equal maxima, equal gains and signed zeros occur), alphas at 0, at C and
 // between, every length around the vector width.
 func TestSMOVectorPathsBitIdentical(t *testing.T) {
@@ -101,7 +108,10 @@ func TestSMOVectorPathsBitIdentical(t *testing.T) {
 			}
 		}
 		up, low, iUp, iStar := selectUp(resid, alpha, alphaStar, C, eps)
-		wUp, wLow, wI, wStar := selectUpReference(resid, alpha, alphaStar, C, eps)
+		var wUp, wLow float64
+		var wI int
+		var wStar bool
+		scalarOnly(func() { wUp, wLow, wI, wStar = selectUp(resid, alpha, alphaStar, C, eps) })
 		if !same(up, wUp) || !same(low, wLow) || iUp != wI || iStar != wStar {
 			t.Fatalf("trial %d (n=%d): selectUp = %v %v %d %v, want %v %v %d %v", trial, n, up, low, iUp, iStar, wUp, wLow, wI, wStar)
 		}
@@ -110,16 +120,17 @@ func TestSMOVectorPathsBitIdentical(t *testing.T) {
 		}
 		s.resize(n)
 		b, eta, j, jStar := s.selectLow(resid, alpha, alphaStar, diag, ki, diag[iUp], up, C, eps)
-		wb, weta, wj, wjStar := selectLowReference(resid, alpha, alphaStar, diag, ki, diag[iUp], up, C, eps)
+		var wb, weta float64
+		var wj int
+		var wjStar bool
+		scalarOnly(func() { wb, weta, wj, wjStar = s.selectLow(resid, alpha, alphaStar, diag, ki, diag[iUp], up, C, eps) })
 		if !same(b, wb) || !same(eta, weta) || j != wj || jStar != wjStar {
 			t.Fatalf("trial %d (n=%d): selectLow = %v %v %d %v, want %v %v %d %v", trial, n, b, eta, j, jStar, wb, weta, wj, wjStar)
 		}
 		got, want := append([]float64(nil), resid...), append([]float64(nil), resid...)
 		delta := rng.Float64()
 		updateResid(got, ki, kj, delta)
-		for m := range want {
-			want[m] -= delta * (ki[m] - kj[m])
-		}
+		scalarOnly(func() { updateResid(want, ki, kj, delta) })
 		for m := range got {
 			if !same(got[m], want[m]) {
 				t.Fatalf("trial %d: updateResid[%d] = %v, want %v", trial, m, got[m], want[m])
