@@ -31,12 +31,17 @@ func KernelSums(dst []float64, cross []float32, stride int, base, shift, coef []
 	if len(coef) > 0 && len(dst) > 0 {
 		_ = cross[(len(coef)-1)*stride+len(dst)-1] // every index in range, checked once
 	}
-	for r := kernelSumsVector(dst, cross, stride, base, shift, coef, bias); r < len(dst); r++ {
-		f := bias
-		for k, c := range coef {
-			f += c * ExpNonPositive(min(base[r]+shift[k]+float64(cross[k*stride+r]), 0))
+	done := kernelSumsVector(dst, cross, stride, base, shift, coef, bias)
+	// The rest row by row in memory order: every row's sum still runs through k in order.
+	rest := dst[done:]
+	for r := range rest {
+		rest[r] = bias
+	}
+	for k, c := range coef {
+		row, sk := cross[k*stride+done:k*stride+len(dst)], shift[k]
+		for r, x := range row {
+			rest[r] += c * ExpNonPositive(min(base[done+r]+sk+float64(x), 0))
 		}
-		dst[r] = f
 	}
 }
 
