@@ -3,6 +3,8 @@ package main
 import (
 	"slices"
 	"strconv"
+
+	"dpgibo/tasks/svr"
 )
 
 // SuiteDefaults is the library study: DP-GIBO with algo's own defaults against hand-tuned
@@ -51,6 +53,11 @@ func defaultsFigures() []figureSpec {
 		for _, b := range paper[fig].Blocks {
 			if b.Task == task && slices.Contains(b.Dims, d) && slices.Contains(b.Methods, "dpgibo") {
 				b.Dims, b.Methods, b.Seeds, b.CellSuite = []int{d}, []string{"dpgibo"}, seedsDefaults, SuitePaper
+				if task == svr.Name {
+					// The library study ran before the precision study: its svr cells
+					// keep the float64 cross products they were computed with.
+					b.SVRPrecision = svr.PrecisionFloat64
+				}
 				return b
 			}
 		}

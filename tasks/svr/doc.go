@@ -38,8 +38,10 @@
 // scalar code's operations in its order, so every result is bit for bit the same.
 //
 // Config.PredictPrecision chooses the precision of the prediction's cross products:
-// float64, or float32 (one Sgemm, about half the time of that product; the squared norms,
-// exponentials and sums stay in float64, and a kernel value moves by about 1e-7 relative).
+// float32 by default (one Sgemm, about half the time of that product; the squared norms,
+// exponentials and sums stay in float64, and a kernel value moves by about 1e-7
+// relative), or float64. The precision study (docs/library.md) showed float32
+// non-inferior on every svr figure before it became the default.
 // BenchmarkLosses times one evaluation at n_train = 1000, p = 100, n_val = 9000 on the
 // stand-in; testdata/compare_libsvm.py times scikit-learn's SVR (libsvm) on the same
 // problem. docs/library.md gives the measured times and ratios.
