@@ -139,9 +139,9 @@ func TestTaskLosses(t *testing.T) {
 	if err := task.Losses(theta, dst); err != nil {
 		t.Fatal(err)
 	}
-	// Against a separate SVR fitted on the task's data.
+	// Against a separate SVR fitted on the task's data, with the task's precision.
 	train, val := task.Data()
-	var s SVR
+	s := SVR{SinglePrecisionPredict: task.Config().PredictPrecision == PrecisionFloat32}
 	if err := s.Fit(train.X, train.Y, task.Hyper(theta)); err != nil {
 		t.Fatal(err)
 	}
