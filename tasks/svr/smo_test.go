@@ -15,53 +15,11 @@ func scalarOnly(f func()) {
 	f()
 }
 
-// TestSMOVectorPathsBitIdentical.
-func selectUpReference(resid, alpha, alphaStar []float64, C, eps float64) (up, low float64, iUp int, iStar bool) {
-	up, low, iUp = math.Inf(-1), math.Inf(1), -1
-	for k, r := range resid {
-		va, vs := r-eps, r+eps
-		if alpha[k] < C && va > up {
-			up, iUp, iStar = va, k, false
-		}
-		if alphaStar[k] > 0 && vs > up {
-			up, iUp, iStar = vs, k, true
-		}
-		if alpha[k] > 0 && va < low {
-			low = va
-		}
-		if alphaStar[k] < C && vs < low {
-			low = vs
-		}
-	}
-	return up, low, iUp, iStar
-}
-
-func selectLowReference(resid, alpha, alphaStar, diag, ki []float64, dii, up, C, eps float64) (bestB, bestEta float64, jLow int, jStar bool) {
-	bestB, bestB2, bestEta := 0.0, 0.0, 1.0
-	jLow = -1
-	for t, r := range resid {
-		eta := dii + diag[t] - 2*ki[t]
-		if eta <= 0 {
-			eta = tau
-		}
-		if alpha[t] > 0 {
-			if b := up - (r - eps); b > 0 && b*b*bestEta > bestB2*eta {
-				bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, false
-			}
-		}
-		if alphaStar[t] < C {
-			if b := up - (r + eps); b > 0 && b*b*bestEta > bestB2*eta {
-				bestB, bestB2, bestEta, jLow, jStar = b, b*b, eta, t, true
-			}
-		}
-	}
-	return bestB, bestEta, jLow, jStar
-}
-
 // TestSMOVectorPathsBitIdentical checks selectUp, selectLow and updateResid (vector paths
-// in a GOEXPERIMENT=simd build on AVX-512) against their scalar loops, on random solver states rich in ties: values drawn from a few levels
-// (so that equal maxima, equal gains and signed zeros occur), alphas at 0, at C and
-// between, every length around the vector width.
+// in a GOEXPERIMENT=simd build on AVX-512) against their scalar loops, on random solver
+// states rich in ties: values drawn from a few levels (so that equal maxima, equal gains
+// and signed zeros occur), alphas at 0, at C and between, every length around the vector
+// width.
 func TestSMOVectorPathsBitIdentical(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 4))
 	same := func(a, b float64) bool {
