@@ -59,8 +59,11 @@ func svrEvalSeconds(s Spec) float64 {
 	d := float64(orDefault(s.D, svr.DefaultP+3))
 	nt := float64(orDefault(s.NTrain, svr.DefaultNTrain))
 	nv := float64(orDefault(s.NVal, svr.DefaultNVal))
-	predict := evalSVRPredict32
-	if p := s.Precision; p == svr.PrecisionFloat64 || (p == "" && svr.DefaultPredictPrecision == svr.PrecisionFloat64) {
+	precision, predict := s.Precision, evalSVRPredict32
+	if precision == "" {
+		precision = svr.DefaultPredictPrecision
+	}
+	if precision == svr.PrecisionFloat64 {
 		predict = evalSVRPredict64
 	}
 	return evalSVRTrain*nt*nt*d + predict*nv*nt*d

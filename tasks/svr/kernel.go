@@ -52,22 +52,21 @@ func scaleRows(dst, norms []float64, x blas64.General, invLengthscale []float64)
 }
 
 // gramRBF writes the full n x n kernel matrix of the pre-scaled rows u (n x p, row-major,
-// squared norms in norms) into dst (n*n, row-major); shift (n values) is a buffer. One
-// Syrk computes the upper triangle of the cross products; the exponentials are taken there
-// and mirrored below.
-func gramRBF(dst, shift, u, norms []float64, n, p int, gamma float64) {
+// shift = kernelShift of their squared norms) into dst (n*n, row-major). One Syrk computes
+// the upper triangle of the cross products; the exponentials are taken there and mirrored
+// below.
+func gramRBF(dst, u, shift []float64, n, p int, gamma float64) {
 	if n == 0 {
 		return
 	}
 	a := blas64.General{Rows: n, Cols: p, Stride: p, Data: u}
 	c := blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: dst}
 	blas64.Syrk(blas.NoTrans, 2*gamma, a, 0, c)
-	shift = kernelShift(shift[:n], norms, gamma)
 	for i := 0; i < n; i++ {
 		row := dst[i*n : (i+1)*n]
 		row[i] = 1
 		// exp(-gamma |u_i - u_j|^2) with the cross product already scaled by 2 gamma
-		fastexp.KernelRow(row[i+1:], row[i+1:], shift[i+1:], -gamma*norms[i])
+		fastexp.KernelRow(row[i+1:], row[i+1:], shift[i+1:], shift[i])
 	}
 	for i := 1; i < n; i++ {
 		row := dst[i*n : i*n+i]
@@ -91,20 +90,20 @@ func kernelShift(dst, norms []float64, gamma float64) []float64 {
 // cache budget: each row is one Gemv on the pre-scaled training rows, and the most recently
 // used rows are kept (at least two, as the solver needs).
 type rowCache struct {
-	u, norms []float64
-	shift    []float64 // -gamma |u_j|^2
-	n, p     int
-	gamma    float64
-	slots    [][]float64
-	owner    []int   // owner[s] = row held by slot s, -1 if none
-	slotOf   []int32 // slotOf[i] = slot holding row i, -1 if none
-	lastUse  []int64
-	clock    int64
+	u       []float64
+	shift   []float64 // -gamma |u_j|^2
+	n, p    int
+	gamma   float64
+	slots   [][]float64
+	owner   []int   // owner[s] = row held by slot s, -1 if none
+	slotOf  []int32 // slotOf[i] = slot holding row i, -1 if none
+	lastUse []int64
+	clock   int64
 }
 
-func newRowCache(u, norms []float64, n, p int, gamma float64, capacity int) *rowCache {
+func newRowCache(u, shift []float64, n, p int, gamma float64, capacity int) *rowCache {
 	capacity = max(2, min(capacity, n))
-	c := &rowCache{u: u, norms: norms, shift: kernelShift(make([]float64, n), norms, gamma), n: n, p: p, gamma: gamma,
+	c := &rowCache{u: u, shift: shift, n: n, p: p, gamma: gamma,
 		slots: make([][]float64, capacity), owner: make([]int, capacity),
 		slotOf: make([]int32, n), lastUse: make([]int64, capacity)}
 	for s := range c.slots {
@@ -137,7 +136,7 @@ func (c *rowCache) row(i int) []float64 {
 	a := blas64.General{Rows: c.n, Cols: c.p, Stride: c.p, Data: c.u}
 	x := blas64.Vector{N: c.p, Inc: 1, Data: c.u[i*c.p : (i+1)*c.p]}
 	blas64.Gemv(blas.NoTrans, 2*c.gamma, a, x, 0, blas64.Vector{N: c.n, Inc: 1, Data: out})
-	fastexp.KernelRow(out, out, c.shift, -c.gamma*c.norms[i])
+	fastexp.KernelRow(out, out, c.shift, c.shift[i])
 	out[i] = 1
 	return out
 }

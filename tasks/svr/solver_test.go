@@ -373,7 +373,7 @@ func TestGramMatchesDefinition(t *testing.T) {
 	u, norms := make([]float64, 37*6), make([]float64, 37)
 	scaleRows(u, norms, x.RawMatrix(), s.invLengthscale)
 	g := make([]float64, 37*37)
-	gramRBF(g, make([]float64, 37), u, norms, 37, 6, h.Gamma)
+	gramRBF(g, u, kernelShift(make([]float64, 37), norms, h.Gamma), 37, 6, h.Gamma)
 	want := naiveGram(x, x, h)
 	for i := 0; i < 37; i++ {
 		for j := 0; j < 37; j++ {

@@ -100,18 +100,10 @@ type SVR struct {
 	blockCross32                        []float32
 }
 
-// grow32 is grow for float32 buffers.
-func grow32(buf []float32, n int) []float32 {
-	if cap(buf) < n {
-		return make([]float32, n)
-	}
-	return buf[:n]
-}
-
 // grow returns buf resized to n, reallocating only when its capacity is short.
-func grow(buf []float64, n int) []float64 {
+func grow[T float32 | float64](buf []T, n int) []T {
 	if cap(buf) < n {
-		return make([]float64, n)
+		return make([]T, n)
 	}
 	return buf[:n]
 }
@@ -143,14 +135,14 @@ func (s *SVR) Fit(X *mat.Dense, y []float64, h Hyper) error {
 	if budget == 0 {
 		budget = DefaultCacheBytes
 	}
+	s.shift = kernelShift(grow(s.shift, n), s.norms, h.Gamma)
 	var rows kernelRows
 	if 8*n*n <= budget {
 		s.gram = grow(s.gram, n*n)
-		s.shift = grow(s.shift, n)
-		gramRBF(s.gram, s.shift, s.scaled, s.norms, n, p, h.Gamma)
+		gramRBF(s.gram, s.scaled, s.shift, n, p, h.Gamma)
 		rows = denseRows{data: s.gram, n: n}
 	} else {
-		rows = newRowCache(s.scaled, s.norms, n, p, h.Gamma, budget/(8*n))
+		rows = newRowCache(s.scaled, s.shift, n, p, h.Gamma, budget/(8*n))
 	}
 	dual, err := s.solver.solve(rows, s.diag, y, Params{C: h.C, Epsilon: h.Epsilon, Tol: s.Tol, MaxIter: s.MaxIter})
 	if err != nil {
@@ -212,7 +204,6 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 	block = min(block, m)
 	s.blockScaled = grow(s.blockScaled, block*p)
 	s.blockNorms = grow(s.blockNorms, block)
-	s.blockCross = grow(s.blockCross, block*s.nSV)
 	// exp(-gamma |u - s|^2) = exp(c_u + a_s + 2 gamma u.s) with c_u = -gamma |u|^2 and
 	// a_s = -gamma |s|^2; the factor 2 gamma is applied by the Gemm.
 	s.svArg = kernelShift(grow(s.svArg, s.nSV), s.svNorms, s.gamma)
@@ -220,14 +211,16 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 	svs := blas64.General{Rows: s.nSV, Cols: p, Stride: p, Data: s.sv}
 	var svs32 blas32.General
 	if s.SinglePrecisionPredict {
-		s.sv32 = grow32(s.sv32, s.nSV*p)
+		s.sv32 = grow(s.sv32, s.nSV*p)
 		for i, v := range s.sv[:s.nSV*p] {
 			s.sv32[i] = float32(v)
 		}
 		svs32 = blas32.General{Rows: s.nSV, Cols: p, Stride: p, Data: s.sv32}
-		s.blockScaled32 = grow32(s.blockScaled32, block*p)
-		s.blockCross32 = grow32(s.blockCross32, block*s.nSV)
+		s.blockScaled32 = grow(s.blockScaled32, block*p)
+		s.blockCross32 = grow(s.blockCross32, block*s.nSV)
 		s.blockBase = grow(s.blockBase, block)
+	} else {
+		s.blockCross = grow(s.blockCross, block*s.nSV)
 	}
 	for start := 0; start < m; start += block {
 		rows := min(block, m-start)
