@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,7 +19,8 @@ import (
 // command line as a user does (exit statuses, signals, messages on stderr).
 var cliBinary string
 
-// buildBinary builds the command into dir (with the test's build tags' default: none).
+// buildBinary builds the command into dir, with the test hooks of testhooks_on.go (and
+// otherwise the default build: pure Go).
 func buildBinary(dir string) error {
 	// go test puts its own GOROOT/bin first on the PATH of the test process.
 	gocmd, err := exec.LookPath("go")
@@ -25,7 +28,7 @@ func buildBinary(dir string) error {
 		return fmt.Errorf("finding the go command: %w", err)
 	}
 	cliBinary = filepath.Join(dir, "experiments")
-	out, err := exec.Command(gocmd, "build", "-o", cliBinary, ".").CombinedOutput()
+	out, err := exec.Command(gocmd, "build", "-tags", "testhooks", "-o", cliBinary, ".").CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("building the experiments command: %v\n%s", err, out)
 	}
@@ -33,13 +36,69 @@ func buildBinary(dir string) error {
 }
 
 // command prepares the built binary with args, its stdout and stderr captured.
-func command(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+func command(t *testing.T, args ...string) (*exec.Cmd, *outputBuffer, *outputBuffer) {
 	t.Helper()
 	cmd := exec.Command(cliBinary, args...)
 	cmd.Dir = t.TempDir()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	return cmd, &stdout, &stderr
+	stdout, stderr := new(outputBuffer), new(outputBuffer)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	return cmd, stdout, stderr
+}
+
+// outputBuffer collects a command's output while it runs; Await tells when a text has
+// appeared in it.
+type outputBuffer struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	waiting map[string]chan struct{}
+}
+
+func (b *outputBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n, err := b.buf.Write(p)
+	for text, ch := range b.waiting {
+		if strings.Contains(b.buf.String(), text) {
+			close(ch)
+			delete(b.waiting, text)
+		}
+	}
+	return n, err
+}
+
+func (b *outputBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func (b *outputBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
+}
+
+// Await returns a channel closed once text has appeared in the output.
+func (b *outputBuffer) Await(text string) <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ch := make(chan struct{})
+	if strings.Contains(b.buf.String(), text) {
+		close(ch)
+		return ch
+	}
+	if b.waiting == nil {
+		b.waiting = map[string]chan struct{}{}
+	}
+	b.waiting[text] = ch
+	return ch
+}
+
+// holding runs cmd with the test hook that holds every task evaluation after the first
+// after ones (testhooks_on.go); ready is closed when the command holds.
+func holding(cmd *exec.Cmd, stderr *outputBuffer, after int) (ready <-chan struct{}) {
+	cmd.Env = append(os.Environ(), "DPGIBO_TESTHOOK_HOLD="+strconv.Itoa(after))
+	return stderr.Await("testhook: holding")
 }
 
 // exitStatus is the command's exit status (-1 when it was killed by a signal it did not
@@ -92,10 +151,10 @@ func TestCommandLineExitStatusAndMessages(t *testing.T) {
 	}
 }
 
-// startAndSignal starts cmd, waits for wait, sends each signal in sigs (spaced by gap; a
-// signal after the process has exited is skipped) and returns the exit status and the time
-// from the first signal to the exit.
-func startAndSignal(t *testing.T, cmd *exec.Cmd, wait, gap time.Duration, sigs ...os.Signal) (int, time.Duration) {
+// startAndSignal starts cmd, waits until ready is closed, sends each signal in sigs (spaced
+// by gap; a signal after the process has exited is skipped) and returns the exit status and
+// the time from the first signal to the exit.
+func startAndSignal(t *testing.T, cmd *exec.Cmd, ready <-chan struct{}, gap time.Duration, sigs ...os.Signal) (int, time.Duration) {
 	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -105,7 +164,7 @@ func startAndSignal(t *testing.T, cmd *exec.Cmd, wait, gap time.Duration, sigs .
 	select {
 	case err := <-done:
 		t.Fatalf("the command ended before the signal: %v", err)
-	case <-time.After(wait):
+	case <-ready:
 	}
 	start := time.Now()
 	for i, sig := range sigs {
@@ -131,9 +190,8 @@ func startAndSignal(t *testing.T, cmd *exec.Cmd, wait, gap time.Duration, sigs .
 }
 
 // A task evaluation cannot be interrupted from inside (Losses takes no context); the
-// process exits on a signal anyway, with the signal's exit status. The evaluation used here
-// runs for tens of seconds on two cores; the bound is loose so that a loaded machine
-// does not make the test flaky.
+// process exits on a signal anyway, with the signal's exit status. The test hook holds the
+// evaluation for ever, so the signal always arrives during it, however fast the machine.
 func TestSignalStopsTaskInspection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the command for a few seconds")
@@ -143,7 +201,7 @@ func TestSignalStopsTaskInspection(t *testing.T) {
 		status int
 	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
 		cmd, stdout, stderr := command(t, "-task=svr", "-d=387", "-eval-theta="+zeros(387))
-		status, took := startAndSignal(t, cmd, time.Second, 0, tc.sig)
+		status, took := startAndSignal(t, cmd, holding(cmd, stderr, 0), 0, tc.sig)
 		if status != tc.status {
 			t.Errorf("%v: exit status %d after %v (stderr %q); want %d", tc.sig, status, took, stderr.String(), tc.status)
 		}
@@ -170,7 +228,7 @@ func TestSignalStopsSuite(t *testing.T) {
 	} {
 		out := t.TempDir()
 		cmd, _, stderr := command(t, "-suite=paper", "-only=fig2b", "-workers=1", "-quiet", "-out="+out)
-		status, took := startAndSignal(t, cmd, 2*time.Second, 100*time.Millisecond, tc.sigs...)
+		status, took := startAndSignal(t, cmd, holding(cmd, stderr, 50), 100*time.Millisecond, tc.sigs...)
 		if status != tc.status {
 			t.Errorf("%v: exit status %d after %v (stderr %q); want %d", tc.sigs, status, took, stderr.String(), tc.status)
 		}

@@ -95,6 +95,7 @@ func inspectWriteLosses(w io.Writer, task tasks.Task, theta []float64) error {
 		return usagef("inspect: %w", err)
 	}
 	losses := make([]float64, task.Users())
+	testHold()
 	if err := task.Losses(theta, losses); err != nil {
 		return fmt.Errorf("inspect: %w", err)
 	}

@@ -111,7 +111,8 @@ func TestSecondRunRefusedAndKilledRunsLockIsStale(t *testing.T) {
 		t.Skip("runs the command")
 	}
 	out := t.TempDir()
-	first, _, _ := command(t, "-suite=paper", "-only=fig2b", "-workers=1", "-quiet", "-out="+out)
+	first, _, firstErr := command(t, "-suite=paper", "-only=fig2b", "-workers=1", "-quiet", "-out="+out)
+	holding(first, firstErr, 0) // it holds its first evaluation: it runs until killed
 	if err := first.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -101,6 +101,7 @@ func (e usageError) Unwrap() error { return e.err }
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 func main() {
+	prepareBLAS()
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -137,6 +138,24 @@ func main() {
 			os.Exit(2)
 		}
 		os.Exit(1)
+	}
+}
+
+// prepareBLAS makes the build's BLAS fit for repeatable runs before anything runs on it:
+// OpenBLAS's generic fallback kernels (a CPU newer than the library) are replaced by
+// re-executing the command once (blasinfo.ReplaceFallbackCore; a core set with
+// OPENBLAS_CORETYPE is kept), and kernels whose results depend on memory alignment stop
+// the command with one line naming the core and the fix (blasinfo.SelfCheck).
+func prepareBLAS() {
+	if err := blasinfo.ReplaceFallbackCore(false); err != nil {
+		fmt.Fprintln(os.Stderr, "experiments: warning:", err)
+	}
+	if err := blasinfo.SelfCheck(); err != nil {
+		fmt.Fprintln(os.Stderr, "experiments:", err)
+		os.Exit(1)
+	}
+	if core := blasinfo.Replaced(); core != "" {
+		fmt.Fprintf(os.Stderr, "experiments: OpenBLAS does not know this CPU and picked its generic %s kernels, whose results do not repeat; running with OPENBLAS_CORETYPE=%s (set OPENBLAS_CORETYPE to choose)\n", core, blasinfo.CoreType())
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"dpgibo/internal/blasinfo"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,6 +58,7 @@ func reference(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	blasinfo.PrepareTests()
 	binDir, err := os.MkdirTemp("", "dpgibo-experiments-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -19,3 +19,13 @@ func CoreType() string { return "" }
 // SetThreads is a no-op in the pure-Go build (gonum's BLAS runs in the calling
 // goroutine); with the openblas build tag it sets OpenBLAS's thread count.
 func SetThreads(n int) {}
+
+// ReplaceFallbackCore does nothing in the pure-Go build: there is no kernel set to choose.
+func ReplaceFallbackCore(force bool) error { return nil }
+
+// Replaced is "" in the pure-Go build.
+func Replaced() string { return "" }
+
+func selfCheckFix() string {
+	return "gonum's kernels should not depend on alignment: please report it with the output of go version and go env"
+}

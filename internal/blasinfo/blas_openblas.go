@@ -9,7 +9,11 @@ package blasinfo
 import "C"
 
 import (
+	"fmt"
+	"os"
+	"slices"
 	"strings"
+	"syscall"
 
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -50,4 +54,50 @@ func SetThreads(n int) {
 		n = 1
 	}
 	C.openblas_set_num_threads(C.int(n))
+}
+
+// ReplaceFallbackCore re-executes the calling program once with OPENBLAS_CORETYPE set to
+// ReplacementCore when OpenBLAS picked a generic fallback kernel set (IsFallback; OpenBLAS
+// reads the variable only when it loads, so a running process cannot change its kernels).
+// It does not return when it re-executes. A core the user chose with OPENBLAS_CORETYPE is
+// kept unless force is true (test binaries, whose checks need repeatable results, pass
+// true). Only the project's own programs call it: library code never re-executes its host.
+// After the re-execution Replaced names the core that was replaced.
+func ReplaceFallbackCore(force bool) error {
+	core := CoreType()
+	if !IsFallback(core) || os.Getenv(ReplacedEnv) != "" {
+		return nil
+	}
+	if _, set := os.LookupEnv("OPENBLAS_CORETYPE"); set && !force {
+		return nil
+	}
+	target := ReplacementCore()
+	if target == "" {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("OpenBLAS picked its generic %s kernels, which are not repeatable; re-executing with OPENBLAS_CORETYPE=%s: %w", core, target, err)
+	}
+	env := append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "OPENBLAS_CORETYPE=") || strings.HasPrefix(kv, ReplacedEnv+"=")
+	}), "OPENBLAS_CORETYPE="+target, ReplacedEnv+"="+core)
+	err = syscall.Exec(exe, os.Args, env)
+	return fmt.Errorf("OpenBLAS picked its generic %s kernels, which are not repeatable; re-executing with OPENBLAS_CORETYPE=%s: %w", core, target, err)
+}
+
+// Replaced is the fallback core that ReplaceFallbackCore replaced in this process ("" if
+// none).
+func Replaced() string {
+	if os.Getenv(ReplacedEnv) == "" || os.Getenv("OPENBLAS_CORETYPE") == "" {
+		return ""
+	}
+	return os.Getenv(ReplacedEnv)
+}
+
+func selfCheckFix() string {
+	if target := ReplacementCore(); target != "" {
+		return "run with OPENBLAS_CORETYPE=" + target + ", or without OpenBLAS (DPGIBO_BLAS=go ./run_all.sh, or a build without -tags openblas)"
+	}
+	return "set OPENBLAS_CORETYPE to another kernel set this CPU runs, or run without OpenBLAS (DPGIBO_BLAS=go ./run_all.sh, or a build without -tags openblas)"
 }

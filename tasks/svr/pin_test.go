@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/pin"
 )
 
@@ -12,9 +13,17 @@ import (
 // p = 100, n_val = 9000, seed 1) at fixed thetas, recorded from the implementation the
 // speed-ups of Losses started from: a speed-up must leave every bit of every loss unchanged.
 // Each entry gives the SHA-256 of all losses (little-endian IEEE bits in user order) and
-// three users' losses in hexadecimal. The values depend on the BLAS (pinLossesBLAS, one
-// table per build).
+// three users' losses in hexadecimal. There is one table per recorded build and precision
+// (pinLossesGo and pinLosses32Go, pinLossesOpenBLAS and pinLosses32OpenBLAS). On a build the
+// pins were not recorded with (another OpenBLAS kernel set, another architecture) the
+// losses must repeat and agree with the tables of their backend to pinRelTol.
 var pinnedUsers = [3]int{0, 4500, 8999}
+
+// pinRelTol is the agreement asked of a build the pins were not recorded with. SMO stops
+// once the KKT gap is below 1e-3, and another rounding can change which pair it updates, so
+// two builds may stop at different iterates: gonum and OpenBLAS Haswell give losses up to
+// 2.7% apart (theta centre), float32 cross products on two OpenBLAS kernel sets 3e-5.
+const pinRelTol = 5e-2
 
 // pinThetas are the thetas of the pins: the benchmark's two points, the box centre, a point
 // drawn uniformly from the box and a narrow kernel with a large C and a thin tube (most
@@ -47,30 +56,39 @@ var pinThetas = []struct {
 }
 
 // TestLossesPinned checks that Losses reproduces the pinned losses bit for bit, for both
-// precisions of the prediction's cross products (pinLossesBLAS for float64, pinLosses32BLAS
-// for float32), also when evaluations at other thetas run in between (buffers reused
-// across fits).
+// precisions of the prediction's cross products, also when evaluations at other thetas run
+// in between (buffers reused across fits); where the pins do not apply
+// (blasinfo.PinsApply) it says why and checks repetition and agreement to pinRelTol.
 func TestLossesPinned(t *testing.T) {
 	if testing.Short() {
 		t.Skip("default-size task")
 	}
+	exact, why := blasinfo.PinsApply()
+	if !exact {
+		t.Logf("%s: checking that the losses repeat and agree with the recorded ones to %g", why, pinRelTol)
+	}
+	openblas := blasinfo.CoreType() != ""
 	for _, prec := range []struct {
 		name string
-		pins []pin.Losses
-	}{{PrecisionFloat64, pinLossesBLAS}, {PrecisionFloat32, pinLosses32BLAS}} {
+		pins pin.Recorded
+	}{
+		{PrecisionFloat64, pin.Recorded{Go: pinLossesGo, OpenBLAS: pinLossesOpenBLAS}},
+		{PrecisionFloat32, pin.Recorded{Go: pinLosses32Go, OpenBLAS: pinLosses32OpenBLAS}},
+	} {
 		task, err := New(Config{Standin: true, Seed: 1, PredictPrecision: prec.name})
 		if err != nil {
 			t.Fatal(err)
 		}
+		check := pin.NewChecker(prec.pins, openblas, exact, pinRelTol)
 		dst := make([]float64, task.Users())
 		for round := 0; round < 2; round++ {
 			for i, pt := range pinThetas {
 				if err := task.Losses(pt.theta(task), dst); err != nil {
 					t.Fatal(err)
 				}
-				if got := pin.Of(dst, pinnedUsers); got != prec.pins[i] {
-					t.Errorf("%s, round %d, theta %s (%d SVs, %d SMO steps): losses changed:\n  got  %#v\n  want %#v",
-						prec.name, round, pt.name, task.model.SupportVectors(), task.model.Iterations(), got, prec.pins[i])
+				if msg := check.Check(i, pin.Of(dst, pinnedUsers)); msg != "" {
+					t.Errorf("%s, round %d, theta %s (%d SVs, %d SMO steps): %s",
+						prec.name, round, pt.name, task.model.SupportVectors(), task.model.Iterations(), msg)
 				}
 			}
 		}

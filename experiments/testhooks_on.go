@@ -1,0 +1,61 @@
+//go:build testhooks
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"dpgibo/internal/blasinfo"
+)
+
+// Test hooks, compiled only into the binary the command-line tests build (-tags
+// testhooks), so that those tests never race a clock:
+//
+//   - DPGIBO_TESTHOOK_HOLD=N lets N task evaluations through, then prints
+//     "testhook: holding" to stderr and blocks every later evaluation for ever (an
+//     evaluation cannot be interrupted from inside, so this is a long evaluation);
+//   - DPGIBO_TESTHOOK_SELFCHECK=fail makes blasinfo.SelfCheck see a different bit at one
+//     alignment.
+var (
+	holdAfter = -1
+	holdCount chan struct{}
+)
+
+func init() {
+	if v, ok := os.LookupEnv("DPGIBO_TESTHOOK_HOLD"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			panic("DPGIBO_TESTHOOK_HOLD: not a count: " + v)
+		}
+		holdAfter = n
+		holdCount = make(chan struct{}, 1)
+		holdCount <- struct{}{}
+	}
+	if os.Getenv("DPGIBO_TESTHOOK_SELFCHECK") == "fail" {
+		blasinfo.SelfCheckHook = func(call string, offset int, result []float64) {
+			if offset == 3 && len(result) > 0 {
+				result[0] += 1
+			}
+		}
+	}
+}
+
+// testHold is called before every task evaluation of a suite or an inspection.
+func testHold() {
+	if holdAfter < 0 {
+		return
+	}
+	<-holdCount
+	if holdAfter > 0 {
+		holdAfter--
+		holdCount <- struct{}{}
+		return
+	}
+	fmt.Fprintln(os.Stderr, "testhook: holding")
+	for {
+		time.Sleep(time.Hour)
+	}
+}
