@@ -149,22 +149,31 @@ func TestOtherBackendIsRefusedUnlessAllowed(t *testing.T) {
 	if recs[0].BLAS != blasinfo.Backend() {
 		t.Fatalf("done record names backend %q, this build is %q", recs[0].BLAS, blasinfo.Backend())
 	}
-	other := "openblas 0.3.21 core=Haswell"
+	// Another backend, and in the openblas build also another OpenBLAS kernel set: a
+	// resume refuses naming both and the command line that would work.
+	others := map[string]string{"openblas 0.3.21 core=Haswell": "OPENBLAS_CORETYPE=Haswell CGO_ENABLED=1 go run -tags openblas ./experiments"}
 	if blasinfo.Backend() != "gonum" {
-		other = "gonum"
+		others = map[string]string{
+			"gonum": "go run ./experiments",
+			"openblas 0.3.21 core=NotThisMachinesOne": "OPENBLAS_CORETYPE=NotThisMachinesOne CGO_ENABLED=1 go run -tags openblas ./experiments",
+		}
 	}
-	recs[0].BLAS = other
-	b, _ := records.Marshal(recs)
-	os.WriteFile(donePath, b, 0o644)
-
-	for _, mode := range []string{"resume", "merge"} {
-		o := quickOptions(dir, 1)
-		o.Only = "fig1"
-		o.Resume, o.Merge = mode == "resume", mode == "merge"
-		err := runSuite(context.Background(), o, nil)
-		if err == nil || !strings.Contains(err.Error(), other) || !strings.Contains(err.Error(), blasinfo.Backend()) ||
-			!strings.Contains(err.Error(), "-allow-mixed-backend") {
-			t.Errorf("-%s over a cell of %q: got %v; want a refusal naming both backends", mode, other, err)
+	for other, command := range others {
+		recs[0].BLAS = other
+		b, _ := records.Marshal(recs)
+		os.WriteFile(donePath, b, 0o644)
+		for _, mode := range []string{"resume", "merge"} {
+			o := quickOptions(dir, 1)
+			o.Only = "fig1"
+			o.Resume, o.Merge = mode == "resume", mode == "merge"
+			err := runSuite(context.Background(), o, nil)
+			if err == nil || !strings.Contains(err.Error(), other) || !strings.Contains(err.Error(), blasinfo.Backend()) ||
+				!strings.Contains(err.Error(), "-allow-mixed-backend") {
+				t.Errorf("-%s over a cell of %q: got %v; want a refusal naming both backends", mode, other, err)
+			}
+			if mode == "resume" && (err == nil || !strings.Contains(err.Error(), command)) {
+				t.Errorf("-resume over a cell of %q: got %v; want the command %q", other, err, command)
+			}
 		}
 	}
 	o := quickOptions(dir, 1)

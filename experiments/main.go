@@ -48,6 +48,7 @@ import (
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/fastexp"
 	"dpgibo/internal/progress"
 	"dpgibo/internal/runlock"
 	"dpgibo/internal/shutdown"
@@ -371,6 +372,9 @@ func runSuite(ctx context.Context, o runOptions, args []string) error {
 			return err
 		}
 		man.Ran = len(todo)
+		if !o.Quiet {
+			fmt.Fprintf(o.Stderr, "experiments: %s: %s; writing to %s (%s)\n", runName(o), todoNote(r, p, todo), o.Out, backendNote())
+		}
 		if err := r.Execute(ctx, p, todo); err != nil {
 			return err
 		}
@@ -394,7 +398,49 @@ func runSuite(ctx context.Context, o runOptions, args []string) error {
 		return err
 	}
 	man.Shard = "" // the merged outputs belong to the whole run
-	return man.write(o.Out, time.Now())
+	if err := man.write(o.Out, time.Now()); err != nil {
+		return err
+	}
+	if !o.Quiet {
+		where := "figure CSVs, summary, claims and manifest in " + o.Out
+		if o.Render {
+			where += ", figures in " + filepath.Join(o.Out, "figures")
+		}
+		fmt.Fprintf(o.Stderr, "experiments: %s: done: %s\n", runName(o), where)
+	}
+	return nil
+}
+
+// runName names a run in its start and end lines: the suite, the figure of -only, the
+// shard.
+func runName(o runOptions) string {
+	name := "suite " + o.Suite
+	if o.Only != "" {
+		name += " -only=" + o.Only
+	}
+	if s := o.Shard.String(); s != "" {
+		name += " shard " + s
+	}
+	return name
+}
+
+// todoNote says what a run is about to do: the cells to run and, on -resume, how many it
+// found finished.
+func todoNote(r *cellRunner, p *plan, todo []int) string {
+	note := fmt.Sprintf("%d cells to run", len(todo))
+	if r.Resume {
+		note += fmt.Sprintf(", %d found finished and verified", r.found(p, todo))
+	}
+	return note
+}
+
+// backendNote names the BLAS backend and kernel set and the exponential's path of this run.
+func backendNote() string {
+	note := "BLAS " + blasinfo.Backend()
+	if core := blasinfo.Replaced(); core != "" {
+		note += " (replacing OpenBLAS's generic " + core + ")"
+	}
+	return note + ", exponentials " + fastexp.Vectorised()
 }
 
 // withDefaults fills the options a caller may leave zero.

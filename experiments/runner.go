@@ -150,8 +150,8 @@ func (r *cellRunner) Todo(p *plan) ([]int, error) {
 		switch {
 		case err == nil:
 			if backend := blasinfo.Backend(); rec.BLAS != backend && !r.AllowMixedBackend {
-				return nil, fmt.Errorf("cell %s was computed with BLAS backend %q, this build uses %q: resuming would mix the two in one result (they agree to rounding only); resume with the build that made the cells, use another -out, or pass -allow-mixed-backend",
-					stem, rec.BLAS, backend)
+				return nil, fmt.Errorf("cell %s was computed with BLAS backend %q, this build uses %q: resuming would mix the two in one result (they agree to rounding only); resume with the build that made the cells (%s), use another -out, or pass -allow-mixed-backend",
+					stem, rec.BLAS, backend, resumeCommand(rec.BLAS, os.Args[1:]))
 			}
 			continue
 		case !cellstore.IsMissing(err):
@@ -165,6 +165,34 @@ func (r *cellRunner) Todo(p *plan) ([]int, error) {
 		todo = append(todo, i)
 	}
 	return todo, nil
+}
+
+// found is the number of the shard's cells of p that are not in todo: those a resumed run
+// found finished.
+func (r *cellRunner) found(p *plan, todo []int) int {
+	owned := 0
+	for i := range p.stems {
+		if r.Shard.owns(i) {
+			owned++
+		}
+	}
+	return owned - len(todo)
+}
+
+// resumeCommand is the command line that resumes cells computed with BLAS backend made
+// (as a done record names it), with the command's arguments args.
+func resumeCommand(made string, args []string) string {
+	cmd := "go run ./experiments"
+	if strings.HasPrefix(made, "openblas") {
+		cmd = "CGO_ENABLED=1 go run -tags openblas ./experiments"
+		if _, core, ok := strings.Cut(made, " core="); ok && core != "" {
+			cmd = "OPENBLAS_CORETYPE=" + core + " " + cmd
+		}
+	}
+	if len(args) > 0 {
+		cmd += " " + strings.Join(args, " ")
+	}
+	return cmd
 }
 
 // Execute runs the cells todo of p (from Todo). It returns the first error; cells finished
@@ -189,7 +217,7 @@ func (r *cellRunner) Execute(ctx context.Context, p *plan, todo []int) error {
 		for k, i := range todo {
 			todoCosts[k] = costs[i]
 		}
-		r.Progress.Start(todoCosts, workers)
+		r.Progress.Start(todoCosts, r.found(p, todo), workers)
 		defer r.Progress.Finish()
 	}
 	firstErr := pool.Run(ctx, workers, len(todo), func(ctx context.Context, k int) error {
@@ -197,7 +225,7 @@ func (r *cellRunner) Execute(ctx context.Context, p *plan, todo []int) error {
 		spec, stem := p.cells[i], p.stems[i]
 		name := progress.CellName(p.users[i], stem)
 		if r.Progress != nil {
-			r.Progress.Begin(name)
+			r.Progress.Begin(name, costs[i])
 		}
 		out, err := runCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
 		if err == nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,17 +18,20 @@ import (
 
 // Reporter reports the runner's progress over cells. Cells differ in cost by orders of
 // magnitude (a group LASSO run takes milliseconds, an SVR run a minute) and the runner starts
-// the longest first, so the ETA comes from the share of the estimated work done, not from the
-// count of cells. Between finished cells a heartbeat shows that the run is alive: the
-// elapsed time and each cell in flight with how long it has run.
+// the longest first, so the ETA is not a count of cells: it schedules the work left (cells in
+// flight for what remains of them, then the others longest first) on the workers, with every
+// estimated cost scaled by how much slower or faster than estimated this machine has been
+// (runState.eta). Between finished cells a heartbeat shows that the run is alive: the elapsed
+// time and each cell in flight with how long it has run.
 type Reporter interface {
-	// Start announces the cells to run by their estimated costs in seconds (the runner's cost model)
-	// and the number of workers that run them; until a cell finishes, the ETA is the
-	// estimated wall time less the time elapsed.
-	Start(costs []float64, workers int)
-	// Begin reports that a cell has started; cell is "FIGURES/STEM" (CellName), so that
-	// the cells in flight are shown with their figures. It is safe for concurrent use.
-	Begin(cell string)
+	// Start announces the cells to run by their estimated costs in seconds (the runner's
+	// cost model), the number of cells a resumed run found finished (shown in the count,
+	// not run again) and the number of workers that run them.
+	Start(costs []float64, found, workers int)
+	// Begin reports that a cell of the given estimated cost has started; cell is
+	// "FIGURES/STEM" (CellName), so that the cells in flight are shown with their figures.
+	// It is safe for concurrent use.
+	Begin(cell string, cost float64)
 	// Step reports one finished cell and its estimated cost; it is safe for concurrent use.
 	Step(cell string, cost float64)
 	// Finish ends the report.
@@ -67,10 +71,10 @@ type barProgress struct {
 	ticker     ticker
 }
 
-func (p *barProgress) Start(costs []float64, workers int) {
+func (p *barProgress) Start(costs []float64, found, workers int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.state.start(costs, workers)
+	p.state.start(costs, found, workers)
 	if p.state.tally.cells == 0 {
 		return
 	}
@@ -89,14 +93,23 @@ func (p *barProgress) Start(costs []float64, workers int) {
 		defer p.mu.Unlock()
 		if !p.bar.IsFinished() {
 			p.bar.Describe(p.state.short())
+			p.advance(int(p.state.share(p.state.clock()) * barSteps))
 		}
 	})
 }
 
-func (p *barProgress) Begin(cell string) {
+// advance moves the bar to steps thousandths of the work, never back.
+func (p *barProgress) advance(steps int) {
+	if steps > p.shownSteps {
+		_ = p.bar.Add(steps - p.shownSteps)
+		p.shownSteps = steps
+	}
+}
+
+func (p *barProgress) Begin(cell string, cost float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.state.begin(cell)
+	p.state.begin(cell, cost)
 }
 
 func (p *barProgress) Step(cell string, cost float64) {
@@ -105,13 +118,13 @@ func (p *barProgress) Step(cell string, cost float64) {
 	if p.bar == nil {
 		return
 	}
-	steps := int(p.state.end(cell, cost) * barSteps)
+	p.state.end(cell, cost)
+	steps := int(p.state.share(p.state.clock()) * barSteps)
 	if p.state.tally.finished == p.state.tally.cells {
 		steps = barSteps
 	}
 	p.bar.Describe(p.state.short())
-	_ = p.bar.Add(steps - p.shownSteps)
-	p.shownSteps = steps
+	p.advance(steps)
 }
 
 func (p *barProgress) Finish() {
@@ -137,9 +150,9 @@ type lineProgress struct {
 	ticker ticker
 }
 
-func (p *lineProgress) Start(costs []float64, workers int) {
+func (p *lineProgress) Start(costs []float64, found, workers int) {
 	p.mu.Lock()
-	p.state.start(costs, workers)
+	p.state.start(costs, found, workers)
 	cells := p.state.tally.cells
 	p.mu.Unlock()
 	if cells == 0 {
@@ -149,10 +162,10 @@ func (p *lineProgress) Start(costs []float64, workers int) {
 	p.ticker.start(p.interval, func() { p.print() })
 }
 
-func (p *lineProgress) Begin(cell string) {
+func (p *lineProgress) Begin(cell string, cost float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.state.begin(cell)
+	p.state.begin(cell, cost)
 }
 
 func (p *lineProgress) Step(cell string, cost float64) {
@@ -210,16 +223,32 @@ func (t *ticker) stop() bool {
 }
 
 // runState is what both progress reports show: the tally of finished cells and work, the
-// elapsed time and the cells in flight. now is the clock (nil: time.Now), injectable for
-// tests.
+// elapsed time, the cells in flight and what the finished ones took. now is the clock (nil:
+// time.Now), injectable for tests.
 type runState struct {
 	now      func() time.Time
 	tally    tally
+	found    int // cells a resumed run found finished
+	workers  int
 	began    time.Time
-	inFlight map[string]time.Time
-	// estimate is the estimated wall time of the run in seconds (WallSeconds of the costs).
-	estimate float64
+	inFlight map[string]flight
+	// pending are the estimated costs of the cells not yet started, longest first.
+	pending []float64
+	// took and tookCost are the measured seconds and the estimated costs of the finished
+	// cells.
+	took, tookCost float64
 }
+
+// flight is a cell in flight: when it started and its estimated cost.
+type flight struct {
+	start time.Time
+	cost  float64
+}
+
+// priorWeight is the weight of the cost model against the measured times, as a share of
+// the run's estimated work: the model's times count as that much already-measured work, so
+// the first cells (often the cheapest to estimate badly) do not swing the ETA.
+const priorWeight = 0.05
 
 func (s *runState) clock() time.Time {
 	if s.now != nil {
@@ -228,34 +257,86 @@ func (s *runState) clock() time.Time {
 	return time.Now()
 }
 
-func (s *runState) start(costs []float64, workers int) {
-	s.tally, s.began, s.inFlight = newTally(costs), s.clock(), map[string]time.Time{}
-	s.estimate = WallSeconds(costs, workers)
+func (s *runState) start(costs []float64, found, workers int) {
+	s.tally, s.began, s.inFlight = newTally(costs), s.clock(), map[string]flight{}
+	s.found, s.workers = found, max(workers, 1)
+	s.pending = append([]float64(nil), costs...)
+	sort.Sort(sort.Reverse(sort.Float64Slice(s.pending)))
+	s.took, s.tookCost = 0, 0
 }
 
-func (s *runState) begin(cell string) {
+func (s *runState) begin(cell string, cost float64) {
 	if s.inFlight == nil {
-		s.inFlight = map[string]time.Time{}
+		s.inFlight = map[string]flight{}
 	}
-	s.inFlight[cell] = s.clock()
+	s.inFlight[cell] = flight{s.clock(), cost}
+	if k := slices.Index(s.pending, cost); k >= 0 {
+		s.pending = slices.Delete(s.pending, k, k+1)
+	}
 }
 
-// end records a finished cell and returns the share of the work done.
-func (s *runState) end(cell string, cost float64) float64 {
+// end records a finished cell.
+func (s *runState) end(cell string, cost float64) {
+	if f, ok := s.inFlight[cell]; ok {
+		s.took += s.clock().Sub(f.start).Seconds()
+		s.tookCost += f.cost
+	}
 	delete(s.inFlight, cell)
-	return s.tally.add(cost)
+	s.tally.add(cost)
 }
 
-// eta is the remaining time from the share of the estimated work done and the time it
-// took; before the first cell finishes, the estimated wall time less the time elapsed,
-// marked "(estimate)".
-func (s *runState) eta(elapsed time.Duration) string {
-	share := s.tally.share()
-	if share <= 0 {
-		left := max(0, time.Duration(s.estimate*float64(time.Second))-elapsed)
-		return left.Round(time.Second).String() + " (estimate)"
+// ratio is how many seconds an estimated second takes on this machine: the measured time
+// of the finished cells (and of the cells in flight that have run longer than their
+// estimate, at least that long) over their estimated cost, blended with the cost model
+// (ratio 1) at priorWeight of the run's work.
+func (s *runState) ratio(now time.Time) float64 {
+	prior := priorWeight * s.tally.work
+	took, cost := prior+s.took, prior+s.tookCost
+	for _, f := range s.inFlight {
+		if ran := now.Sub(f.start).Seconds(); ran > f.cost {
+			took += ran
+			cost += f.cost
+		}
 	}
-	return time.Duration(float64(elapsed) * (1 - share) / share).Round(time.Second).String()
+	if cost <= 0 {
+		return 1
+	}
+	return took / cost
+}
+
+// share is the share of the run's estimated work done: the finished cells and, for each
+// cell in flight, the part of it that its time so far covers at the current ratio.
+func (s *runState) share(now time.Time) float64 {
+	if s.tally.work <= 0 {
+		return 0
+	}
+	done := s.tally.workDone
+	r := s.ratio(now)
+	for _, f := range s.inFlight {
+		done += f.cost * min(0.99, now.Sub(f.start).Seconds()/(f.cost*r))
+	}
+	return min(1, done/s.tally.work)
+}
+
+// eta is the remaining wall time: the cells in flight for what remains of their estimated
+// cost, then the cells not started, longest first, each on the worker that frees first,
+// every estimate scaled by ratio. Until a cell finishes it is marked "(estimate)".
+func (s *runState) eta(now time.Time) string {
+	r := s.ratio(now)
+	free := make(floatHeap, 0, s.workers)
+	for _, f := range s.inFlight {
+		free = append(free, max(0, f.cost*r-now.Sub(f.start).Seconds()))
+	}
+	for len(free) < s.workers {
+		free = append(free, 0)
+	}
+	heap.Init(&free)
+	left := scheduleEnd(free, s.pending, r)
+	text := time.Duration(left * float64(time.Second)).Round(time.Second).String()
+	if s.tally.finished == 0 {
+		text += " (estimate)"
+	}
+	return text
 }
 
 // running lists the cells in flight, longest-running first, with how long each has run.
@@ -266,7 +347,7 @@ func (s *runState) running(now time.Time) []string {
 	}
 	var cells []cell
 	for name, t := range s.inFlight {
-		cells = append(cells, cell{name, now.Sub(t)})
+		cells = append(cells, cell{name, now.Sub(t.start)})
 	}
 	sort.Slice(cells, func(a, b int) bool {
 		if cells[a].took != cells[b].took {
@@ -285,19 +366,28 @@ func (s *runState) running(now time.Time) []string {
 func (s *runState) line() string {
 	now := s.clock()
 	elapsed := now.Sub(s.began)
-	line := fmt.Sprintf("%d/%d cells, %.0f%% of the estimated work, elapsed %s, ETA %s",
-		s.tally.finished, s.tally.cells, 100*s.tally.share(), elapsed.Round(time.Second), s.eta(elapsed))
+	line := fmt.Sprintf("%d/%d cells%s, %.0f%% of the estimated work, elapsed %s, ETA %s",
+		s.tally.finished, s.tally.cells, s.foundNote(), 100*s.share(now), elapsed.Round(time.Second), s.eta(now))
 	if run := s.running(now); len(run) > 0 {
 		line += "; running: " + strings.Join(run, ", ")
 	}
 	return line
 }
 
+// foundNote follows the count of this run's cells in a resumed run: " (+f found
+// finished)".
+func (s *runState) foundNote() string {
+	if s.found == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (+%d found finished)", s.found)
+}
+
 // short is the bar's description: cells, ETA and the figure of each cell in flight with
 // how long it has run, longest first.
 func (s *runState) short() string {
 	now := s.clock()
-	desc := fmt.Sprintf("cells %d/%d, ETA %s", s.tally.finished, s.tally.cells, s.eta(now.Sub(s.began)))
+	desc := fmt.Sprintf("cells %d/%d%s, ETA %s", s.tally.finished, s.tally.cells, s.foundNote(), s.eta(now))
 	if run := s.running(now); len(run) > 0 {
 		for i, r := range run {
 			if figs, rest, ok := strings.Cut(r, "/"); ok {
@@ -354,10 +444,19 @@ func WallSeconds(costs []float64, workers int) float64 {
 	}
 	sorted := append([]float64(nil), costs...)
 	sort.Sort(sort.Reverse(sort.Float64Slice(sorted)))
-	free := make(floatHeap, min(workers, max(len(sorted), 1)))
+	return scheduleEnd(make(floatHeap, min(workers, max(len(sorted), 1))), sorted, 1)
+}
+
+// scheduleEnd is when the last of the cells of costs (in the order given, each scaled by
+// ratio) ends when each goes to the worker that frees first; free holds the times at which
+// the workers free (a heap, changed in place).
+func scheduleEnd(free floatHeap, costs []float64, ratio float64) float64 {
 	end := 0.0
-	for _, c := range sorted {
-		t := free[0] + c
+	for _, t := range free {
+		end = max(end, t)
+	}
+	for _, c := range costs {
+		t := free[0] + c*ratio
 		free[0] = t
 		heap.Fix(&free, 0)
 		end = max(end, t)
