@@ -294,6 +294,9 @@ func runWarnings(given, set Settings, f publicFacts, n int) []string {
 			"(n = %d, mu_g = %.4g, T = %d, d = %d): the privacy noise outweighs any clipped mean gradient, whatever Clip is; "+
 			"more users, a larger Mu, fewer Iters or fewer hyperparameters raise it", c, n, muGrad, set.Iters, f.d))
 	}
+	if bw := blasWarning(); bw != "" {
+		w = append(w, bw)
+	}
 	return w
 }
 

@@ -203,7 +203,8 @@ func (r *run) result(done int) Result {
 		led.StepMu = StepMu(r.set.Mu, r.set.Iters)
 	}
 	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led,
-		Warnings: append([]string(nil), r.warnings...), CalibrationCounts: append([]float64(nil), r.calibrationCounts...)}
+		Warnings: append([]string(nil), r.warnings...), CalibrationCounts: append([]float64(nil), r.calibrationCounts...),
+		BLAS: blasBackend()}
 }
 
 // evaluateBatch obtains the (noisy) per-user evaluations y_i at the batch points

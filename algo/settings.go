@@ -338,4 +338,9 @@ type Result struct {
 	// CalibrationCounts are the noisy counts ClipCalibration released, in query order (nil
 	// without it): part of the private release, covered by Ledger.CalibrationMu.
 	CalibrationCounts []float64
+	// BLAS names the linear algebra the run used: "gonum" (pure Go), or in a program built
+	// with the build tag openblas "openblas VERSION core=CORE", CORE being the kernel set
+	// OpenBLAS picked for this CPU (results agree across backends and kernel sets to
+	// rounding only). Kernels whose results depend on memory alignment add a warning.
+	BLAS string
 }

@@ -74,6 +74,7 @@ func main() {
 	}
 	fmt.Printf("dpgibo   mu=1: %d evaluations, mean loss %.3f -> %.3f, epsilon %.2f at delta %g\n",
 		res.Evals, meanLoss(obj, start), meanLoss(obj, res.Theta), res.Ledger.Epsilon, res.Ledger.Delta)
+	fmt.Printf("blas: %s\n", res.BLAS)
 
 	// A budget below the first batch (d+1 = 3 evaluations) is an error, not an empty run.
 	if _, err := algo.Minimize(ctx, obj, start, algo.Settings{Mu: 1, MaxEvals: 2}, rand.New(rand.NewPCG(1, 2)), nil); err == nil {

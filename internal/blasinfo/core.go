@@ -8,6 +8,11 @@ import (
 	"strings"
 
 	"golang.org/x/sys/cpu"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
+	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // RecordedCore is the OpenBLAS kernel set with which the committed reproduction, the
@@ -79,4 +84,13 @@ func PrepareTests() {
 	if core := Replaced(); core != "" {
 		fmt.Fprintf(os.Stderr, "blasinfo: OpenBLAS's generic %s kernels replaced by %s for these tests\n", core, CoreType())
 	}
+}
+
+// UsePureGo switches gonum's blas64, blas32 and lapack64 back to gonum's own Go code,
+// whatever the build: for programs whose outputs must be the same bytes on every machine
+// and build (the figures and verdicts from committed CSVs).
+func UsePureGo() {
+	blas64.Use(gonum.Implementation{})
+	blas32.Use(gonum.Implementation{})
+	lapack64.Use(lapackgonum.Implementation{})
 }

@@ -8,6 +8,12 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	blasnetlib "gonum.org/v1/netlib/blas/netlib"
+	lapacknetlib "gonum.org/v1/netlib/lapack/netlib"
 )
 
 // childEnv makes the test binary act as a program that calls ReplaceFallbackCore: "runner"
@@ -50,5 +56,19 @@ func TestFallbackCoreReplacedOnce(t *testing.T) {
 	}
 	if got, want := child(t, "tests", "OPENBLAS_CORETYPE=Haswell", ReplacedEnv+"="), "core=Haswell replaced= selfcheck-ok=true err=<nil>"; got != want {
 		t.Errorf("test binary on Haswell: %q, want %q", got, want)
+	}
+}
+
+func TestUsePureGoSwitchesBack(t *testing.T) {
+	if _, ok := blas64.Implementation().(blasnetlib.Implementation); !ok {
+		t.Fatalf("the openblas build runs blas64 on %T", blas64.Implementation())
+	}
+	UsePureGo()
+	defer func() {
+		blas64.Use(blasnetlib.Implementation{})
+		lapack64.Use(lapacknetlib.Implementation{})
+	}()
+	if _, ok := blas64.Implementation().(gonum.Implementation); !ok {
+		t.Errorf("after UsePureGo blas64 runs on %T", blas64.Implementation())
 	}
 }
