@@ -136,6 +136,9 @@ func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 		if err := printPlan(&b, SuitePaper, p, 2, backend); err != nil {
 			t.Fatal(err)
 		}
+		if !strings.Contains(b.String(), "\nBLAS "+backend+"\n") {
+			t.Errorf("the plan does not name the backend %q:\n%s", backend, b.String())
+		}
 		if got := strings.Count(b.String(), "(uncalibrated)"); (got == len(figs)+1) != want || (got == 0) == want {
 			t.Errorf("backend %q: %d lines marked uncalibrated, want all %v:\n%s", backend, got, want, b.String())
 		}

@@ -25,6 +25,7 @@ func printPlan(w io.Writer, suite string, p *plan, workers int, backend string) 
 		mark = " (uncalibrated)"
 	}
 	fmt.Fprintf(w, "plan of -suite=%s at -workers=%d: estimated from the cost model (experiments/cost.go, catalog.EvalSeconds)\n", suite, workers)
+	fmt.Fprintf(w, "BLAS %s\n", backend)
 	if !calibrated {
 		fmt.Fprintf(w, "UNCALIBRATED: this build uses BLAS backend %q; the cost model was fitted to the OpenBLAS build (-tags openblas), and pure-Go evaluations measured 1-2.7x slower\n", backend)
 	}
