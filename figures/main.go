@@ -9,6 +9,11 @@
 // -in (summary.csv, comparisons.csv, claims.csv and statements.csv, package
 // dpgibo/figures/verdict) are written into -out beside the drawings, so that -in is only
 // read (figure CSVs may be NAME.csv or NAME.csv.gz); -verdicts=false skips them.
+//
+// Every input is read and checked (package dpgibo/internal/records: required columns,
+// numbers that parse, finite losses, intact gzip), every figure drawn and every verdict
+// computed before the first file is written. A bad input is one line on stderr naming the
+// file (and the line and column of a bad cell), exit status 1, and -out left as it was.
 package main
 
 import (
@@ -17,23 +22,36 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/blasinfo"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
-		fmt.Fprintln(os.Stderr, "figures:", err)
-		os.Exit(1)
-	}
+	// The figures and verdicts from committed CSVs are the same bytes on every machine and
+	// build: the fitted rates' least squares run on gonum's Go code even in a build with the
+	// tag openblas (which the packages this command imports would otherwise switch on).
+	blasinfo.UsePureGo()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
+// run is the command: it returns the exit status, 0 on success (or -h), 1 after printing
+// one line "figures: ERROR" to stderr.
+func run(args []string, stdout, stderr io.Writer) int {
+	err := figures(args, stdout, stderr)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintln(stderr, "figures:", err)
+	return 1
+}
+
+// figures reads and checks every input, draws every figure and computes the verdicts, and
+// only then writes into -out: a bad input leaves -out as it was.
+func figures(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("figures", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	in := fs.String("in", "results", "directory holding the figure CSVs")
@@ -55,21 +73,57 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *only != "" {
 		names = strings.Split(*only, ",")
 	}
-	files, err := plotting.RenderDirAs(*in, *out, names, strings.Split(*formats, ","))
+	inputs, err := plotting.Load(*in, names)
+	if err != nil {
+		return err
+	}
+	drawn, err := inputs.Draw(strings.Split(*formats, ","))
 	if err != nil {
 		return err
 	}
 	if *verdicts {
-		written, err := verdict.WriteTo(*in, *out)
+		staged, err := verdictFiles(*in)
 		if err != nil {
 			return fmt.Errorf("verdicts: %w", err)
 		}
-		files = append(files, written...)
+		drawn = append(drawn, staged...)
+	}
+	// Everything is read, checked and computed: write.
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	written, err := plotting.WriteFiles(*out, drawn)
+	if err != nil {
+		return err
 	}
 	if !*quiet {
-		for _, f := range files {
+		for _, f := range written {
 			fmt.Fprintln(stdout, f)
 		}
 	}
 	return nil
+}
+
+// verdictFiles computes the verdict files of the figure CSVs in dir (verdict.WriteTo) in a
+// temporary directory and returns them, so that nothing is written into -out before every
+// input has been read and every verdict computed.
+func verdictFiles(dir string) ([]plotting.File, error) {
+	tmp, err := os.MkdirTemp("", "figures-verdicts-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	paths, err := verdict.WriteTo(dir, tmp)
+	if err != nil {
+		return nil, err
+	}
+	var files []plotting.File
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, plotting.File{Name: filepath.Base(p), Data: data})
+	}
+	return files, nil
 }

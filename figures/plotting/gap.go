@@ -73,6 +73,11 @@ func asGap(panels [][]*plot.Plot) {
 			if p.Y.Min < GapFloor {
 				p.Y.Min = GapFloor
 			}
+			if p.Y.Max <= p.Y.Min {
+				// Every gap on the floor: gonum would widen the empty range by ±1,
+				// below zero on a log axis.
+				p.Y.Max = 10 * p.Y.Min
+			}
 		}
 	}
 }

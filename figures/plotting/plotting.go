@@ -113,25 +113,69 @@ func Names() []string {
 // theoryName is the figure of the theory sweep, drawn from TheoryFile (RenderTheory).
 const theoryName = "theory"
 
-// RenderDir draws every figure whose CSV (NAME.csv) is in inDir, and theory.png when inDir
-// holds the theory sweep's theory_sweep.csv, or only those in names when names is not
-// empty, into outDir as NAME.png, NAME.svg and NAME.pdf. It returns the files written. A
-// figure named in names whose CSV is absent, an unknown name, or an inDir holding no figure
-// CSV at all is an error.
+// RenderDir draws every figure whose CSV (NAME.csv or NAME.csv.gz) is in inDir, and
+// theory.png when inDir holds the theory sweep's theory_sweep.csv, or only those in names
+// when names is not empty, into outDir as NAME.png, NAME.svg and NAME.pdf. It returns the
+// files written. A figure named in names whose CSV is absent, an unknown name, or an inDir
+// holding no figure CSV at all is an error. Every input is read and checked, and every
+// figure drawn, before the first file is written (Load, Inputs.Draw, WriteFiles): on an
+// error outDir is left as it was.
 func RenderDir(inDir, outDir string, names []string) ([]string, error) {
 	return RenderDirAs(inDir, outDir, names, Formats)
 }
 
 // RenderDirAs is RenderDir in the given formats (a subset of Formats).
 func RenderDirAs(inDir, outDir string, names, formats []string) ([]string, error) {
+	if err := checkFormats(formats); err != nil {
+		return nil, err
+	}
+	in, err := Load(inDir, names)
+	if err != nil {
+		return nil, err
+	}
+	files, err := in.Draw(formats)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	return WriteFiles(outDir, files)
+}
+
+// checkFormats checks that formats is a non-empty subset of Formats.
+func checkFormats(formats []string) error {
 	for _, f := range formats {
 		if !slices.Contains(Formats, f) {
-			return nil, fmt.Errorf("unknown format %q (known: %s)", f, strings.Join(Formats, ", "))
+			return fmt.Errorf("unknown format %q (known: %s)", f, strings.Join(Formats, ", "))
 		}
 	}
 	if len(formats) == 0 {
-		return nil, errors.New("no format to render")
+		return errors.New("no format to render")
 	}
+	return nil
+}
+
+// Inputs are the files a set of figures is drawn from, read and checked.
+type Inputs struct {
+	figures []input
+}
+
+// input is what one figure is drawn from.
+type input struct {
+	name  string
+	rows  []records.Row
+	theta []records.ThetaRow
+	sweep []rates.SweepRow // the theory figure's
+	// stars are the best-known optima of fstar.csv beside the figure's CSV (nil when
+	// there is none).
+	stars map[starKey]float64
+}
+
+// Load reads and checks (package records) every input of the figures RenderDir draws from
+// inDir: each figure's CSV, fstar.csv beside them and the theory sweep. Its errors name the
+// file and, for a bad cell, the line and the column.
+func Load(inDir string, names []string) (*Inputs, error) {
 	if st, err := os.Stat(inDir); err != nil {
 		return nil, fmt.Errorf("input directory: %w", err)
 	} else if !st.IsDir() {
@@ -154,69 +198,107 @@ func RenderDirAs(inDir, outDir string, names, formats []string) ([]string, error
 			return nil, fmt.Errorf("unknown figure %q (known: %s)", n, strings.Join(Names(), ", "))
 		}
 	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
+	var stars map[starKey]float64
+	if slices.ContainsFunc(names, func(n string) bool { return n != theoryName }) {
+		var err error
+		if stars, err = readFStar(filepath.Join(inDir, "fstar.csv")); err != nil {
+			return nil, err
+		}
 	}
-	var written []string
+	in := &Inputs{}
 	for _, n := range names {
 		if n == theoryName {
 			rows, err := records.ReadFile[rates.SweepRow](filepath.Join(inDir, TheoryFile))
 			if err != nil {
-				return written, fmt.Errorf("figure theory: %w", err)
+				return nil, fmt.Errorf("figure theory: %w", err)
 			}
-			files, err := RenderTheory(rows, outDir, formats)
-			written = append(written, files...)
-			if err != nil {
-				return written, err
-			}
+			in.figures = append(in.figures, input{name: n, sweep: rows})
 			continue
 		}
 		path, ok := records.FindCSV(inDir, n)
 		if !ok {
-			return written, fmt.Errorf("figure %s: no %s.csv or %s.csv.gz in %s", n, n, n, inDir)
+			return nil, fmt.Errorf("figure %s: no %s.csv or %s.csv.gz in %s", n, n, n, inDir)
 		}
-		files, err := renderFile(path, n, outDir, formats)
+		f, err := loadFigure(path, n, stars)
 		if err != nil {
-			return written, err
+			return nil, err
 		}
-		written = append(written, files...)
+		in.figures = append(in.figures, f)
 	}
-	return written, nil
+	return in, nil
 }
 
-// RenderFile draws figure name from the CSV at path into outDir in every format.
-func RenderFile(path, name, outDir string) ([]string, error) {
-	return renderFile(path, name, outDir, Formats)
-}
-
-func renderFile(path, name, outDir string, formats []string) ([]string, error) {
+// loadFigure reads figure name from the CSV at path.
+func loadFigure(path, name string, stars map[starKey]float64) (input, error) {
 	fig, ok := renderers[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown figure %q (known: %s)", name, strings.Join(Names(), ", "))
+		return input{}, fmt.Errorf("unknown figure %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
-	var rows []records.Row
-	var theta []records.ThetaRow
+	f := input{name: name, stars: stars}
 	var err error
 	if fig.theta {
-		theta, err = records.ReadFile[records.ThetaRow](path)
+		f.theta, err = records.ReadFile[records.ThetaRow](path)
 	} else {
-		rows, err = records.ReadFile[records.Row](path)
+		f.rows, err = records.ReadFile[records.Row](path)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("figure %s: %w", name, err)
+		return input{}, err
 	}
-	if len(rows) == 0 && len(theta) == 0 {
-		return nil, fmt.Errorf("figure %s: %s has no rows", name, path)
+	if len(f.rows) == 0 && len(f.theta) == 0 {
+		return input{}, fmt.Errorf("figure %s: %s has no rows", name, path)
 	}
-	panels, err := fig.draw(name, rows, theta)
-	if err != nil {
-		return nil, fmt.Errorf("figure %s: %w", name, err)
+	return f, nil
+}
+
+// File is one output file: its name in the output directory and its bytes.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Draw draws every figure of in, in the given formats (a subset of Formats), and returns
+// the files without writing them: per figure NAME.FORMAT in every format, then NAME-gap.FORMAT
+// when every row's setting has a best-known optimum.
+func (in *Inputs) Draw(formats []string) ([]File, error) {
+	if err := checkFormats(formats); err != nil {
+		return nil, err
 	}
-	if hasSNR(rows) {
-		// Every figure with private runs gets their privacy SNR (a non-private diagnostic).
-		snr, err := snrPanel(rows)
+	var out []File
+	for _, f := range in.figures {
+		files, err := f.draw(formats)
 		if err != nil {
-			return nil, fmt.Errorf("figure %s: SNR panel: %w", name, err)
+			return nil, err
+		}
+		out = append(out, files...)
+	}
+	return out, nil
+}
+
+// draw draws one figure. gonum/plot panics on some data it cannot draw; that is an error
+// here, before any file is written.
+func (f input) draw(formats []string) (files []File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			files, err = nil, fmt.Errorf("figure %s: cannot draw: %v", f.name, r)
+		}
+	}()
+	if f.name == theoryName {
+		panels, err := theoryPanels(f.sweep)
+		if err != nil {
+			return nil, fmt.Errorf("figure theory: %w", err)
+		}
+		return drawFigure(panels, f.name, formats)
+	}
+	fig := renderers[f.name]
+	panels, err := fig.draw(f.name, f.rows, f.theta)
+	if err != nil {
+		return nil, fmt.Errorf("figure %s: %w", f.name, err)
+	}
+	if hasSNR(f.rows) {
+		// Every figure with private runs gets their privacy SNR (a non-private diagnostic).
+		snr, err := snrPanel(f.rows)
+		if err != nil {
+			return nil, fmt.Errorf("figure %s: SNR panel: %w", f.name, err)
 		}
 		if last := len(panels) - 1; last >= 0 && len(panels[last])%MaxColumns != 0 {
 			panels[last] = append(panels[last], snr) // fill the last row's empty slot
@@ -224,41 +306,69 @@ func renderFile(path, name, outDir string, formats []string) ([]string, error) {
 			panels = append(panels, []*plot.Plot{snr})
 		}
 	}
-	written, err := writeFigure(panels, name, outDir, formats)
+	files, err = drawFigure(panels, f.name, formats)
 	if err != nil {
-		return written, err
+		return nil, err
 	}
 	// The suboptimality variant, when every row's setting has a best-known optimum.
-	stars, err := readFStar(filepath.Join(filepath.Dir(path), "fstar.csv"))
-	if err != nil {
-		return written, fmt.Errorf("figure %s: %w", name, err)
-	}
-	if gap, ok := gapRows(rows, stars); ok {
-		panels, err := fig.draw(name, gap, theta)
+	if gap, ok := gapRows(f.rows, f.stars); ok {
+		panels, err := fig.draw(f.name, gap, f.theta)
 		if err != nil {
-			return written, fmt.Errorf("figure %s (gap to f*): %w", name, err)
+			return nil, fmt.Errorf("figure %s (gap to f*): %w", f.name, err)
 		}
 		asGap(panels)
-		files, err := writeFigure(panels, name+"-gap", outDir, formats)
-		written = append(written, files...)
+		more, err := drawFigure(panels, f.name+"-gap", formats)
 		if err != nil {
+			return nil, err
+		}
+		files = append(files, more...)
+	}
+	return files, nil
+}
+
+// WriteFiles writes files into dir (which must exist), each atomically, and returns the
+// paths written.
+func WriteFiles(dir string, files []File) ([]string, error) {
+	var written []string
+	for _, f := range files {
+		path := filepath.Join(dir, f.Name)
+		if err := records.WriteFileAtomic(path, f.Data); err != nil {
 			return written, err
 		}
+		written = append(written, path)
 	}
 	return written, nil
 }
 
-// writeFigure writes panels as name in every format into outDir.
-func writeFigure(panels [][]*plot.Plot, name, outDir string, formats []string) ([]string, error) {
-	var written []string
-	for _, format := range formats {
-		out := filepath.Join(outDir, name+"."+format)
-		if err := writePanels(panels, format, out); err != nil {
-			return written, fmt.Errorf("figure %s: %w", name, err)
-		}
-		written = append(written, out)
+// RenderFile draws figure name from the CSV at path (with fstar.csv beside it, when there
+// is one) into outDir in every format.
+func RenderFile(path, name, outDir string) ([]string, error) {
+	stars, err := readFStar(filepath.Join(filepath.Dir(path), "fstar.csv"))
+	if err != nil {
+		return nil, err
 	}
-	return written, nil
+	f, err := loadFigure(path, name, stars)
+	if err != nil {
+		return nil, err
+	}
+	files, err := f.draw(Formats)
+	if err != nil {
+		return nil, err
+	}
+	return WriteFiles(outDir, files)
+}
+
+// drawFigure draws panels as name in every format.
+func drawFigure(panels [][]*plot.Plot, name string, formats []string) ([]File, error) {
+	var files []File
+	for _, format := range formats {
+		data, err := drawPanels(panels, format)
+		if err != nil {
+			return nil, fmt.Errorf("figure %s: %w", name, err)
+		}
+		files = append(files, File{Name: name + "." + format, Data: data})
+	}
+	return files, nil
 }
 
 // layout re-flows panels onto a grid of at most MaxColumns columns. A drawing whose rows
@@ -291,9 +401,9 @@ func layout(panels [][]*plot.Plot) [][]*plot.Plot {
 	return grid
 }
 
-// writePanels draws a grid of plots (re-flowed by layout) on one canvas of the given
-// format and writes it atomically to path.
-func writePanels(panels [][]*plot.Plot, format, path string) error {
+// drawPanels draws a grid of plots (re-flowed by layout) on one canvas of the given
+// format and returns the file's bytes.
+func drawPanels(panels [][]*plot.Plot, format string) ([]byte, error) {
 	panels = layout(panels)
 	rows := len(panels)
 	cols := 0
@@ -301,7 +411,7 @@ func writePanels(panels [][]*plot.Plot, format, path string) error {
 		cols = max(cols, len(r))
 	}
 	if rows == 0 || cols == 0 {
-		return errors.New("nothing to draw")
+		return nil, errors.New("nothing to draw")
 	}
 	w, h := PanelWidth*vg.Length(cols), PanelHeight*vg.Length(rows)
 	var c vg.CanvasWriterTo
@@ -311,7 +421,7 @@ func writePanels(panels [][]*plot.Plot, format, path string) error {
 	} else {
 		var err error
 		if c, err = draw.NewFormattedCanvas(w, h, format); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	dc := draw.New(c)
@@ -332,9 +442,9 @@ func writePanels(panels [][]*plot.Plot, format, path string) error {
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
-		return err
+		return nil, err
 	}
-	return records.WriteFileAtomic(path, buf.Bytes())
+	return buf.Bytes(), nil
 }
 
 // MethodName is the legend name of a method registry name (the paper's names).

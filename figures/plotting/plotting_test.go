@@ -275,9 +275,13 @@ func TestRenderErrors(t *testing.T) {
 	if _, err := RenderDir(in, t.TempDir(), []string{"fig9"}); err == nil || !strings.Contains(err.Error(), `unknown figure "fig9"`) {
 		t.Errorf("unknown figure: got %v", err)
 	}
-	os.WriteFile(filepath.Join(in, "fig1.csv"), []byte("suite,figure\n"), 0o644)
+	writeCSV(t, in, "fig1", []records.Row{})
 	if _, err := RenderDir(in, t.TempDir(), []string{"fig1"}); err == nil || !strings.Contains(err.Error(), "no rows") {
 		t.Errorf("header-only CSV: got %v", err)
+	}
+	os.WriteFile(filepath.Join(in, "fig1.csv"), []byte("suite,figure\n"), 0o644)
+	if _, err := RenderDir(in, t.TempDir(), []string{"fig1"}); err == nil || !strings.Contains(err.Error(), "fig1.csv: line 1: missing required columns config,") {
+		t.Errorf("CSV without most columns: got %v", err)
 	}
 }
 

@@ -24,11 +24,11 @@ const TheoryFile = "theory_sweep.csv"
 // evaluations against d with the fitted power law dashed and the (d+1)T evaluations of a
 // full design every iteration dotted. The fits are rates.Fits of the rows.
 func RenderTheory(rows []rates.SweepRow, outDir string, formats []string) ([]string, error) {
-	panels, err := theoryPanels(rows)
+	files, err := input{name: theoryName, sweep: rows}.draw(formats)
 	if err != nil {
-		return nil, fmt.Errorf("figure theory: %w", err)
+		return nil, err
 	}
-	return writeFigure(panels, "theory", outDir, formats)
+	return WriteFiles(outDir, files)
 }
 
 // theoryPanels builds the two panels of RenderTheory.

@@ -1,10 +1,8 @@
 package verdict
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -179,23 +177,33 @@ type Results struct {
 	FStar   FStarTable
 }
 
-// figureCSV reports whether name is a figure CSV of the runner (not a file this package or
-// the runner writes beside them, and not a theta-path CSV).
+// figureCSV reports whether name is a figure CSV of the runner: not a file this package,
+// the runner, the audit or the theory sweep writes beside them.
 func figureCSV(file string) bool {
 	name, ok := records.CSVName(file)
 	if !ok {
 		return false
 	}
 	switch name {
-	case "summary", "comparisons", "claims", "statements", "fstar", "design-equivalence", "defaults":
+	case "summary", "comparisons", "claims", "statements", "fstar", "fstar-search", "design-equivalence", "defaults",
+		"invocations", "audit", "theory", "theory_sweep":
 		return false
 	}
 	return !strings.HasPrefix(name, "timings")
 }
 
+// thetaPaths reports whether a figure CSV's header is that of theta paths
+// (records.ThetaRow, e.g. fig3f.csv) rather than of loss traces.
+func thetaPaths(header []string) bool {
+	return records.HasRequired[records.ThetaRow](header) && !slices.Contains(header, "loss")
+}
+
 // ReadDir reads every figure CSV of dir, NAME.csv or NAME.csv.gz (loss traces; theta-path
 // CSVs such as fig3f.csv are skipped), and dir/fstar.csv when present. A figure present both
-// plain and compressed is an error.
+// plain and compressed is an error, and so is a figure CSV that is not a good file of
+// records.Row (records.ReadFile's error, naming the file and the line and column of a bad
+// cell): a header without a required column such as loss, a number that does not parse, a
+// loss that is not finite, a damaged .gz.
 func ReadDir(dir string) (*Results, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -211,12 +219,12 @@ func ReadDir(dir string) (*Results, error) {
 		if slices.Contains(res.Figures, name) {
 			return nil, fmt.Errorf("%s: figure %s is in %s twice (NAME.csv and NAME.csv.gz)", dir, name, dir)
 		}
-		head, err := readHeader(path)
+		head, err := records.Header(path)
 		if err != nil {
 			return nil, err
 		}
-		if !strings.Contains(","+head+",", ",loss,") {
-			continue // theta paths
+		if thetaPaths(head) {
+			continue
 		}
 		rows, err := records.ReadFile[records.Row](path)
 		if err != nil {
@@ -248,18 +256,4 @@ func ReadDir(dir string) (*Results, error) {
 		}
 	}
 	return res, nil
-}
-
-// readHeader returns the first line of the file at path.
-func readHeader(path string) (string, error) {
-	r, err := records.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer r.Close()
-	line, err := bufio.NewReader(r).ReadString('\n')
-	if err != nil && err != io.EOF {
-		return "", fmt.Errorf("%s: %w", path, err)
-	}
-	return strings.TrimSpace(line), nil
 }

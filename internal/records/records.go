@@ -4,14 +4,27 @@
 // Timing per run (timings.csv). Every file is read and written through gocsv, so a column
 // is renamed in exactly one place: the struct tags below.
 //
+// Reading a file checks it against its record type (check.go): the columns a type tags
+// required must be in the header, no column may appear twice, extra columns are ignored,
+// and a cell that does not parse, an empty required number or a NaN or infinite value of a
+// finite column is an error naming the file, the line and the column, e.g.
+//
+//	results/fig1.csv: line 17, column loss: "abc" is not a number
+//
+// A damaged .gz file is an error naming the file too: "not a gzip file", "truncated
+// (gzip: unexpected EOF)" or "corrupt (...)".
+//
 // Floating-point values are written with the shortest decimal that reads back to the same
 // float64, and +Inf (the mu of a non-private method) as "+Inf", so a CSV read and written
 // again is byte-identical.
 package records
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,28 +38,37 @@ import (
 // Row is one reported iteration of one run of one method: the tidy long format shared by
 // every figure CSV. The configuration columns repeat on every row so that any subset of
 // rows is self-describing.
+//
+// The required columns (the records tags) are those without which a figure or a verdict
+// would be wrong rather than less labelled: the keys of a curve (figure, config, task,
+// data, method, d), the data setting that finds f* in fstar.csv (d, n_users, n_train), the
+// run (seed) and the point (iter, evals, loss). A file lacking one of them is an error
+// instead of curves silently merged, drawn flat or matched to the wrong f*; loss must be
+// finite. The other columns only describe a run (titles, legends, the privacy ledger) or
+// are diagnostics, which came later than the rest and are empty for most methods: they
+// are optional, and a missing one reads as zero or absent.
 type Row struct {
 	// Suite is the suite that produced the row: "paper", "quick" or "private".
 	Suite string `csv:"suite"`
 	// Figure is the figure the row belongs to, e.g. "fig1".
-	Figure string `csv:"figure"`
+	Figure string `csv:"figure" records:"required"`
 	// Config labels the swept configuration within the figure, e.g. "mu=0.1"; empty when
 	// the figure sweeps nothing for this method.
-	Config string `csv:"config"`
+	Config string `csv:"config" records:"required"`
 	// Task is the task's registry name: grouplasso, gpreg or svr.
-	Task string `csv:"task"`
+	Task string `csv:"task" records:"required"`
 	// Data names the data the task ran on: synthetic, ctslice or ctslice-synthetic.
-	Data string `csv:"data"`
+	Data string `csv:"data" records:"required"`
 	// Method is the method's registry name, e.g. dpgibo, gibo, random, ucb, dp-random.
-	Method string `csv:"method"`
+	Method string `csv:"method" records:"required"`
 	// Private is true when the released theta is differentially private (from the ledger).
 	Private bool `csv:"private"`
 	// D is the number of hyperparameters.
-	D int `csv:"d"`
+	D int `csv:"d" records:"required"`
 	// NUsers is n, the number of validation users.
-	NUsers int `csv:"n_users"`
+	NUsers int `csv:"n_users" records:"required"`
 	// NTrain is the number of training rows of the task.
-	NTrain int `csv:"n_train"`
+	NTrain int `csv:"n_train" records:"required"`
 	// Mu is the total mu of mu-GDP from the method's ledger (+Inf when not private).
 	Mu float64 `csv:"mu"`
 	// NoiseStd is sigma, the evaluation noise standard deviation the surrogate was told
@@ -68,14 +90,14 @@ type Row struct {
 	// Budget is the evaluation budget the method was given.
 	Budget int `csv:"budget"`
 	// Seed is the replication seed (1, 2, ...).
-	Seed int `csv:"seed"`
+	Seed int `csv:"seed" records:"required"`
 	// Iter is the iteration index (0: the start theta0 before any evaluation).
-	Iter int `csv:"iter"`
+	Iter int `csv:"iter" records:"required"`
 	// Evals is the number of evaluations of the per-user losses charged so far.
-	Evals int `csv:"evals"`
+	Evals int `csv:"evals" records:"required"`
 	// Loss is f(theta) = mean_i L(theta, x_i) of the released theta on the noiseless task,
 	// computed by the runner and never charged to the method.
-	Loss float64 `csv:"loss"`
+	Loss float64 `csv:"loss" records:"required,finite"`
 	// DPEpsilon is epsilon at delta = 1e-5 of the method's ledger (+Inf when not private).
 	DPEpsilon float64 `csv:"dp_epsilon"`
 
@@ -132,46 +154,51 @@ func (o *OptFloat) UnmarshalCSV(s string) error {
 	return nil
 }
 
-// ThetaRow is one coordinate of one released theta: the optimisation paths of fig3f.
+// ThetaRow is one coordinate of one released theta: the optimisation paths of fig3f. The
+// required columns are those the drawing of a path needs: the figure, the run (method,
+// seed), the point (iter) and the coordinate (coord, name, value); value must be finite.
 type ThetaRow struct {
 	Suite   string  `csv:"suite"`
-	Figure  string  `csv:"figure"`
+	Figure  string  `csv:"figure" records:"required"`
 	Task    string  `csv:"task"`
 	Data    string  `csv:"data"`
-	Method  string  `csv:"method"`
+	Method  string  `csv:"method" records:"required"`
 	Private bool    `csv:"private"`
 	Mu      float64 `csv:"mu"`
 	D       int     `csv:"d"`
-	Seed    int     `csv:"seed"`
-	Iter    int     `csv:"iter"`
+	Seed    int     `csv:"seed" records:"required"`
+	Iter    int     `csv:"iter" records:"required"`
 	Evals   int     `csv:"evals"`
 	// Coord is the 0-based index of the coordinate in theta.
-	Coord int `csv:"coord"`
+	Coord int `csv:"coord" records:"required"`
 	// Name says what the coordinate is, e.g. "log C".
-	Name string `csv:"name"`
+	Name string `csv:"name" records:"required"`
 	// Value is theta[Coord].
-	Value float64 `csv:"value"`
+	Value float64 `csv:"value" records:"required,finite"`
 }
 
 // FStar is the best-known optimum of one data setting of a run (OUT/fstar.csv): the smallest
 // f(theta) = mean_i L(theta, x_i) found by long non-private searches, the reference of the
 // figures' suboptimality f(theta) - f*. The setting columns match the figure CSVs' columns of
-// the same names (n_train 0 is the task's default size).
+// the same names (n_train 0 is the task's default size). Every column but theta_source is
+// required (a missing setting column would give one f* to settings that differ in it);
+// f_star must be finite.
 type FStar struct {
-	Task   string `csv:"task"`
-	Data   string `csv:"data"`
-	D      int    `csv:"d"`
-	NUsers int    `csv:"n_users"`
-	NTrain int    `csv:"n_train"`
+	Task   string `csv:"task" records:"required"`
+	Data   string `csv:"data" records:"required"`
+	D      int    `csv:"d" records:"required"`
+	NUsers int    `csv:"n_users" records:"required"`
+	NTrain int    `csv:"n_train" records:"required"`
 	// FStar is f*, attained at a theta inside the task's box.
-	FStar float64 `csv:"f_star"`
+	FStar float64 `csv:"f_star" records:"required,finite"`
 	// ThetaSource says how the theta attaining f* was found.
 	ThetaSource string `csv:"theta_source"`
 }
 
 // Timing is the wall time of one run (one cell of the runner). DesignSeconds is everything
 // the method did besides evaluating losses: TotalSeconds - SetupSeconds - EvalSeconds -
-// ReportSeconds.
+// ReportSeconds. No column is required: timings only describe costs, and a done record of
+// the older format (CellDone) is a Timing alone.
 type Timing struct {
 	// Figures lists the figures that use the cell, separated by ';'.
 	Figures string `csv:"figures"`
@@ -203,7 +230,8 @@ type Timing struct {
 const InvocationsFile = "invocations.csv"
 
 // Invocation is one invocation of the runner for one figure (-only=NAME): the commit it was
-// built from, when it started, how long it took and its exit status.
+// built from, when it started, how long it took and its exit status. No column is required
+// (the log only describes costs).
 type Invocation struct {
 	Figure      string  `csv:"figure"`
 	Commit      string  `csv:"commit"`
@@ -225,31 +253,64 @@ func Marshal[T any](rows []T) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Unmarshal reads CSV with a header line into a slice of Row, ThetaRow or Timing.
+// Unmarshal reads CSV with a header line into a slice of Row, ThetaRow or Timing (any
+// record type), with the checks of the package comment; an error is a *FileError naming
+// the line and the column, or the reader's own error.
 func Unmarshal[T any](r io.Reader) ([]T, error) {
-	var rows []T
-	if err := gocsv.Unmarshal(r, &rows); err != nil {
-		return nil, fmt.Errorf("records: reading CSV: %w", err)
-	}
-	return rows, nil
+	return decode[T](r)
 }
 
-// ReadFile reads the CSV file at path into a slice of Row, ThetaRow or Timing; a path
-// ending in .gz is read through gzip. Errors name the file.
+// ReadFile reads the CSV file at path into a slice of Row, ThetaRow or Timing (any record
+// type); a path ending in .gz is read through gzip. A file that does not exist gives the
+// error of os.Open (errors.Is(err, fs.ErrNotExist)); any other error is a *FileError naming
+// the file.
 func ReadFile[T any](path string) ([]T, error) {
 	r, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	rows, err := Unmarshal[T](r)
+	rows, err := decode[T](r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, inFile(path, err)
 	}
 	return rows, nil
 }
 
-// Open opens the file at path for reading, through gzip when path ends in .gz.
+// Header returns the header of the CSV file at path (through gzip when path ends in .gz),
+// with the errors of ReadFile.
+func Header(path string) ([]string, error) {
+	r, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	header, err := csv.NewReader(r).Read()
+	if err == io.EOF {
+		return nil, &FileError{Path: path, Err: errors.New("empty file (no header line)")}
+	}
+	if err != nil {
+		return nil, inFile(path, csvError(err, nil, nil))
+	}
+	return header, nil
+}
+
+// Required returns the columns that a file of record type T must have, in the order of
+// T's fields.
+func Required[T any]() []string {
+	return schemaOf[T]().requiredNames()
+}
+
+// HasRequired reports whether header holds every required column of record type T, each
+// once.
+func HasRequired[T any](header []string) bool {
+	_, err := schemaOf[T]().bind(header)
+	return err == nil
+}
+
+// Open opens the file at path for reading, through gzip when path ends in .gz. A .gz file
+// that is not gzip, or whose gzip stream is damaged, gives a *FileError naming the file
+// (ErrNotGzip, ErrTruncated, ErrCorrupt), when opened or when read.
 func Open(path string) (io.ReadCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -258,22 +319,42 @@ func Open(path string) (io.ReadCloser, error) {
 	if !strings.HasSuffix(path, ".gz") {
 		return f, nil
 	}
-	z, err := gzip.NewReader(f)
-	if err != nil {
+	fail := func(err error) (io.ReadCloser, error) {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, &FileError{Path: path, Err: err}
 	}
-	return gzipFile{z, f}, nil
+	b := bufio.NewReader(f)
+	if magic, err := b.Peek(2); err != nil || magic[0] != 0x1f || magic[1] != 0x8b {
+		if err != nil && err != io.EOF {
+			return fail(err)
+		}
+		return fail(ErrNotGzip)
+	}
+	z, err := gzip.NewReader(b)
+	if err != nil {
+		return fail(gzipError(err))
+	}
+	return &gzipFile{z: z, f: f, path: path}, nil
 }
 
-// gzipFile reads through gzip and closes both the reader and the file.
+// gzipFile reads through gzip, says what a gzip error means (gzipError) and names the file
+// in it, and closes both the reader and the file.
 type gzipFile struct {
-	*gzip.Reader
-	f *os.File
+	z    *gzip.Reader
+	f    *os.File
+	path string
 }
 
-func (g gzipFile) Close() error {
-	err := g.Reader.Close()
+func (g *gzipFile) Read(p []byte) (int, error) {
+	n, err := g.z.Read(p)
+	if err != nil && err != io.EOF {
+		err = &FileError{Path: g.path, Err: gzipError(err)}
+	}
+	return n, err
+}
+
+func (g *gzipFile) Close() error {
+	err := g.z.Close()
 	if ferr := g.f.Close(); err == nil {
 		err = ferr
 	}
