@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -242,5 +243,32 @@ func TestSignalStopsSuite(t *testing.T) {
 		if len(left)+len(top) > 0 {
 			t.Errorf("%v: temporary files left: %v %v", tc.sigs, left, top)
 		}
+	}
+}
+
+// A run says at its start what it will run, where it writes and on which BLAS, and at its
+// end where its results are; a resume says what it found.
+func TestRunSaysWhatAndWhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	cmd, _, stderr := command(t, "-suite=quick", "-only=fig1", "-workers=1", "-out="+out)
+	if status := exitStatus(t, cmd.Run()); status != 0 {
+		t.Fatalf("exit status %d: %s", status, stderr.String())
+	}
+	start := regexp.MustCompile(`(?m)^experiments: suite quick -only=fig1: (\d+) cells to run; writing to ` + regexp.QuoteMeta(out) + ` \(BLAS [^)]+, exponentials \w+\)$`).FindStringSubmatch(stderr.String())
+	if start == nil {
+		t.Fatalf("no start line naming the cells, the folder and the BLAS:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "experiments: suite quick -only=fig1: done: figure CSVs, summary, claims and manifest in "+out) {
+		t.Errorf("no end line naming the folder:\n%s", stderr.String())
+	}
+	cmd, _, stderr = command(t, "-suite=quick", "-only=fig1", "-workers=1", "-resume", "-out="+out)
+	if status := exitStatus(t, cmd.Run()); status != 0 {
+		t.Fatalf("resume: exit status %d: %s", status, stderr.String())
+	}
+	if want := "0 cells to run, " + start[1] + " found finished and verified"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("the resume does not say what it found (%q):\n%s", want, stderr.String())
 	}
 }
