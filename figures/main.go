@@ -22,12 +22,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/records"
 )
 
 func main() {
@@ -82,7 +82,7 @@ func figures(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *verdicts {
-		staged, err := verdictFiles(*in)
+		staged, err := verdict.Outputs(*in)
 		if err != nil {
 			return fmt.Errorf("verdicts: %w", err)
 		}
@@ -92,7 +92,7 @@ func figures(args []string, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fmt.Errorf("output directory: %w", err)
 	}
-	written, err := plotting.WriteFiles(*out, drawn)
+	written, err := records.WriteFiles(*out, drawn)
 	if err != nil {
 		return err
 	}
@@ -102,28 +102,4 @@ func figures(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// verdictFiles computes the verdict files of the figure CSVs in dir (verdict.WriteTo) in a
-// temporary directory and returns them, so that nothing is written into -out before every
-// input has been read and every verdict computed.
-func verdictFiles(dir string) ([]plotting.File, error) {
-	tmp, err := os.MkdirTemp("", "figures-verdicts-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	paths, err := verdict.WriteTo(dir, tmp)
-	if err != nil {
-		return nil, err
-	}
-	var files []plotting.File
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, plotting.File{Name: filepath.Base(p), Data: data})
-	}
-	return files, nil
 }

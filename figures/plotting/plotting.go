@@ -118,7 +118,7 @@ const theoryName = "theory"
 // when names is not empty, into outDir as NAME.png, NAME.svg and NAME.pdf. It returns the
 // files written. A figure named in names whose CSV is absent, an unknown name, or an inDir
 // holding no figure CSV at all is an error. Every input is read and checked, and every
-// figure drawn, before the first file is written (Load, Inputs.Draw, WriteFiles): on an
+// figure drawn, before the first file is written (Load, Inputs.Draw, records.WriteFiles): on an
 // error outDir is left as it was.
 func RenderDir(inDir, outDir string, names []string) ([]string, error) {
 	return RenderDirAs(inDir, outDir, names, Formats)
@@ -140,7 +140,7 @@ func RenderDirAs(inDir, outDir string, names, formats []string) ([]string, error
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("output directory: %w", err)
 	}
-	return WriteFiles(outDir, files)
+	return records.WriteFiles(outDir, files)
 }
 
 // checkFormats checks that formats is a non-empty subset of Formats.
@@ -250,20 +250,14 @@ func loadFigure(path, name string, stars map[starKey]float64) (input, error) {
 	return f, nil
 }
 
-// File is one output file: its name in the output directory and its bytes.
-type File struct {
-	Name string
-	Data []byte
-}
-
 // Draw draws every figure of in, in the given formats (a subset of Formats), and returns
 // the files without writing them: per figure NAME.FORMAT in every format, then NAME-gap.FORMAT
 // when every row's setting has a best-known optimum.
-func (in *Inputs) Draw(formats []string) ([]File, error) {
+func (in *Inputs) Draw(formats []string) ([]records.File, error) {
 	if err := checkFormats(formats); err != nil {
 		return nil, err
 	}
-	var out []File
+	var out []records.File
 	for _, f := range in.figures {
 		files, err := f.draw(formats)
 		if err != nil {
@@ -276,7 +270,7 @@ func (in *Inputs) Draw(formats []string) ([]File, error) {
 
 // draw draws one figure. gonum/plot panics on some data it cannot draw; that is an error
 // here, before any file is written.
-func (f input) draw(formats []string) (files []File, err error) {
+func (f input) draw(formats []string) (files []records.File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			files, err = nil, fmt.Errorf("figure %s: cannot draw: %v", f.name, r)
@@ -326,20 +320,6 @@ func (f input) draw(formats []string) (files []File, err error) {
 	return files, nil
 }
 
-// WriteFiles writes files into dir (which must exist), each atomically, and returns the
-// paths written.
-func WriteFiles(dir string, files []File) ([]string, error) {
-	var written []string
-	for _, f := range files {
-		path := filepath.Join(dir, f.Name)
-		if err := records.WriteFileAtomic(path, f.Data); err != nil {
-			return written, err
-		}
-		written = append(written, path)
-	}
-	return written, nil
-}
-
 // RenderFile draws figure name from the CSV at path (with fstar.csv beside it, when there
 // is one) into outDir in every format.
 func RenderFile(path, name, outDir string) ([]string, error) {
@@ -355,18 +335,18 @@ func RenderFile(path, name, outDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return WriteFiles(outDir, files)
+	return records.WriteFiles(outDir, files)
 }
 
 // drawFigure draws panels as name in every format.
-func drawFigure(panels [][]*plot.Plot, name string, formats []string) ([]File, error) {
-	var files []File
+func drawFigure(panels [][]*plot.Plot, name string, formats []string) ([]records.File, error) {
+	var files []records.File
 	for _, format := range formats {
 		data, err := drawPanels(panels, format)
 		if err != nil {
 			return nil, fmt.Errorf("figure %s: %w", name, err)
 		}
-		files = append(files, File{Name: name + "." + format, Data: data})
+		files = append(files, records.File{Name: name + "." + format, Data: data})
 	}
 	return files, nil
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"dpgibo/internal/rates"
+	"dpgibo/internal/records"
 )
 
 // TheoryFile is the raw CSV of the theory sweep (written by experiments/theory) from which
@@ -28,7 +29,7 @@ func RenderTheory(rows []rates.SweepRow, outDir string, formats []string) ([]str
 	if err != nil {
 		return nil, err
 	}
-	return WriteFiles(outDir, files)
+	return records.WriteFiles(outDir, files)
 }
 
 // theoryPanels builds the two panels of RenderTheory.

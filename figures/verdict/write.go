@@ -3,7 +3,6 @@ package verdict
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"dpgibo/internal/records"
 )
@@ -18,13 +17,26 @@ const EquivalenceFile = "design-equivalence.csv"
 // WriteDir reads the figure CSVs of dir and writes the verdict files into dir: see WriteTo.
 func WriteDir(dir string) ([]string, error) { return WriteTo(dir, dir) }
 
-// WriteTo reads the figure CSVs of dir and writes into out summary.csv, comparisons.csv
-// (exploratory pairwise tests, then every claim's tests), claims.csv (every claim of
-// Statements(), those of figures not in dir as not yet run) and statements.csv, and the
-// design study's and the library study's verdicts when dir holds their figures. Each file is
-// written atomically. It returns the paths written; a directory without figure CSVs writes
-// nothing and returns none.
+// WriteTo reads the figure CSVs of dir and writes Outputs(dir) into out (created if
+// needed), each file atomically, only after every one has been computed. It returns the
+// paths written; a directory without figure CSVs writes nothing and returns none.
 func WriteTo(dir, out string) ([]string, error) {
+	files, err := Outputs(dir)
+	if err != nil || len(files) == 0 {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	return records.WriteFiles(out, files)
+}
+
+// Outputs reads the figure CSVs of dir and returns, without writing them, summary.csv,
+// comparisons.csv (exploratory pairwise tests, then every claim's tests), claims.csv (every
+// claim of Statements(), those of figures not in dir as not yet run) and statements.csv,
+// and the design study's and the library study's verdicts when dir holds their figures.
+// A directory without figure CSVs gives none.
+func Outputs(dir string) ([]records.File, error) {
 	res, err := ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -40,35 +52,28 @@ func WriteTo(dir, out string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, err
-	}
-	var paths []string
-	write := func(name string, data []byte, err error) error {
+	var files []records.File
+	add := func(name string, data []byte, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		path := filepath.Join(out, name)
-		if err := records.WriteFileAtomic(path, data); err != nil {
-			return err
-		}
-		paths = append(paths, path)
+		files = append(files, records.File{Name: name, Data: data})
 		return nil
 	}
 	summary, err := records.Marshal(Summarise(res))
-	if err := write("summary.csv", summary, err); err != nil {
+	if err := add("summary.csv", summary, err); err != nil {
 		return nil, err
 	}
 	comparisons, err := records.Marshal(append(exploratory, claimTests...))
-	if err := write("comparisons.csv", comparisons, err); err != nil {
+	if err := add("comparisons.csv", comparisons, err); err != nil {
 		return nil, err
 	}
 	claimRows, err := records.Marshal(claims)
-	if err := write("claims.csv", claimRows, err); err != nil {
+	if err := add("claims.csv", claimRows, err); err != nil {
 		return nil, err
 	}
 	statementRows, err := records.Marshal(statements)
-	if err := write("statements.csv", statementRows, err); err != nil {
+	if err := add("statements.csv", statementRows, err); err != nil {
 		return nil, err
 	}
 	timings, err := readTimings(dir)
@@ -81,7 +86,7 @@ func WriteTo(dir, out string) ([]string, error) {
 	}
 	if len(eq) > 0 {
 		eqRows, err := records.Marshal(eq)
-		if err := write(EquivalenceFile, eqRows, err); err != nil {
+		if err := add(EquivalenceFile, eqRows, err); err != nil {
 			return nil, err
 		}
 	}
@@ -91,9 +96,9 @@ func WriteTo(dir, out string) ([]string, error) {
 	}
 	if len(study) > 0 {
 		rows, err := records.Marshal(study)
-		if err := write(DefaultsFile, rows, err); err != nil {
+		if err := add(DefaultsFile, rows, err); err != nil {
 			return nil, err
 		}
 	}
-	return paths, nil
+	return files, nil
 }

@@ -384,6 +384,27 @@ func CSVName(file string) (string, bool) {
 	return "", false
 }
 
+// File is one output file: its name in the output directory and its bytes, computed before
+// anything is written (WriteFiles).
+type File struct {
+	Name string
+	Data []byte
+}
+
+// WriteFiles writes files into dir (which must exist), each atomically (WriteFileAtomic),
+// and returns the paths written.
+func WriteFiles(dir string, files []File) ([]string, error) {
+	var written []string
+	for _, f := range files {
+		path := filepath.Join(dir, f.Name)
+		if err := WriteFileAtomic(path, f.Data); err != nil {
+			return written, err
+		}
+		written = append(written, path)
+	}
+	return written, nil
+}
+
 // WriteFileAtomic writes data to path through a temporary file in the same directory and
 // a rename, so that a reader (or a run resumed after a kill) sees either the old file or the
 // complete new one, never a partial write. The data is synced before the rename.
