@@ -30,6 +30,3 @@ func checkBLAS() string {
 	}
 	return ""
 }
-
-// blasBackend is Result.BLAS: "gonum", or "openblas VERSION core=CORE".
-func blasBackend() string { return blasinfo.Backend() }

@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"dpgibo/internal/blasinfo"
 )
 
 // Minimize runs Algorithm 1 (DP-GIBO) on obj from theta0 and returns the released
@@ -204,7 +206,7 @@ func (r *run) result(done int) Result {
 	}
 	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led,
 		Warnings: append([]string(nil), r.warnings...), CalibrationCounts: append([]float64(nil), r.calibrationCounts...),
-		BLAS: blasBackend()}
+		BLAS: blasinfo.Backend()}
 }
 
 // evaluateBatch obtains the (noisy) per-user evaluations y_i at the batch points

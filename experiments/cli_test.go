@@ -272,3 +272,20 @@ func TestRunSaysWhatAndWhere(t *testing.T) {
 		t.Errorf("the resume does not say what it found (%q):\n%s", want, stderr.String())
 	}
 }
+
+// Kernels whose results depend on memory alignment stop the command before it does
+// anything, with one line naming the call, the backend and the fix.
+func TestUnrepeatableBLASStopsTheRun(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	cmd, _, stderr := command(t, "-suite=quick", "-only=fig1", "-out="+out)
+	cmd.Env = append(os.Environ(), "DPGIBO_TESTHOOK_SELFCHECK=fail")
+	status := exitStatus(t, cmd.Run())
+	msg := stderr.String()
+	if status != 1 || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "experiments: BLAS ") ||
+		!strings.Contains(msg, "ddot gives different bits") || !strings.Contains(msg, "offset 24 bytes") {
+		t.Errorf("exit status %d, stderr %q; want 1 and one line naming ddot, the offset and the backend", status, msg)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the stopped command created its output folder (%v)", err)
+	}
+}

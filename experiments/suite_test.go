@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"dpgibo/internal/blasinfo"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +22,7 @@ import (
 	"dpgibo/baselines"
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/records"
 	"dpgibo/tasks"
 )

@@ -76,13 +76,12 @@ func ReplaceFallbackCore(force bool) error {
 		return nil
 	}
 	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("OpenBLAS picked its generic %s kernels, which are not repeatable; re-executing with OPENBLAS_CORETYPE=%s: %w", core, target, err)
+	if err == nil {
+		env := append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
+			return strings.HasPrefix(kv, "OPENBLAS_CORETYPE=") || strings.HasPrefix(kv, ReplacedEnv+"=")
+		}), "OPENBLAS_CORETYPE="+target, ReplacedEnv+"="+core)
+		err = syscall.Exec(exe, os.Args, env) // returns only on failure
 	}
-	env := append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
-		return strings.HasPrefix(kv, "OPENBLAS_CORETYPE=") || strings.HasPrefix(kv, ReplacedEnv+"=")
-	}), "OPENBLAS_CORETYPE="+target, ReplacedEnv+"="+core)
-	err = syscall.Exec(exe, os.Args, env)
 	return fmt.Errorf("OpenBLAS picked its generic %s kernels, which are not repeatable; re-executing with OPENBLAS_CORETYPE=%s: %w", core, target, err)
 }
 
