@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 
+	"dpgibo/reproduction"
 	"dpgibo/tasks/catalog"
 )
 
@@ -43,6 +44,23 @@ const (
 	costUCB                 = 6e-7
 	costUnknownTaskEvalSecs = 1e-3
 )
+
+// cellCost is the cell's expected wall time in seconds: its measured time when the committed
+// reproduction timed the same cell (same stem, so the same settings), and the cost model's
+// estimate otherwise. measured says which. A measured time beats the model most where a
+// figure has few cells: an SVR run's cost depends on where its theta goes (its support
+// vectors), so two cells of the same settings and different seeds can differ 3x, which no
+// model of the settings can foresee but which repeats with the seed on every machine
+// (reproduction/bench/plan-check: the committed times predict a run on another CPU within
+// 0.79-1.08x per figure).
+func cellCost(c cellSpec, stem string) (seconds float64, measured bool) {
+	if times, err := reproduction.CellSeconds(); err == nil {
+		if s, ok := times[stem]; ok {
+			return s, true
+		}
+	}
+	return estimatedCost(c), false
+}
 
 // estimatedCost is the cell's estimated wall time in seconds (see the cost model above).
 func estimatedCost(c cellSpec) float64 {

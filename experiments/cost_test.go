@@ -15,6 +15,7 @@ import (
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/progress"
 	"dpgibo/internal/records"
+	"dpgibo/reproduction"
 )
 
 // committedEstimates returns, per figure with committed timings, the estimated and the
@@ -182,5 +183,70 @@ func TestEstimatedCostOrdersThePaperCells(t *testing.T) {
 	}
 	if s := worst["gpreg/dpgibo/adaptive-sigma=1"]; s < 20 || s > 200 {
 		t.Errorf("the sigma = 1 adaptive cell is estimated at %.3g s; measured 46-64 s", s)
+	}
+}
+
+// -plan's cell-seconds (committed measurements where the cell was timed, the cost model
+// elsewhere) are within 1.5x of every figure's cell-seconds in a full paper run on another
+// machine (reproduction/bench/plan-check: a Zen 4 CPU with OpenBLAS's Cooperlake kernels,
+// where the committed timings were taken with its Haswell kernels), fig3f's two cells
+// included.
+func TestPlanMatchesARunOnAnotherMachine(t *testing.T) {
+	path := filepath.Join("..", "reproduction", "bench", "plan-check", "timings-run.csv.gz")
+	run, err := records.ReadFile[records.Timing](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, r := range run {
+		got[r.Cell] = r.TotalSeconds
+	}
+	figs, _ := suiteFigures(SuitePaper, "")
+	p, err := makePlan(SuitePaper, figs, "stand-in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for fi, f := range p.figures {
+		var planned, measured float64
+		for _, ref := range p.uses[fi] {
+			seconds, _ := cellCost(p.cells[ref.cell], p.stems[ref.cell])
+			planned += seconds
+			s, ok := got[p.stems[ref.cell]]
+			if !ok {
+				t.Fatalf("%s: cell %s is not in %s", f.Name, p.stems[ref.cell], path)
+			}
+			measured += s
+		}
+		ratio := planned / measured
+		t.Logf("%-14s planned %7.0f s, measured %7.0f s, ratio %.2f", f.Name, planned, measured, ratio)
+		if ratio > 1.5 || ratio < 1/1.5 {
+			t.Errorf("%s: planned %.0f cell-seconds, the run took %.0f: ratio %.2f outside [0.67, 1.5]", f.Name, planned, measured, ratio)
+		}
+	}
+}
+
+// A cell the committed reproduction timed costs its measured time; a cell of other settings
+// (another stem) costs the model's estimate.
+func TestCellCostPrefersMeasurements(t *testing.T) {
+	times, err := reproduction.CellSeconds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, _ := suiteFigures(SuitePaper, "fig3f")
+	p, err := makePlan(SuitePaper, figs, "stand-in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range p.cells {
+		want, ok := times[p.stems[i]]
+		if !ok {
+			t.Fatalf("fig3f's cell %s has no committed timing", p.stems[i])
+		}
+		if got, measured := cellCost(c, p.stems[i]); !measured || got != want {
+			t.Errorf("cellCost(%s) = %v, %v; want the committed %v, true", p.stems[i], got, measured, want)
+		}
+		if got, measured := cellCost(c, p.stems[i]+"-other"); measured || got != estimatedCost(c) {
+			t.Errorf("cellCost of an untimed stem = %v, %v; want the model's %v, false", got, measured, estimatedCost(c))
+		}
 	}
 }

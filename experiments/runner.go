@@ -205,7 +205,7 @@ func (r *cellRunner) Execute(ctx context.Context, p *plan, todo []int) error {
 	// output file.
 	costs := make([]float64, len(p.cells))
 	for _, i := range todo {
-		costs[i] = estimatedCost(p.cells[i])
+		costs[i], _ = cellCost(p.cells[i], p.stems[i])
 	}
 	sort.SliceStable(todo, func(a, b int) bool { return costs[todo[a]] > costs[todo[b]] })
 	workers := r.Workers
