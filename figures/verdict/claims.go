@@ -59,6 +59,9 @@ const (
 	AtHalf = "half"
 	// AtEnd is the final loss where "" means "as the other side" (Side.MinusAt).
 	AtEnd = "final"
+	// AtOracle is f* of the side's setting for every seed: a method that sits at the best
+	// known optimum. Only the attainability control reads it.
+	AtOracle = "oracle"
 )
 
 // Metrics of a claim.
@@ -71,7 +74,20 @@ const (
 	// MetricRegret is the normalised regret (f - f*)/G0(setting); a margin is Margin itself.
 	// It compares settings of different d on one scale.
 	MetricRegret = "regret"
+	// MetricLogGap is the log of the normalised regret, log(max((f - f*)/G0, GapFloor)); a
+	// margin is Margin itself, so "A below B by log 2" says A's gap to f* is less than half
+	// B's. It is the scale of "substantially": relative to the worse side's own gap, where a
+	// margin of 0.1 G0 could exceed that gap. Chosen after the results were seen (post hoc).
+	MetricLogGap = "log-gap"
 )
+
+// GapFloor is the normalised regret below which MetricLogGap does not distinguish gaps: a
+// method at f* (gap 0) has log gap log(GapFloor), not minus infinity.
+const GapFloor = 1e-3
+
+// SubstantialMargin is the margin of a "substantially" claim on MetricLogGap: one side's gap
+// to f* at least twice the other's.
+var SubstantialMargin = math.Log(2)
 
 // Side selects the values of one curve of a claim's figure, one value per seed. Task and Data
 // may be empty when the figure has only one.
@@ -138,6 +154,14 @@ type Claim struct {
 	// replaced by each of them. A claim that a substitute also reproduces is "not specific"
 	// and does not count towards its statement.
 	Contrast []string
+	// ContrastB makes the specificity control replace B's method rather than A's: the
+	// statement's subject is side B ("UCB-BO performs no better than random search" is
+	// declared as random not worse than UCB, and re-judged with GIBO in UCB's place).
+	ContrastB bool
+	// ContrastConfigs lists configs of A's method that the statement sets A's config
+	// against: the claim is re-judged with A's config replaced by each (eps = 0.3 "like" eps
+	// = 0.5 should not hold for eps = 2 too).
+	ContrastConfigs []string
 	// Aside, when set, says why the claim is shown but does not count towards its
 	// statement's verdict (a choice made after an outcome, substitute data of another size).
 	Aside string
@@ -146,6 +170,12 @@ type Claim struct {
 // isMargin reports whether the claim is a "within delta" claim: the kinds a do-nothing
 // control must refute.
 func (c Claim) isMargin() bool { return c.Kind == NotWorse || c.Kind == Equivalent }
+
+// isDirectionalMargin reports whether the claim says one side is better than the other by
+// at least its margin: the kinds an oracle must be able to satisfy.
+func (c Claim) isDirectionalMargin() bool {
+	return (c.Kind == Lower || c.Kind == Higher) && c.Margin > 0
+}
 
 // ClaimRow is one judged claim (claims.csv), beside its statement. The first five columns
 // (claim, figure, statement, verdict, evidence) are the file's contract.
@@ -180,6 +210,11 @@ type ClaimRow struct {
 	// the claim with side A replaced by each run's start loss, times the figure's number of
 	// claim tests; the control is refuted (the claim can fail) when it is <= Alpha.
 	ControlP records.OptFloat `csv:"control_p"`
+	// AttainP is, for a claim that one side is better by a margin, the attainability control:
+	// the claim's p with the side it says is better replaced by f* (an oracle), times the
+	// figure's number of claim tests. Above Alpha, no method could satisfy the claim at these
+	// seeds: the claim is inconclusive (margin unattainable) whatever its own test says.
+	AttainP records.OptFloat `csv:"attain_p"`
 	// Specificity lists, for a claim with contrasts, each substitute method and whether it
 	// also reproduces the claim (p x k <= Alpha).
 	Specificity string `csv:"specificity"`
@@ -303,6 +338,17 @@ func (f *figureData) lossesAt(c *Curve, at string, checkpoint int) (map[int]floa
 	if at == AtStart {
 		return f.starts(c)
 	}
+	if at == AtOracle {
+		fs, err := f.fstar(c)
+		if err != nil {
+			return nil, err
+		}
+		out := map[int]float64{}
+		for _, r := range c.Runs {
+			out[r.Seed] = fs
+		}
+		return out, nil
+	}
 	if at == AtEnd {
 		at = AtFinal
 	}
@@ -400,9 +446,12 @@ func (f *figureData) metricValues(c *Curve, s Side, metric string, checkpoint in
 	switch metric {
 	case MetricLoss:
 		return losses, g0, nil // a missing G0 leaves scale 0: margin claims report it
-	case MetricRegret:
+	case MetricRegret, MetricLogGap:
 		if g0err != nil {
 			return nil, 0, g0err
+		}
+		if metric == MetricLogGap && s.Minus != "" {
+			return nil, 0, fmt.Errorf("metric %q of a difference (%s)", metric, s)
 		}
 		fs := 0.0
 		if s.Minus == "" { // f* cancels in a difference
@@ -413,6 +462,9 @@ func (f *figureData) metricValues(c *Curve, s Side, metric string, checkpoint in
 		out := map[int]float64{}
 		for seed, v := range losses {
 			out[seed] = (v - fs) / g0
+			if metric == MetricLogGap {
+				out[seed] = math.Log(max(out[seed], GapFloor))
+			}
 		}
 		return out, 1, nil
 	}
@@ -476,7 +528,8 @@ type judged struct {
 	lo, hi     records.OptFloat
 	note       string // why the claim could not be tested, if it could not
 	tested     bool
-	checkpoint int // Throughout: the number of checkpoints judged
+	checkpoint int  // Throughout: the number of checkpoints judged
+	bothBelow  bool // a not-worse claim whose sides' median gaps to f* are both below delta
 }
 
 // pairTest is the outcome of a claim's tests at one reading of its sides.
@@ -487,6 +540,7 @@ type pairTest struct {
 	base                  stats.TestResult // two-sided, zero shift: the estimate and interval
 	test                  string
 	n                     int
+	bothBelow             bool
 }
 
 // judgePair tests claim cl (not a trend) reading both sides at checkpoint (0: as declared).
@@ -505,6 +559,9 @@ func (f *figureData) judgePair(cl Claim, checkpoint int) (pairTest, error) {
 			return pt, fmt.Errorf("margin needs G0: %w", g0err)
 		}
 		return pt, fmt.Errorf("a margin on metric %q", cl.Metric)
+	}
+	if cl.Kind == NotWorse && cl.Margin > 0 {
+		pt.bothBelow = f.belowMargin(cl.A, ca, xa, cl.Metric, cl.Margin*scale) && f.belowMargin(cl.B, cb, xb, cl.Metric, cl.Margin*scale)
 	}
 	isPaired := pairedSides(cl.A, cl.B, ca, cb)
 	if !enough(xa, xb, isPaired) {
@@ -588,6 +645,33 @@ func (f *figureData) judgePair(cl Claim, checkpoint int) (pairTest, error) {
 	return pt, err
 }
 
+// belowMargin reports whether side s (values x of curve c under metric) has a median gap to
+// f* below delta: then a margin of delta cannot tell it from a method at f*. Sides read as
+// differences (Minus, FromD) or as evaluation counts have no gap and report false.
+func (f *figureData) belowMargin(s Side, c *Curve, x map[int]float64, metric string, delta float64) bool {
+	if s.Minus != "" || s.FromD != 0 || len(x) == 0 {
+		return false
+	}
+	gaps := make([]float64, 0, len(x))
+	for _, v := range x {
+		gaps = append(gaps, v)
+	}
+	switch metric {
+	case MetricLoss:
+		fs, err := f.fstar(c)
+		if err != nil {
+			return false
+		}
+		for i := range gaps {
+			gaps[i] -= fs
+		}
+	case MetricRegret:
+	default:
+		return false
+	}
+	return stats.Median(gaps) < delta
+}
+
 // enough reports whether the seed maps can be compared: at least two pairs with a non-zero
 // difference when paired, at least two values each otherwise.
 func enough(xa, xb map[int]float64, isPaired bool) bool {
@@ -667,7 +751,7 @@ func (j *judged) fill(pt pairTest) {
 	j.tested = true
 	j.pFor, j.pAgainst, j.pZero = pt.pFor, pt.pAgainst, pt.pZero
 	j.rows = pt.rows
-	j.test, j.n, j.margin = pt.test, pt.n, pt.margin
+	j.test, j.n, j.margin, j.bothBelow = pt.test, pt.n, pt.margin, pt.bothBelow
 	j.estimate, j.lo, j.hi = records.Some(pt.base.Estimate), records.Some(pt.base.CILow), records.Some(pt.base.CIHigh)
 }
 
@@ -736,6 +820,8 @@ func (f *figureData) judgeTrend(cl Claim, j judged) (judged, error) {
 type controls struct {
 	controlP     records.OptFloat
 	refuted      bool // the do-nothing control is refuted (or the claim has none)
+	attainP      records.OptFloat
+	attainable   bool // an oracle at f* satisfies the claim (or the claim has no such control)
 	substitutes  []string
 	specific     bool
 	controlNotes []string
@@ -745,7 +831,10 @@ type controls struct {
 // number of claim tests.
 func (f *figureData) control(j judged, k int) controls {
 	cl := j.claim
-	out := controls{refuted: true, specific: true}
+	out := controls{refuted: true, specific: true, attainable: true}
+	if cl.isDirectionalMargin() {
+		f.attainability(cl, k, &out)
+	}
 	if cl.isMargin() {
 		ctl := cl
 		if cl.A.Minus != "" && cl.A.MinusAt == "" {
@@ -773,27 +862,48 @@ func (f *figureData) control(j judged, k int) controls {
 			out.refuted = p <= Alpha
 		}
 	}
+	type substitute struct {
+		name  string
+		claim Claim
+	}
+	var subs []substitute
 	for _, m := range cl.Contrast {
 		sub := cl
-		sub.Contrast = nil
-		sub.A.Method = m
-		if cl.B.Method == cl.A.Method {
-			sub.B.Method = m
+		sub.Contrast, sub.ContrastConfigs = nil, nil
+		subject, other := &sub.A, &sub.B
+		if cl.ContrastB {
+			subject, other = &sub.B, &sub.A
 		}
+		if other.Method == subject.Method {
+			other.Method = m
+		}
+		subject.Method = m
 		for _, side := range []*Side{&sub.A, &sub.B} {
 			if side.Method == m && f.find(*side) == nil {
 				side.Config = "" // the substitute does not sweep the config
 			}
 		}
+		subs = append(subs, substitute{m, sub})
+	}
+	for _, c := range cl.ContrastConfigs {
+		sub := cl
+		sub.Contrast, sub.ContrastConfigs = nil, nil
+		sub.A.Config = c
+		subs = append(subs, substitute{c, sub})
+	}
+	for _, su := range subs {
+		m, sub := su.name, su.claim
 		sj, err := f.judge(sub)
 		verdict := "untestable"
 		if err == nil && sj.tested {
 			verdict = "no"
 			if sj.pFor*float64(k) <= Alpha {
 				verdict = "yes"
-				if sub.isMargin() {
+				if sub.isMargin() || sub.isDirectionalMargin() {
 					if c := f.control(sj, k); !c.refuted {
 						verdict = "no (its do-nothing control is not refuted)"
+					} else if !c.attainable {
+						verdict = "no (its margin is unattainable)"
 					}
 				}
 			}
@@ -804,6 +914,36 @@ func (f *figureData) control(j judged, k int) controls {
 		out.substitutes = append(out.substitutes, m+": "+verdict)
 	}
 	return out
+}
+
+// attainability runs the attainability control of a claim that one side is better by a
+// margin: the side it says is better (A for Lower, B for Higher) is replaced by f* and the
+// claim judged again at one reading; it is attainable when that p x k <= Alpha. A side read as
+// a difference (Minus, FromD) has no oracle: the control does not apply.
+func (f *figureData) attainability(cl Claim, k int, out *controls) {
+	oracle := cl
+	oracle.Throughout, oracle.Contrast, oracle.ContrastConfigs = false, nil, nil
+	better := &oracle.A
+	if cl.Kind == Higher {
+		better = &oracle.B
+	}
+	if better.Minus != "" || better.FromD != 0 || cl.Metric == MetricEvals {
+		return
+	}
+	better.At = AtOracle
+	oj, err := f.judge(oracle)
+	if err != nil || !oj.tested {
+		note := oj.note
+		if err != nil {
+			note = err.Error()
+		}
+		out.attainable = false
+		out.controlNotes = append(out.controlNotes, "attainability control not testable: "+note)
+		return
+	}
+	p := math.Min(1, oj.pFor*float64(k))
+	out.attainP = records.Some(p)
+	out.attainable = p <= Alpha
 }
 
 // judgeAll judges every claim of figure fig with Holm's adjustment over the figure's tested
@@ -933,9 +1073,11 @@ func claimRow(j judged, pHolm, pAgainstHolm float64, ctl controls, k int) ClaimR
 		row.PZeroMargin = records.Some(j.pZero)
 	}
 	row.PValue, row.PHolm, row.POppositeHolm = records.Some(j.pFor), records.Some(pHolm), records.Some(pAgainstHolm)
-	row.ControlP = ctl.controlP
+	row.ControlP, row.AttainP = ctl.controlP, ctl.attainP
 	row.Specificity = strings.Join(ctl.substitutes, "; ")
 	switch {
+	case !ctl.attainable:
+		row.Verdict = Inconclusive
 	case pHolm <= Alpha && !ctl.refuted:
 		row.Verdict = Inconclusive
 	case pHolm <= Alpha && !ctl.specific:
@@ -979,6 +1121,19 @@ func evidence(j judged, pHolm, pAgainstHolm float64, k int, ctl controls) string
 			state = "NOT refuted: the claim cannot fail at this margin"
 		}
 		fmt.Fprintf(&b, "; do-nothing control p x k = %.3g, %s", ctl.controlP.Value, state)
+	}
+	if ctl.attainP.Valid {
+		if ctl.attainable {
+			fmt.Fprintf(&b, "; attainability control (the better side at f*) p x k = %.3g, attainable", ctl.attainP.Value)
+		} else {
+			fmt.Fprintf(&b, "; attainability control (the better side at f*) p x k = %.3g: margin unattainable, no method could satisfy the claim at these seeds", ctl.attainP.Value)
+		}
+	}
+	if j.bothBelow {
+		b.WriteString("; both sides' median gaps to f* are below the margin: the claim only says A is within the margin of f*")
+	}
+	if j.claim.Metric == MetricLogGap {
+		b.WriteString("; log-gap rule for \"substantially\" (post hoc: chosen after the results were seen)")
 	}
 	for _, n := range ctl.controlNotes {
 		b.WriteString("; " + n)

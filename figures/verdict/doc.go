@@ -38,10 +38,17 @@
 // tests of one figure only, so adding a method or a claim to another figure changes no
 // verdict here.
 //
+// "Substantially" is judged on MetricLogGap, the log of the normalised gap to f*, with margin
+// log 2 (one gap at least twice the other), a rule chosen after the results were seen (post
+// hoc, said in each such claim's evidence).
+//
 // A claim's verdict is "reproduced" when its test is significant in the claimed direction at
 // Alpha after Holm and its controls hold: a margin claim's do-nothing control (side A
-// replaced by the start loss) is refuted, and no method the statement contrasts its subject
-// with reproduces it too (else "not specific"). It is "not reproduced" when the test in the
+// replaced by the start loss) is refuted, and no method (or config) the statement contrasts
+// its subject with reproduces it too (else "not specific"). A claim that one side is better by
+// a margin also has an attainability control: with the better side replaced by f* (an
+// oracle) the claim must hold at p x k <= Alpha, else it is inconclusive (margin
+// unattainable), never reproduced or not reproduced. It is "not reproduced" when the test in the
 // opposite direction is significant at Alpha after Holm, "inconclusive" otherwise, and "not
 // yet run" while its figure has no results. A statement is reproduced iff all its counted
 // claims are and not reproduced iff any is.

@@ -77,46 +77,115 @@ func report(dir string, statements []Statement, summaryOnly bool, img images) (s
 		ran[s.Figure] = true
 	}
 
+	power, err := readOptional[PowerRow](filepath.Join(dir, "power", "power.csv"))
+	if err != nil {
+		return "", err
+	}
+	history, err := readOptional[records.ClaimsHistory](filepath.Join(dir, "claims-history.csv"))
+	if err != nil {
+		return "", err
+	}
+
 	var b strings.Builder
 	writeTally(&b, stRows)
-	writeFigureTally(&b, order, ran, claims)
+	paperCounted := func(c ClaimRow) bool { return c.SourceSection != "" && c.Counts }
+	writeFigureTally(&b, "The paper's counted claims by figure", order, ran, claims, paperCounted)
 	if summaryOnly {
 		return b.String(), nil
 	}
-	writeStatements(&b, "The paper's statements", stRows, claims, true)
-	writeStatements(&b, "The project's own statements (not counted above)", stRows, claims, false)
+	writeFigureTally(&b, "Claims shown aside (not counted)", order, ran, claims, func(c ClaimRow) bool { return c.SourceSection != "" && !c.Counts })
+	writeFigureTally(&b, "The project's own claims", order, ran, claims, func(c ClaimRow) bool { return c.SourceSection == "" })
+	writeStatements(&b, "The paper's statements", stRows, claims, true, power)
+	writeStatements(&b, "The project's own statements (not counted above)", stRows, claims, false, power)
 	for _, fig := range order {
 		if ran[fig] {
 			writeFigure(&b, fig, summary, claims, timings, manifests[fig])
+			writeHistory(&b, fig, ClaimsHash(fig, statements), history)
 			writeImages(&b, fig, img)
 		}
 	}
 	return b.String(), nil
 }
 
-// writeTally writes the headline: the paper's statements by verdict.
-func writeTally(b *strings.Builder, rows []StatementRow) {
-	count, n := map[string]int{}, 0
-	for _, r := range rows {
-		if r.SourceSection != "" {
-			count[r.Verdict]++
-			n++
-		}
-	}
-	fmt.Fprintf(b, "**%d statements of the paper: %d reproduced, %d not reproduced, %d inconclusive, %d not yet run, %d not testable** (alpha = %g after Holm within each figure; margins 0.1 G0).\n\n",
-		n, count[Reproduced], count[NotReproduced], count[Inconclusive], count[NotYetRun], count[NotTestable], Alpha)
+// PowerRow is one row of the power table (reproduction/power/power.csv, written by
+// figures/power): P(decided) of a statement at a number of seeds of one figure.
+type PowerRow struct {
+	Figure      string  `csv:"figure"`
+	StatementID string  `csv:"statement_id"`
+	Seeds0      int     `csv:"seeds_committed"`
+	Seeds       int     `csv:"seeds"`
+	PDecided    float64 `csv:"p_decided"`
+	CellSeconds float64 `csv:"extra_cell_seconds"`
 }
 
-// writeFigureTally writes one line per figure: its claims by verdict.
-func writeFigureTally(b *strings.Builder, order []string, ran map[string]bool, claims []ClaimRow) {
-	b.WriteString("| figure | claims | reproduced | not reproduced | inconclusive | not specific |\n|---|---|---|---|---|---|\n")
+// readOptional reads a record file that a results folder may lack (nil rows then).
+func readOptional[T any](path string) ([]T, error) {
+	rows, err := records.ReadFile[T](path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return rows, err
+}
+
+// writeHistory says when fig's claims (hash h, the code's) were declared: before or after
+// the figure's first committed results (reproduction/claims-history.csv).
+func writeHistory(b *strings.Builder, fig, h string, history []records.ClaimsHistory) {
+	if h == "" {
+		return
+	}
+	for _, r := range history {
+		if r.Figure == fig && r.ClaimsHash == h {
+			recorded := "not yet recorded by a committed run"
+			if r.ResultsCommit != "" {
+				recorded = "first recorded by the results of commit " + short(r.ResultsCommit)
+			}
+			fmt.Fprintf(b, "Claims (hash %s) declared at commit %s, **%s** the figure's first committed results (commit %s); %s.\n\n",
+				h[:12], short(r.DeclaredCommit), r.Declared, short(r.FirstResultCommit), recorded)
+			return
+		}
+	}
+	fmt.Fprintf(b, "Claims (hash %s): not in claims-history.csv.\n\n", h[:12])
+}
+
+// writeTally writes the headline: the paper's statements by verdict, a statement that
+// restates another counted once; and how many decided ones rest on substitute data.
+func writeTally(b *strings.Builder, rows []StatementRow) {
+	count, n, repeats, substitute := map[string]int{}, 0, 0, 0
+	for _, r := range rows {
+		if r.SourceSection == "" {
+			continue
+		}
+		if r.Repeats != "" {
+			repeats++
+			continue
+		}
+		count[r.Verdict]++
+		n++
+		if r.Substitute != "" && (r.Verdict == Reproduced || r.Verdict == NotReproduced) {
+			substitute++
+		}
+	}
+	fmt.Fprintf(b, "**%d statements of the paper: %d reproduced, %d not reproduced, %d inconclusive, %d not yet run, %d not testable** (alpha = %g after Holm within each figure; margins 0.1 G0, \"substantially\" a gap at least twice the other's).",
+		n, count[Reproduced], count[NotReproduced], count[Inconclusive], count[NotYetRun], count[NotTestable], Alpha)
+	fmt.Fprintf(b, " %d more restate one of these and are not counted again. %d of the decided ones rest on substitute data (the synthetic CT-slice stand-in; marked %s).\n\n", repeats, substitute, substituteMark)
+}
+
+// substituteMark marks a statement decided on substitute data.
+const substituteMark = "(stand-in)"
+
+// writeFigureTally writes one line per figure: its claims that keep by verdict.
+func writeFigureTally(b *strings.Builder, title string, order []string, ran map[string]bool, claims []ClaimRow, keep func(ClaimRow) bool) {
+	fmt.Fprintf(b, "%s:\n\n| figure | claims | reproduced | not reproduced | inconclusive | not specific |\n|---|---|---|---|---|---|\n", title)
 	for _, fig := range order {
 		count, n := map[string]int{}, 0
 		for _, c := range claims {
-			if c.Figure == fig {
+			if c.Figure == fig && keep(c) {
 				count[c.Verdict]++
 				n++
 			}
+		}
+		if n == 0 {
+			continue
 		}
 		if !ran[fig] {
 			fmt.Fprintf(b, "| %s | %d | not yet run | | | |\n", fig, n)
@@ -128,7 +197,7 @@ func writeFigureTally(b *strings.Builder, order []string, ran map[string]bool, c
 }
 
 // writeStatements writes the paper's statements (paper) or the project's own.
-func writeStatements(b *strings.Builder, title string, rows []StatementRow, claims []ClaimRow, paper bool) {
+func writeStatements(b *strings.Builder, title string, rows []StatementRow, claims []ClaimRow, paper bool, power []PowerRow) {
 	fmt.Fprintf(b, "## %s\n\n| source | statement | verdict | claims (verdict; aside: shown, not counted) |\n|---|---|---|---|\n", title)
 	verdictOf := map[string]string{}
 	for _, c := range claims {
@@ -160,7 +229,25 @@ func writeStatements(b *strings.Builder, title string, rows []StatementRow, clai
 		if r.Substitute != "" {
 			what += " (substitute data: " + r.Substitute + ")"
 		}
-		fmt.Fprintf(b, "| %s | %s | **%s** | %s |\n", source, cell(r.Statement), r.Verdict, cell(what))
+		if r.Repeats != "" {
+			what += " (restates `" + r.Repeats + "`; counted once)"
+		}
+		verdictText := "**" + r.Verdict + "**"
+		if r.Substitute != "" && (r.Verdict == Reproduced || r.Verdict == NotReproduced) {
+			verdictText += " " + substituteMark
+		}
+		if r.Verdict == Inconclusive {
+			var ps []string
+			for _, p := range power {
+				if p.StatementID == r.StatementID && p.Seeds == p.Seeds0 {
+					ps = append(ps, fmt.Sprintf("%s %.2f at %d seeds", p.Figure, p.PDecided, p.Seeds))
+				}
+			}
+			if len(ps) > 0 {
+				verdictText += " (P(decided): " + strings.Join(ps, ", ") + ")"
+			}
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", source, cell(r.Statement), verdictText, cell(what))
 	}
 	b.WriteString("\n")
 }

@@ -31,6 +31,10 @@ type Statement struct {
 	// Substitute, when set, says on which substitute data (and setting) the counted claims
 	// are judged, where the paper's data cannot be had here.
 	Substitute string
+	// Repeats, when set, is the ID of a statement this one restates (the paper says one thing
+	// twice, resting on the same claims): it is judged and shown, and the tally counts the
+	// two once.
+	Repeats string
 }
 
 // Paper reports whether the statement is the paper's.
@@ -50,6 +54,8 @@ type StatementRow struct {
 	Reason string `csv:"reason"`
 	// Substitute names the substitute data the verdict rests on (Statement.Substitute).
 	Substitute string `csv:"substitute"`
+	// Repeats names the statement this one restates (Statement.Repeats).
+	Repeats string `csv:"repeats"`
 }
 
 // checkStatements rejects duplicate ids and malformed declarations.
@@ -85,13 +91,16 @@ func checkStatements(sts []Statement) error {
 				return fmt.Errorf("statement %s refers to an undeclared claim %s", st.ID, ref)
 			}
 		}
+		if st.Repeats != "" && (!seenSt[st.Repeats] || st.Repeats == st.ID) {
+			return fmt.Errorf("statement %s repeats %q, which is not another declared statement", st.ID, st.Repeats)
+		}
 	}
 	return nil
 }
 
 // statementRow aggregates a statement's claim rows into its verdict.
 func statementRow(st Statement, rows []ClaimRow) StatementRow {
-	out := StatementRow{StatementID: st.ID, Statement: st.Sentence, SourceSection: st.Source, Substitute: st.Substitute}
+	out := StatementRow{StatementID: st.ID, Statement: st.Sentence, SourceSection: st.Source, Substitute: st.Substitute, Repeats: st.Repeats}
 	if st.Paper() {
 		out.SourceSentence = st.Sentence
 	}
@@ -138,7 +147,8 @@ func statementRow(st Statement, rows []ClaimRow) StatementRow {
 }
 
 // claimRules names the judging rules that ClaimsHash pins beside the claims themselves.
-const claimRules = "v1: margins in units of G0 = median(f(theta0) - f*); paired Wilcoxon within task, data and d " +
+const claimRules = "v2: attainability control (the better side of a directional margin claim at f*, p x k <= alpha, else inconclusive); " +
+	"log-gap metric log(max((f - f*)/G0, 1e-3)); v1: margins in units of G0 = median(f(theta0) - f*); paired Wilcoxon within task, data and d " +
 	"for one method or DP-GIBO vs GIBO, else Mann-Whitney; Holm per figure at alpha 0.05; " +
 	"do-nothing control opposite p x k <= alpha; specificity p x k <= alpha; throughout: IUT over k(d+1)"
 
@@ -160,13 +170,15 @@ func ClaimsHash(fig string, statements []Statement) string {
 		Throughout bool     `json:"throughout"`
 		Contrast   []string `json:"contrast"`
 		Counts     bool     `json:"counts"`
+		ContrastB  bool     `json:"contrast_b,omitempty"`
+		ContrastC  []string `json:"contrast_configs,omitempty"`
 	}
 	var claims []pinned
 	for _, st := range statements {
 		for _, c := range st.Claims {
 			if c.Figure == fig {
 				claims = append(claims, pinned{c.ID, c.Kind.String(), c.A, c.B, c.Margin, c.Metric, c.Along,
-					c.Configs, c.Increasing, c.Throughout, c.Contrast, c.Aside == ""})
+					c.Configs, c.Increasing, c.Throughout, c.Contrast, c.Aside == "", c.ContrastB, c.ContrastConfigs})
 			}
 		}
 	}

@@ -510,3 +510,71 @@ func TestEquivalenceOfIdenticalRuns(t *testing.T) {
 		t.Fatalf("identical runs: %+v, %v", got, err)
 	}
 }
+
+// A claim that one side is better by a margin that even an oracle at f* cannot meet is
+// inconclusive (margin unattainable), never reproduced or not reproduced, whichever way its
+// own test points; with a margin the oracle meets, the same data decide it.
+func TestAttainabilityControl(t *testing.T) {
+	n := 12
+	// f* = 98, G0 = 1 (withFStar); B sits 0.05 above f*, A above B by 0.01-0.03.
+	b := seq(n, func(i int) float64 { return 98.05 + 0.001*float64(i) })
+	a := seq(n, func(i int) float64 { return b[i] + 0.01 + 0.002*float64(i%5) })
+	res := withFStar(results(t, append(rowsOf("f", "random", "", 5, a...), rowsOf("f", "gibo", "", 5, b...)...)))
+	for _, kind := range []Kind{Lower, Higher} {
+		// gibo said better than random by 0.1 G0, while random's gap is about 0.07: an
+		// oracle in gibo's place is at most 0.07 better, so the claim cannot hold.
+		cl := Claim{ID: "unattainable", Figure: "f", Kind: kind, Margin: 0.1, A: Side{Method: "gibo", D: 5}, B: Side{Method: "random", D: 5}}
+		if kind == Higher {
+			cl.A, cl.B = cl.B, cl.A
+		}
+		got := judge(t, res, cl)[0]
+		if got.Verdict != Inconclusive || !got.AttainP.Valid || got.AttainP.Value <= Alpha || !strings.Contains(got.Evidence, "margin unattainable") {
+			t.Errorf("%v: verdict %q, attain p %+v (%s): want inconclusive, margin unattainable", kind, got.Verdict, got.AttainP, got.Evidence)
+		}
+		if got.POppositeHolm.Value > Alpha {
+			t.Errorf("%v: the opposite direction (Holm p %g) should be significant: the control must be what keeps it from 'not reproduced'", kind, got.POppositeHolm.Value)
+		}
+	}
+	// On the log-gap scale the same data decide "gibo substantially below random" (gaps
+	// 0.05 against 0.06-0.09: less than twice, so not reproduced) and the oracle meets it.
+	sub := Claim{ID: "substantially", Figure: "f", Kind: Lower, Margin: SubstantialMargin, Metric: MetricLogGap,
+		A: Side{Method: "gibo", D: 5}, B: Side{Method: "random", D: 5}}
+	got := judge(t, res, sub)[0]
+	if got.Verdict != NotReproduced || !got.AttainP.Valid || got.AttainP.Value > Alpha || !strings.Contains(got.Evidence, "post hoc") {
+		t.Errorf("log-gap claim: verdict %q, attain p %+v (%s): want not reproduced, attainable, labelled post hoc", got.Verdict, got.AttainP, got.Evidence)
+	}
+	// A side at f* gives log(GapFloor), not -Inf.
+	at := withFStar(results(t, append(rowsOf("f", "gibo", "", 5, seq(n, func(int) float64 { return 98 })...),
+		rowsOf("f", "random", "", 5, a...)...)))
+	got = judge(t, at, sub)[0]
+	if got.Verdict != Reproduced || math.IsInf(got.Estimate.Value, 0) {
+		t.Errorf("gibo at f*: verdict %q, estimate %v: want reproduced with a finite log-gap difference", got.Verdict, got.Estimate.Value)
+	}
+}
+
+// The specificity control can replace side B's method (the statement's subject is B) or
+// A's config.
+func TestSpecificityOfSideBAndOfConfigs(t *testing.T) {
+	n := 12
+	var rows []records.Row
+	for _, m := range []string{"ucb", "gibo"} {
+		rows = append(rows, rowsOf("f", m, "", 5, seq(n, func(i int) float64 { return 98.5 + 0.01*float64(i) })...)...)
+	}
+	rows = append(rows, rowsOf("f", "random", "", 5, seq(n, func(i int) float64 { return 98.5 + 0.011*float64(i) })...)...)
+	for k, c := range []string{"eps=0.3", "eps=0.5", "eps=2"} {
+		rows = append(rows, rowsOf("f", "dpgibo", c, 5, seq(n, func(i int) float64 { return 98.2 + 0.01*float64(i) + 0.001*float64(k*(i%3)) })...)...)
+	}
+	res := withFStar(results(t, rows))
+	noBetter := Claim{ID: "ucb-no-better", Figure: "f", Kind: NotWorse, Margin: 0.1, A: Side{Method: "random", D: 5},
+		B: Side{Method: "ucb", D: 5}, Contrast: []string{"gibo"}, ContrastB: true}
+	got := judge(t, res, noBetter)[0]
+	if got.Verdict != NotSpecific || !strings.Contains(got.Specificity, "gibo: yes") {
+		t.Errorf("verdict %q, specificity %q: gibo in ucb's place passes too", got.Verdict, got.Specificity)
+	}
+	like := Claim{ID: "like", Figure: "f", Kind: Equivalent, Margin: 0.1, A: Side{Method: "dpgibo", Config: "eps=0.3", D: 5},
+		B: Side{Method: "dpgibo", Config: "eps=0.5", D: 5}, ContrastConfigs: []string{"eps=2"}}
+	got = judge(t, res, like)[0]
+	if got.Verdict != NotSpecific || !strings.Contains(got.Specificity, "eps=2: yes") {
+		t.Errorf("verdict %q, specificity %q: eps=2 is like eps=0.5 too (%s)", got.Verdict, got.Specificity, got.Evidence)
+	}
+}

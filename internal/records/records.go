@@ -444,3 +444,16 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// ClaimsHistory is one row of reproduction/claims-history.csv: a claims hash of one figure
+// (verdict.ClaimsHash), the commit whose code declared it, the commit of the first results
+// that recorded it in their manifest (empty while none has), the figure's first committed
+// results, and whether the claims were declared before those first results or after.
+type ClaimsHistory struct {
+	Figure            string `csv:"figure" records:"required"`
+	ClaimsHash        string `csv:"claims_hash" records:"required"`
+	DeclaredCommit    string `csv:"declared_commit" records:"required"`
+	ResultsCommit     string `csv:"results_commit"`
+	FirstResultCommit string `csv:"first_result_commit"`
+	Declared          string `csv:"declared" records:"required"`
+}

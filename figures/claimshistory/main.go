@@ -1,0 +1,111 @@
+// Command claimshistory writes reproduction/claims-history.csv: for every figure with
+// declared claims, each claims hash (verdict.ClaimsHash) its committed manifests have
+// recorded and the one the code declares now, with the commit that declared it and whether
+// that was before or after the figure's first committed results. It reads the repository's
+// git history (run it in a clone with history); README's generator and the tests read only
+// the table it writes, never git:
+//
+//	go run ./figures/claimshistory            # rewrite reproduction/claims-history.csv
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"dpgibo/figures/verdict"
+	"dpgibo/internal/records"
+	"dpgibo/internal/runinfo"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "claimshistory:", err)
+		os.Exit(1)
+	}
+}
+
+func git(args ...string) (string, error) {
+	var out, errb bytes.Buffer
+	cmd := exec.Command("git", args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+	}
+	return out.String(), nil
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("claimshistory", flag.ContinueOnError)
+	dir := fs.String("dir", "reproduction", "folder of the committed results (in the repository)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	head, err := git("rev-parse", "HEAD")
+	if err != nil {
+		return err
+	}
+	head = strings.TrimSpace(head)
+	if status, err := git("status", "--porcelain", "--", "figures/verdict"); err != nil {
+		return err
+	} else if status != "" {
+		return errors.New("figures/verdict has uncommitted changes: commit the claims first, so that the table names the commit that declares them")
+	}
+	statements := verdict.Statements()
+	var rows []records.ClaimsHistory
+	for _, fig := range verdict.Figures(statements) {
+		first, err := git("log", "--reverse", "--format=%H", "--", *dir+"/"+fig+".csv", *dir+"/"+fig+".csv.gz")
+		if err != nil {
+			return err
+		}
+		firstResult, _, _ := strings.Cut(strings.TrimSpace(first), "\n")
+		commits, err := git("log", "--reverse", "--format=%H", "--", *dir+"/manifest-"+fig+".json")
+		if err != nil {
+			return err
+		}
+		seen := map[string]bool{}
+		for _, c := range strings.Fields(commits) {
+			text, err := git("show", c+":"+*dir+"/manifest-"+fig+".json")
+			if err != nil {
+				continue // deleted in that commit
+			}
+			var m runinfo.Manifest
+			if err := json.Unmarshal([]byte(text), &m); err != nil {
+				return fmt.Errorf("manifest-%s.json at %s: %w", fig, c, err)
+			}
+			h := m.ClaimsHashes[fig]
+			if h == "" || seen[h] {
+				continue
+			}
+			seen[h] = true
+			rows = append(rows, row(fig, h, m.Commit, c, firstResult))
+		}
+		if h := verdict.ClaimsHash(fig, statements); !seen[h] {
+			rows = append(rows, row(fig, h, head, "", firstResult))
+		}
+	}
+	data, err := records.Marshal(rows)
+	if err != nil {
+		return err
+	}
+	return records.WriteFileAtomic(*dir+"/claims-history.csv", data)
+}
+
+// row is one claims hash of fig: declared in the code at declared, first recorded by the
+// results committed at results ("" when no committed run recorded it yet).
+func row(fig, hash, declared, results, firstResult string) records.ClaimsHistory {
+	when := "before"
+	if firstResult != "" && results != firstResult {
+		when = "after"
+	}
+	return records.ClaimsHistory{Figure: fig, ClaimsHash: hash, DeclaredCommit: declared, ResultsCommit: results,
+		FirstResultCommit: firstResult, Declared: when}
+}
