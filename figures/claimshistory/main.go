@@ -33,6 +33,10 @@ func main() {
 	}
 }
 
+// sharesRuns maps a figure to the figure whose runs it repeats with one change: fig2a-b3 is
+// fig2a with DP-GIBO at B = 3, the clip of fig2a's first runs.
+var sharesRuns = map[string]string{"fig2a-b3": "fig2a"}
+
 func git(args ...string) (string, error) {
 	var out, errb bytes.Buffer
 	cmd := exec.Command("git", args...)
@@ -62,7 +66,16 @@ func run(args []string) error {
 	statements := verdict.Statements()
 	var rows []records.ClaimsHistory
 	for _, fig := range verdict.Figures(statements) {
-		first, err := git("log", "--reverse", "--format=%H", "--", *dir+"/"+fig+".csv", *dir+"/"+fig+".csv.gz")
+		// The first results are the first commit of any of the figure's files: its raw CSV,
+		// timings or manifest (early runs committed timings and verdicts before raw data).
+		// A figure that reruns another's curves has that figure's first results too.
+		paths := []string{"--"}
+		for _, f := range []string{fig, sharesRuns[fig]} {
+			if f != "" {
+				paths = append(paths, *dir+"/"+f+".csv", *dir+"/"+f+".csv.gz", *dir+"/timings-"+f+".csv", *dir+"/manifest-"+f+".json")
+			}
+		}
+		first, err := git(append([]string{"log", "--reverse", "--format=%H"}, paths...)...)
 		if err != nil {
 			return err
 		}
