@@ -15,11 +15,24 @@ const BandLevel = 0.95
 // Band is a curve summarised over seeds: at every X, the median of the seeds' values and
 // the distribution-free confidence interval of that median (order statistics, at
 // BandLevel; stats.MedianCI), so that a band shows how well the seeds pin the median down.
+// With too few seeds for BandLevel (fewer than 6 at 95%) no such interval exists and
+// [Lo, Hi] is the range of the seeds, as stats.MedianCI returns it; Coverage tells which.
 type Band struct {
 	X, Median, Lo, Hi []float64
 	// Seeds is the number of replications summarised.
 	Seeds int
+	// Coverage is the smallest coverage of [Lo, Hi] as an interval for the median over the
+	// band's abscissae (stats.MedianCI; 0 for one seed).
+	Coverage float64
 }
+
+// IsCI reports whether [Lo, Hi] is a confidence interval of the median at BandLevel, and
+// not merely the range of too few seeds.
+func (b Band) IsCI() bool { return isCI(b.Coverage) }
+
+// isCI reports whether an interval of the median with this coverage (stats.MedianCI) may be
+// called a BandLevel confidence interval.
+func isCI(coverage float64) bool { return coverage >= BandLevel }
 
 // point is one (x, y) of one seed's series.
 type point struct{ x, y float64 }
@@ -48,7 +61,7 @@ func summarise(series map[int][]point) Band {
 	sort.Ints(seeds)
 	sort.Float64s(grid)
 	grid = slices.Compact(grid)
-	b := Band{Seeds: len(seeds)}
+	b := Band{Seeds: len(seeds), Coverage: 1}
 	vals := make([]float64, len(seeds))
 	pos := make([]int, len(seeds))
 	for _, x := range grid {
@@ -62,7 +75,8 @@ func summarise(series map[int][]point) Band {
 			}
 			vals[k] = pts[pos[k]].y
 		}
-		lo, hi, _ := stats.MedianCI(vals, BandLevel)
+		lo, hi, coverage := stats.MedianCI(vals, BandLevel)
+		b.Coverage = math.Min(b.Coverage, coverage)
 		b.X = append(b.X, x)
 		b.Median = append(b.Median, stats.Median(vals))
 		b.Lo = append(b.Lo, lo)

@@ -27,13 +27,15 @@ func lossLabel(task string) string {
 	return "validation loss"
 }
 
-// paramSymbol is how a swept parameter is written in legends (the paper's symbols).
+// paramSymbol is how a swept parameter is written in legends (the paper's symbols). The
+// bias tolerance of the adaptive batch is the paper's epsilon, written BiasTol here as
+// everywhere in the project: epsilon is the privacy budget's letter.
 func paramSymbol(name string) string {
 	switch name {
 	case "mu":
 		return "μ"
 	case "bias_tol":
-		return "ε"
+		return "BiasTol"
 	case "clip":
 		return "B"
 	case "noise_std":
@@ -80,13 +82,13 @@ func lossOf(r records.Row) float64  { return r.Loss }
 
 // drawAcrossD draws fig1, fig2a, fig2b and fig2b-real: one panel per (task, d), the loss of every
 // method against function evaluations.
-func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel, error) {
 	type panelKey struct {
 		task, data string
 		d          int
 	}
 	panels := distinct(rows, func(r records.Row) panelKey { return panelKey{r.Task, r.Data, r.D} })
-	var out []*plot.Plot
+	var out []*panel
 	for _, pk := range panels {
 		var sub []records.Row
 		for _, r := range rows {
@@ -100,7 +102,7 @@ func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 		var all []float64
 		for _, k := range keys {
 			b := summarise(seriesBy(by[k], evalsOf, lossOf))
-			if err := addBand(p, b, curveName(k, true, true), methodColor(k.Method), false); err != nil {
+			if err := addBand(p, b, curveName(k, true, true), methodColor(k.Method), Solid); err != nil {
 				return nil, err
 			}
 			all = append(all, b.Lo...)
@@ -108,14 +110,14 @@ func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 		}
 		logYIfWide(p, all)
 		p.finish()
-		out = append(out, p.Plot)
+		out = append(out, p)
 	}
-	return [][]*plot.Plot{out}, nil
+	return [][]*panel{out}, nil
 }
 
 // drawThetaPaths draws fig3f: one panel per recorded coordinate, its value against the
 // iteration for each method's run.
-func drawThetaPaths(_ string, _ []records.Row, rows []records.ThetaRow) ([][]*plot.Plot, error) {
+func drawThetaPaths(_ string, _ []records.Row, rows []records.ThetaRow) ([][]*panel, error) {
 	type coordKey struct {
 		coord int
 		name  string
@@ -136,7 +138,7 @@ func drawThetaPaths(_ string, _ []records.Row, rows []records.ThetaRow) ([][]*pl
 		}
 	}
 	sort.SliceStable(methods, func(i, j int) bool { return methodRank(methods[i]) < methodRank(methods[j]) })
-	var out []*plot.Plot
+	var out []*panel
 	for _, ck := range coords {
 		title := fmt.Sprintf("%s, d = %d: path of %s", taskTitle(rows[0].Task, rows[0].Data), rows[0].D, ck.name)
 		p := newPlot(title, xIter, ck.name)
@@ -151,14 +153,14 @@ func drawThetaPaths(_ string, _ []records.Row, rows []records.ThetaRow) ([][]*pl
 			if len(series) > 1 {
 				name += fmt.Sprintf(" (median of %d runs)", len(series))
 			}
-			if err := addBand(p, summarise(series), name, methodColor(m), false); err != nil {
+			if err := addBand(p, summarise(series), name, methodColor(m), Solid); err != nil {
 				return nil, err
 			}
 		}
 		p.finish()
-		out = append(out, p.Plot)
+		out = append(out, p)
 	}
-	return [][]*plot.Plot{out}, nil
+	return [][]*panel{out}, nil
 }
 
 // sweepPanel draws one curve per config of rows (x against y), coloured by sweep order.
@@ -167,7 +169,7 @@ func sweepPanel(p *panel, rows []records.Row, x, y func(records.Row) float64, lo
 	var all []float64
 	for i, k := range keys {
 		b := summarise(seriesBy(by[k], x, y))
-		if err := addBand(p, b, curveName(k, len(distinct(rows, func(r records.Row) string { return r.Method })) > 1, true), sweepColor(i), false); err != nil {
+		if err := addBand(p, b, curveName(k, len(distinct(rows, func(r records.Row) string { return r.Method })) > 1, true), sweepColor(i), Solid); err != nil {
 			return err
 		}
 		all = append(all, b.Lo...)
@@ -182,7 +184,7 @@ func sweepPanel(p *panel, rows []records.Row, x, y func(records.Row) float64, lo
 
 // drawBiasTol draws fig3ab: (a) the loss per iteration and (b) the evaluations used per
 // iteration, one curve per bias tolerance.
-func drawBiasTol(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+func drawBiasTol(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel, error) {
 	r0 := rows[0]
 	a := newPlot(fmt.Sprintf("(a) %s, d = %d: loss", taskTitle(r0.Task, r0.Data), r0.D), xIter, lossLabel(r0.Task))
 	if err := sweepPanel(a, rows, iterOf, lossOf, true); err != nil {
@@ -192,12 +194,12 @@ func drawBiasTol(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 	if err := sweepPanel(b, rows, iterOf, evalsOf, false); err != nil {
 		return nil, err
 	}
-	return [][]*plot.Plot{{a.Plot, b.Plot}}, nil
+	return [][]*panel{{a, b}}, nil
 }
 
 // drawSweepByIter draws fig3c and clip-sweep: the loss per iteration, one curve per value
 // of the swept parameter.
-func drawSweepByIter(name string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+func drawSweepByIter(name string, rows []records.Row, _ []records.ThetaRow) ([][]*panel, error) {
 	r0 := rows[0]
 	title := fmt.Sprintf("%s, d = %d, n = %d", taskTitle(r0.Task, r0.Data), r0.D, r0.NUsers)
 	switch name {
@@ -210,40 +212,49 @@ func drawSweepByIter(name string, rows []records.Row, _ []records.ThetaRow) ([][
 	if err := sweepPanel(p, rows, iterOf, lossOf, true); err != nil {
 		return nil, err
 	}
-	return [][]*plot.Plot{{p.Plot}}, nil
+	return [][]*panel{{p}}, nil
 }
 
-// addPointsCI draws, at each x, the median of values[i] with its confidence interval
-// (stats.MedianCI at BandLevel) as error bars, joined by a line (NewMedianPoints), under
-// name; x with no values are skipped. It returns the interval limits drawn.
-func addPointsCI(p *panel, x []float64, values [][]float64, name string, c color.Color, dashed bool) ([]float64, error) {
+// addPointsCI draws, at each x (moved right by shift), the median of values[i] with an
+// error bar joined by a line (NewMedianPoints), under name; x with no values are skipped.
+// The bar is the confidence interval of the median at BandLevel (stats.MedianCI) where
+// there are enough values for one, their range otherwise, as the panel's title says. It
+// returns the bars' limits.
+func addPointsCI(p *panel, x []float64, values [][]float64, shift float64, name string, c color.Color, dash Dash) ([]float64, error) {
 	var pts []medianCI
 	var span []float64
+	lo, hi, ci := 0, 0, true
 	for i := range x {
-		if len(values[i]) == 0 {
+		n := len(values[i])
+		if n == 0 {
 			continue
 		}
 		med := stats.Median(values[i])
-		lo, hi, _ := stats.MedianCI(values[i], BandLevel)
-		pts = append(pts, medianCI{x: x[i], median: med, lo: lo, hi: hi})
-		span = append(span, lo, hi)
-		p.noteSeeds(len(values[i]))
+		l, h, coverage := stats.MedianCI(values[i], BandLevel)
+		pts = append(pts, medianCI{x: x[i] + shift, median: med, lo: l, hi: h})
+		span = append(span, l, h)
+		if len(pts) == 1 {
+			lo, hi = n, n
+		}
+		lo, hi, ci = min(lo, n), max(hi, n), ci && isCI(coverage)
 	}
 	if len(pts) == 0 {
 		return nil, nil
 	}
-	mp, err := NewMedianPoints(pts, c, dashed)
+	c, dash = p.claim(c, dash)
+	mp, err := NewMedianPoints(pts, c, dash)
 	if err != nil {
 		return nil, err
 	}
 	p.Add(mp)
-	p.addLegend(name, mp)
+	p.bars = true
+	p.addCurve(name, mp, c, dash, lo, hi, ci)
 	return span, nil
 }
 
 // drawFinalByNoise draws fig3d: the final loss (median and its confidence interval over
 // seeds) for each evaluation-noise level, "none" included.
-func drawFinalByNoise(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+func drawFinalByNoise(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel, error) {
 	keys, by := groups(rows)
 	r0 := rows[0]
 	p := newPlot(fmt.Sprintf("%s, d = %d, T = %d, b = d+1: final loss", taskTitle(r0.Task, r0.Data), r0.D, r0.Iters),
@@ -265,7 +276,7 @@ func drawFinalByNoise(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*
 		}
 		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
 	}
-	span, err := addPointsCI(p, x, values, MethodName(r0.Method), methodColor(r0.Method), false)
+	span, err := addPointsCI(p, x, values, 0, MethodName(r0.Method), methodColor(r0.Method), Solid)
 	if err != nil {
 		return nil, err
 	}
@@ -273,12 +284,12 @@ func drawFinalByNoise(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*
 	p.X.Min, p.X.Max = -0.5, float64(len(keys))-0.5
 	logYIfWide(p, span)
 	p.finish()
-	return [][]*plot.Plot{{p.Plot}}, nil
+	return [][]*panel{{p}}, nil
 }
 
 // drawMisspec draws noise-misspec: one panel per sigma told to DP-GIBO (true, over- and
 // underestimated), DP-GIBO against random search on the same noisy evaluations.
-func drawMisspec(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+func drawMisspec(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel, error) {
 	keys, by := groups(rows)
 	var swept, others []groupKey
 	for _, k := range keys {
@@ -289,7 +300,7 @@ func drawMisspec(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 		}
 	}
 	sortByMethod(others)
-	var out []*plot.Plot
+	var out []*panel
 	for _, k := range swept {
 		r0 := by[k][0]
 		_, told, _ := configValue(k.Config)
@@ -304,7 +315,7 @@ func drawMisspec(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 		var all []float64
 		for _, kk := range append([]groupKey{k}, others...) {
 			b := summarise(seriesBy(by[kk], evalsOf, lossOf))
-			if err := addBand(p, b, MethodName(kk.Method), methodColor(kk.Method), false); err != nil {
+			if err := addBand(p, b, MethodName(kk.Method), methodColor(kk.Method), Solid); err != nil {
 				return nil, err
 			}
 			all = append(all, b.Lo...)
@@ -312,23 +323,23 @@ func drawMisspec(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 		}
 		logYIfWide(p, all)
 		p.finish()
-		out = append(out, p.Plot)
+		out = append(out, p)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no DP-GIBO rows with a told sigma (config noise_std=...)")
 	}
-	return [][]*plot.Plot{out}, nil
+	return [][]*panel{out}, nil
 }
 
 // drawPrivate draws fig-private: final loss against d, one panel per task and mu (rows:
 // mu, columns: task), every method private at that mu.
-func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel, error) {
 	type taskKey struct{ task, data string }
 	taskList := distinct(rows, func(r records.Row) taskKey { return taskKey{r.Task, r.Data} })
 	mus := distinct(rows, func(r records.Row) string { return r.Config })
-	var grid [][]*plot.Plot
+	var grid [][]*panel
 	for _, mu := range mus {
-		var row []*plot.Plot
+		var row []*panel
 		for _, tk := range taskList {
 			var sub []records.Row
 			for _, r := range rows {
@@ -346,32 +357,54 @@ func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.
 			dims := distinct(sub, func(r records.Row) int { return r.D })
 			sort.Ints(dims)
 			var span []float64
-			for _, m := range methods {
+			for i, m := range methods {
 				x, values := finalsAtDims(sub, dims, func(r records.Row) bool { return r.Method == m })
-				s, err := addPointsCI(p, x, values, MethodName(m), methodColor(m), false)
+				s, err := addPointsCI(p, x, values, dodge(dims, i, len(methods)), MethodName(m), methodColor(m), Solid)
 				if err != nil {
 					return nil, err
 				}
 				span = append(span, s...)
 			}
 			finishDimPanel(p, dims, span)
-			row = append(row, p.Plot)
+			row = append(row, p)
 		}
 		grid = append(grid, row)
 	}
 	return grid, nil
 }
 
+// dodgeWidth is the width, as a fraction of the span of d (or in units of d when a panel
+// has one d), over which the curves of a panel whose x axis is d are spread at each d.
+const dodgeWidth = 0.12
+
+// dodge is how far right of d the points of curve i of n are drawn on a panel whose x axis
+// is dims, so that the error bars of curves at the same d stand side by side instead of
+// over each other; the n curves spread over dodgeWidth of the axis, centred on d.
+func dodge(dims []int, i, n int) float64 {
+	if n < 2 {
+		return 0
+	}
+	return (float64(i) - float64(n-1)/2) * dimSpan(dims) * dodgeWidth / float64(n-1)
+}
+
+// dimSpan is the span of dims (1 for one d).
+func dimSpan(dims []int) float64 {
+	if len(dims) == 1 {
+		return 1
+	}
+	return float64(dims[len(dims)-1] - dims[0])
+}
+
 // finishDimPanel completes a panel whose x axis is d: a tick at every d drawn, a little room
-// at both ends, a log y axis when the values span a wide range, the legend's room and the
-// seed count.
+// at both ends (beyond the dodged points), a log y axis when the values span a wide range,
+// and the seed count.
 func finishDimPanel(p *panel, dims []int, span []float64) {
 	var ticks []plot.Tick
 	for _, d := range dims {
 		ticks = append(ticks, plot.Tick{Value: float64(d), Label: fmt.Sprint(d)})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	pad := 0.08 * float64(dims[len(dims)-1]-dims[0])
+	pad := (0.08 + dodgeWidth/2) * dimSpan(dims)
 	if len(dims) == 1 {
 		pad = 1
 	}

@@ -58,7 +58,7 @@ func gapRows(rows []records.Row, stars map[starKey]float64) ([]records.Row, bool
 // asGap turns the loss panels of a drawing made from gapRows into suboptimality panels: a
 // log y axis and "- f*" in the axis label. Panels that do not show a loss (evaluations, the
 // privacy SNR) are left alone.
-func asGap(panels [][]*plot.Plot) {
+func asGap(panels [][]*panel) {
 	for _, row := range panels {
 		for _, p := range row {
 			if p == nil || !isLossLabel(p.Y.Label.Text) {
@@ -67,8 +67,7 @@ func asGap(panels [][]*plot.Plot) {
 			p.Y.Label.Text += " − f*"
 			p.Title.Text = strings.Replace(p.Title.Text, "\n", ": gap to the best-known optimum f*\n", 1)
 			if _, ok := p.Y.Scale.(plot.LogScale); !ok {
-				p.Y.Scale = plot.LogScale{}
-				p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+				setLogY(p.Plot)
 			}
 			if p.Y.Min < GapFloor {
 				p.Y.Min = GapFloor

@@ -3,19 +3,17 @@ package plotting
 import (
 	"sort"
 
-	"gonum.org/v1/plot"
-
 	"dpgibo/internal/records"
 )
 
 // drawPeers draws fig-peers: final loss against d, one panel per task, one curve per method
 // and configuration (DP-GIBO at each mu, dashed below mu = 1; GIBO, random search, TPE and
 // CMA-ES once each), median with its confidence interval over the seeds.
-func drawPeers(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Plot, error) {
+func drawPeers(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel, error) {
 	type taskKey struct{ task, data string }
 	type curve struct{ method, config string }
 	taskList := distinct(rows, func(r records.Row) taskKey { return taskKey{r.Task, r.Data} })
-	var panels []*plot.Plot
+	var panels []*panel
 	for _, tk := range taskList {
 		var sub []records.Row
 		for _, r := range rows {
@@ -35,15 +33,18 @@ func drawPeers(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*plot.Pl
 			if c.config != "" {
 				name += ", " + configLegend(c.config)
 			}
-			dashed := c.config != "" && ci > 0 && curves[ci-1].method == c.method
-			s, err := addPointsCI(p, x, values, name, methodColor(c.method), dashed)
+			dash := Solid
+			if c.config != "" && ci > 0 && curves[ci-1].method == c.method {
+				dash = Dashed
+			}
+			s, err := addPointsCI(p, x, values, dodge(dims, ci, len(curves)), name, methodColor(c.method), dash)
 			if err != nil {
 				return nil, err
 			}
 			span = append(span, s...)
 		}
 		finishDimPanel(p, dims, span)
-		panels = append(panels, p.Plot)
+		panels = append(panels, p)
 	}
-	return [][]*plot.Plot{panels}, nil
+	return [][]*panel{panels}, nil
 }

@@ -18,17 +18,46 @@ import (
 // plot.Thumbnailer for the legend, built by a constructor that rejects data it cannot draw
 // honestly.
 
-// MedianBand draws a Band: the confidence interval of the median over seeds as a
+// Dash is the dash pattern of a curve. Together with its colour it tells the curves of a
+// panel apart: no two curves of a panel share both (panel.claim).
+type Dash int
+
+// The dash patterns, in the order they are handed out.
+const (
+	Solid Dash = iota
+	Dashed
+	Dotted
+	DashDot
+	numDashes
+)
+
+// pattern is the line dash pattern of d (nil for Solid).
+func (d Dash) pattern() []vg.Length {
+	switch d % numDashes {
+	case Dashed:
+		return []vg.Length{vg.Points(5), vg.Points(3)}
+	case Dotted:
+		return []vg.Length{vg.Points(1.5), vg.Points(2)}
+	case DashDot:
+		return []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)}
+	}
+	return nil
+}
+
+// MedianBand draws a Band: the interval [Lo, Hi] around the median over seeds as a
 // translucent polygon (a thin vertical bar when the band has one abscissa; nothing with one
-// seed) and the median as a line, dashed or solid. Its legend thumbnail is the line's.
+// seed) and the median as a line in a dash pattern. The interval is the confidence interval
+// of the median when the band has enough seeds for BandLevel (Band.IsCI), the range of the
+// seeds otherwise; the panel's title and legend say which. Its legend thumbnail is the line's.
 type MedianBand struct {
 	polygon *plotter.Polygon // nil with one seed
 	line    *plotter.Line
 }
 
-// NewMedianBand returns the drawing of b in colour c. b must have at least one point, equal
-// lengths, finite values, Lo <= Median <= Hi at every x, and at least one seed.
-func NewMedianBand(b Band, c color.Color, dashed bool) (*MedianBand, error) {
+// NewMedianBand returns the drawing of b in colour c and dash pattern dash. b must have at
+// least one point, equal lengths, finite values, Lo <= Median <= Hi at every x, and at least
+// one seed.
+func NewMedianBand(b Band, c color.Color, dash Dash) (*MedianBand, error) {
 	n := len(b.X)
 	switch {
 	case n == 0:
@@ -73,7 +102,7 @@ func NewMedianBand(b Band, c color.Color, dashed bool) (*MedianBand, error) {
 	if err != nil {
 		return nil, err
 	}
-	curveStyle(line, c, dashed)
+	curveStyle(line, c, dash)
 	m.line = line
 	return m, nil
 }
@@ -102,9 +131,10 @@ func (m *MedianBand) GlyphBoxes(p *plot.Plot) []plot.GlyphBox { return m.line.Gl
 // Thumbnail implements plot.Thumbnailer: the median's line.
 func (m *MedianBand) Thumbnail(c *draw.Canvas) { m.line.Thumbnail(c) }
 
-// MedianPoints draws, at each x, the median of a sample with the confidence interval of that
-// median as an error bar, the medians joined by a line and marked by circles. Its legend
-// thumbnail is the line with a circle.
+// MedianPoints draws, at each x, the median of a sample with an interval as an error bar
+// (the confidence interval of the median when the sample is large enough for BandLevel, its
+// range otherwise), the medians joined by a line and marked by circles. Its legend thumbnail
+// is the line with a circle.
 type MedianPoints struct {
 	bars  *plotter.YErrorBars
 	line  *plotter.Line
@@ -114,9 +144,9 @@ type MedianPoints struct {
 // medianCI is one point of MedianPoints: x, the median and its interval.
 type medianCI struct{ x, median, lo, hi float64 }
 
-// NewMedianPoints returns the drawing of pts in colour c. pts must not be empty, and each
-// point must be finite with lo <= median <= hi.
-func NewMedianPoints(pts []medianCI, c color.Color, dashed bool) (*MedianPoints, error) {
+// NewMedianPoints returns the drawing of pts in colour c and dash pattern dash. pts must not
+// be empty, and each point must be finite with lo <= median <= hi.
+func NewMedianPoints(pts []medianCI, c color.Color, dash Dash) (*MedianPoints, error) {
 	if len(pts) == 0 {
 		return nil, errors.New("median points: no points")
 	}
@@ -144,7 +174,7 @@ func NewMedianPoints(pts []medianCI, c color.Color, dashed bool) (*MedianPoints,
 	if err != nil {
 		return nil, err
 	}
-	curveStyle(line, c, dashed)
+	curveStyle(line, c, dash)
 	marks.Color = c
 	marks.Shape = draw.CircleGlyph{}
 	marks.Radius = vg.Points(3)
@@ -188,11 +218,9 @@ func (m *MedianPoints) Thumbnail(c *draw.Canvas) {
 	m.marks.Thumbnail(c)
 }
 
-// curveStyle is the style of every median curve: colour c, 1.5 pt, dashed or solid.
-func curveStyle(line *plotter.Line, c color.Color, dashed bool) {
+// curveStyle is the style of every median curve: colour c, 1.5 pt, in dash pattern dash.
+func curveStyle(line *plotter.Line, c color.Color, dash Dash) {
 	line.Color = c
 	line.Width = vg.Points(1.5)
-	if dashed {
-		line.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-	}
+	line.Dashes = dash.pattern()
 }

@@ -20,11 +20,11 @@ func TestPlotterConstructorsValidate(t *testing.T) {
 		"NaN":               {X: []float64{1}, Median: []float64{math.NaN()}, Lo: []float64{0}, Hi: []float64{1}, Seeds: 3},
 		"no seeds":          {X: []float64{1}, Median: []float64{1}, Lo: []float64{1}, Hi: []float64{1}},
 	} {
-		if _, err := NewMedianBand(b, c, false); err == nil {
+		if _, err := NewMedianBand(b, c, Solid); err == nil {
 			t.Errorf("NewMedianBand accepted a band with %s", name)
 		}
 	}
-	mb, err := NewMedianBand(good, c, true)
+	mb, err := NewMedianBand(good, c, Dashed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,11 +36,11 @@ func TestPlotterConstructorsValidate(t *testing.T) {
 		"median outside CI": {{x: 1, median: 2, lo: 0, hi: 1}},
 		"Inf":               {{x: math.Inf(1), median: 1, lo: 0, hi: 2}},
 	} {
-		if _, err := NewMedianPoints(pts, c, false); err == nil {
+		if _, err := NewMedianPoints(pts, c, Solid); err == nil {
 			t.Errorf("NewMedianPoints accepted %s", name)
 		}
 	}
-	mp, err := NewMedianPoints([]medianCI{{x: 1, median: 1, lo: 0, hi: 4}, {x: 3, median: 2, lo: 1, hi: 2}}, c, false)
+	mp, err := NewMedianPoints([]medianCI{{x: 1, median: 1, lo: 0, hi: 4}, {x: 3, median: 2, lo: 1, hi: 2}}, c, Solid)
 	if err != nil {
 		t.Fatal(err)
 	}

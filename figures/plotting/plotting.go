@@ -1,6 +1,7 @@
 // Package plotting draws the figures of the DP-GIBO paper from the runner's CSV files
 // alone (see package dpgibo/internal/records for the columns), with gonum/plot: the
-// median over seeds with the 95% confidence band of the median, the paper's axes and legend names
+// median over seeds with the 95% confidence band of the median (the seeds' range, said so,
+// when there are too few seeds for that interval), the paper's axes and legend names
 // (DP-GIBO, GIBO, Random Search, UCB-BO; DP-Random and DP-UCB for the private comparison),
 // each figure as PNG, SVG and PDF.
 //
@@ -22,7 +23,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -37,13 +37,16 @@ import (
 var Formats = []string{"png", "svg", "pdf"}
 
 // PanelWidth and PanelHeight are the size of one panel of a figure; MaxColumns panels at
-// most share a row (more panels wrap onto further rows), so a figure is never a strip.
-// Images are rendered at a resolution that makes them at least MinPixelWidth pixels wide
-// (and at least 200 dpi); fonts are sized in points, so they keep their size in print.
+// most share a row (more panels wrap onto further rows, layout), and a figure is never
+// wider than MaxAspect times its height (a single row of panels is drawn taller), so a
+// figure is never a strip. Images are rendered at a resolution that makes them at least
+// MinPixelWidth pixels wide (and at least 200 dpi); fonts are sized in points, so they keep
+// their size in print.
 var (
 	PanelWidth    = 4.6 * vg.Inch
 	PanelHeight   = 3.8 * vg.Inch
-	MaxColumns    = 2
+	MaxColumns    = 3
+	MaxAspect     = 2.5
 	MinPixelWidth = 1600
 	TickFontSize  = vg.Points(11)
 	LabelFontSize = vg.Points(12)
@@ -53,7 +56,7 @@ var (
 // (rows of plots) to draw.
 type figure struct {
 	theta bool // the CSV holds records.ThetaRow
-	draw  func(name string, rows []records.Row, theta []records.ThetaRow) ([][]*plot.Plot, error)
+	draw  func(name string, rows []records.Row, theta []records.ThetaRow) ([][]*panel, error)
 }
 
 // renderers maps every figure name to its drawing.
@@ -65,6 +68,7 @@ var renderers = withDesignStudy(map[string]figure{
 	"fig2b-real":    {draw: drawAcrossD},
 	"fig3f":         {theta: true, draw: drawThetaPaths},
 	"fig3ab":        {draw: drawBiasTol},
+	"speedup":       {draw: drawBiasTol},
 	"fig3c":         {draw: drawSweepByIter},
 	"fig3d":         {draw: drawFinalByNoise},
 	"noise-misspec": {draw: drawMisspec},
@@ -276,12 +280,41 @@ func (f input) draw(formats []string) (files []records.File, err error) {
 			files, err = nil, fmt.Errorf("figure %s: cannot draw: %v", f.name, r)
 		}
 	}()
+	figs, err := f.panels()
+	if err != nil {
+		return nil, err
+	}
+	for _, fig := range figs {
+		more, err := drawFigure(fig.panels, fig.name, formats)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, more...)
+	}
+	return files, nil
+}
+
+// drawing is one figure's panels, to be drawn as name.
+type drawing struct {
+	name   string
+	panels [][]*panel
+}
+
+// panels builds the panels of f: the figure, then its suboptimality variant NAME-gap when
+// every row's setting has a best-known optimum.
+func (f input) panels() ([]drawing, error) {
 	if f.name == theoryName {
-		panels, err := theoryPanels(f.sweep)
+		plots, err := theoryPanels(f.sweep)
 		if err != nil {
 			return nil, fmt.Errorf("figure theory: %w", err)
 		}
-		return drawFigure(panels, f.name, formats)
+		panels := make([][]*panel, len(plots))
+		for i, row := range plots {
+			for _, p := range row {
+				panels[i] = append(panels[i], &panel{Plot: p})
+			}
+		}
+		return []drawing{{f.name, panels}}, nil
 	}
 	fig := renderers[f.name]
 	panels, err := fig.draw(f.name, f.rows, f.theta)
@@ -289,35 +322,24 @@ func (f input) draw(formats []string) (files []records.File, err error) {
 		return nil, fmt.Errorf("figure %s: %w", f.name, err)
 	}
 	if hasSNR(f.rows) {
-		// Every figure with private runs gets their privacy SNR (a non-private diagnostic).
-		snr, err := snrPanel(f.rows)
+		// Every figure with private runs gets their privacy SNR (a non-private diagnostic),
+		// one panel per task, as a row of its own (layout may re-flow it).
+		snr, err := snrPanels(f.rows)
 		if err != nil {
 			return nil, fmt.Errorf("figure %s: SNR panel: %w", f.name, err)
 		}
-		if last := len(panels) - 1; last >= 0 && len(panels[last])%MaxColumns != 0 {
-			panels[last] = append(panels[last], snr) // fill the last row's empty slot
-		} else {
-			panels = append(panels, []*plot.Plot{snr})
-		}
+		panels = append(panels, snr)
 	}
-	files, err = drawFigure(panels, f.name, formats)
-	if err != nil {
-		return nil, err
-	}
-	// The suboptimality variant, when every row's setting has a best-known optimum.
+	out := []drawing{{f.name, panels}}
 	if gap, ok := gapRows(f.rows, f.stars); ok {
 		panels, err := fig.draw(f.name, gap, f.theta)
 		if err != nil {
 			return nil, fmt.Errorf("figure %s (gap to f*): %w", f.name, err)
 		}
 		asGap(panels)
-		more, err := drawFigure(panels, f.name+"-gap", formats)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, more...)
+		out = append(out, drawing{f.name + "-gap", panels})
 	}
-	return files, nil
+	return out, nil
 }
 
 // RenderFile draws figure name from the CSV at path (with fstar.csv beside it, when there
@@ -339,7 +361,7 @@ func RenderFile(path, name, outDir string) ([]string, error) {
 }
 
 // drawFigure draws panels as name in every format.
-func drawFigure(panels [][]*plot.Plot, name string, formats []string) ([]records.File, error) {
+func drawFigure(panels [][]*panel, name string, formats []string) ([]records.File, error) {
 	var files []records.File
 	for _, format := range formats {
 		data, err := drawPanels(panels, format)
@@ -351,18 +373,20 @@ func drawFigure(panels [][]*plot.Plot, name string, formats []string) ([]records
 	return files, nil
 }
 
-// layout re-flows panels onto a grid of at most MaxColumns columns. A drawing whose rows
-// fit keeps them; otherwise its panels are taken in reading order (empty cells dropped) and
-// wrapped, so that no row is wider than MaxColumns and no slot but the last row's is empty.
-func layout(panels [][]*plot.Plot) [][]*plot.Plot {
-	fits := true
+// layout arranges panels on a grid of at most MaxColumns columns. A drawing whose rows are
+// all equally long, with two to MaxColumns panels each, keeps them (its rows and columns
+// mean something: fig-private's are mu and task). Otherwise its panels are taken in reading
+// order (empty cells dropped) and laid out in the number of columns that leaves the fewest
+// cells empty, then the fewest rows: 3 panels make a row of three, 4 a 2 x 2 grid.
+func layout(panels [][]*panel) [][]*panel {
+	uniform := len(panels) > 0
 	for _, row := range panels {
-		fits = fits && len(row) <= MaxColumns
+		uniform = uniform && len(row) == len(panels[0]) && len(row) >= 2 && len(row) <= MaxColumns
 	}
-	if fits {
+	if uniform {
 		return panels
 	}
-	var flat []*plot.Plot
+	var flat []*panel
 	for _, row := range panels {
 		for _, p := range row {
 			if p != nil {
@@ -370,55 +394,50 @@ func layout(panels [][]*plot.Plot) [][]*plot.Plot {
 			}
 		}
 	}
-	var grid [][]*plot.Plot
-	for len(flat) > MaxColumns {
-		grid = append(grid, flat[:MaxColumns])
-		flat = flat[MaxColumns:]
+	if len(flat) == 0 {
+		return nil
 	}
-	if len(flat) > 0 {
-		grid = append(grid, flat)
+	n, cols := len(flat), 1
+	cells := func(c int) (empty, rows int) {
+		rows = (n + c - 1) / c
+		return rows*c - n, rows
 	}
-	return grid
+	for c := 2; c <= min(MaxColumns, n); c++ {
+		e, r := cells(c)
+		be, br := cells(cols)
+		if e < be || (e == be && r < br) {
+			cols = c
+		}
+	}
+	var grid [][]*panel
+	for len(flat) > cols {
+		grid = append(grid, flat[:cols])
+		flat = flat[cols:]
+	}
+	return append(grid, flat)
 }
 
-// drawPanels draws a grid of plots (re-flowed by layout) on one canvas of the given
-// format and returns the file's bytes.
-func drawPanels(panels [][]*plot.Plot, format string) ([]byte, error) {
-	panels = layout(panels)
-	rows := len(panels)
-	cols := 0
-	for _, r := range panels {
-		cols = max(cols, len(r))
+// drawPanels draws a grid of panels (arranged by layout) on one canvas of the given format
+// and returns the file's bytes.
+func drawPanels(panels [][]*panel, format string) ([]byte, error) {
+	grid := layout(panels)
+	w, h, err := figureSize(grid)
+	if err != nil {
+		return nil, err
 	}
-	if rows == 0 || cols == 0 {
-		return nil, errors.New("nothing to draw")
-	}
-	w, h := PanelWidth*vg.Length(cols), PanelHeight*vg.Length(rows)
 	var c vg.CanvasWriterTo
 	if format == "png" {
 		dpi := max(200, int(math.Ceil(float64(MinPixelWidth)/float64(w/vg.Inch))))
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
 	} else {
-		var err error
 		if c, err = draw.NewFormattedCanvas(w, h, format); err != nil {
 			return nil, err
 		}
 	}
-	dc := draw.New(c)
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 2, PadY: vg.Millimeter * 2,
-		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	grid := make([][]*plot.Plot, rows)
-	for i := range grid {
-		grid[i] = make([]*plot.Plot, cols)
-		copy(grid[i], panels[i])
-	}
-	canvases := plot.Align(grid, tiles, dc)
-	for i := range grid {
-		for j, p := range grid[i] {
-			if p != nil {
-				p.Draw(canvases[i][j])
-			}
-		}
+	placed, restore := place(grid, draw.New(c))
+	defer restore()
+	for _, pp := range placed {
+		pp.draw(pp.canvas, pp.yLabel)
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
@@ -426,6 +445,105 @@ func drawPanels(panels [][]*plot.Plot, format string) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// figureSize is the size of the canvas a grid of panels (from layout) is drawn on: a panel
+// of PanelWidth by PanelHeight per cell, taller when the figure would be wider than
+// MaxAspect times its height.
+func figureSize(grid [][]*panel) (w, h vg.Length, err error) {
+	rows, cols := len(grid), 0
+	for _, r := range grid {
+		cols = max(cols, len(r))
+	}
+	if rows == 0 || cols == 0 {
+		return 0, 0, errors.New("nothing to draw")
+	}
+	w = PanelWidth * vg.Length(cols)
+	return w, max(PanelHeight*vg.Length(rows), w/vg.Length(MaxAspect)), nil
+}
+
+// placedPanel is a panel ready to be drawn on canvas, with its y label (panel.fit).
+type placedPanel struct {
+	*panel
+	canvas draw.Canvas
+	yLabel string
+	wrap   func(vg.Length)
+}
+
+// place fits every panel of grid (from layout) to its tile of dc: its title wrapped to the
+// tile's width and its y label centred on the data (panel.fit), the tiles aligned so that
+// the data areas line up (plot.Align, which narrows some tiles: their titles are wrapped
+// again), and room made for its legend above the data at the size it is drawn
+// (panel.legendRoom). restore undoes every change to the panels.
+func place(grid [][]*panel, dc draw.Canvas) ([]placedPanel, func()) {
+	rows, cols := len(grid), 0
+	for _, r := range grid {
+		cols = max(cols, len(r))
+	}
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 2, PadY: vg.Millimeter * 2,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	w := dc.Max.X - dc.Min.X
+	tileWidth := (w - tiles.PadLeft - tiles.PadRight - tiles.PadX*vg.Length(cols-1)) / vg.Length(cols)
+	plots := make([][]*plot.Plot, rows)
+	var placed []placedPanel
+	var restores []func()
+	var tops []float64
+	for i := range plots {
+		plots[i] = make([]*plot.Plot, cols)
+		for j, p := range grid[i] {
+			if p == nil {
+				continue
+			}
+			plots[i][j] = p.Plot
+			tops = append(tops, p.Y.Max)
+			label, wrap, restore := p.fit(tileWidth - 2*titleMargin)
+			restores = append(restores, restore)
+			placed = append(placed, placedPanel{panel: p, yLabel: label, wrap: wrap})
+		}
+	}
+	align := func() {
+		canvases := plot.Align(plots, tiles, dc)
+		k := 0
+		for i := range plots {
+			for j, p := range plots[i] {
+				if p != nil {
+					placed[k].canvas = canvases[i][j]
+					k++
+				}
+			}
+		}
+	}
+	// Align narrows the tiles of panels with narrow axes; a title wrapped again is taller,
+	// which moves the tiles again: a few rounds settle it.
+	for range 4 {
+		align()
+		wrapped := false
+		for _, pp := range placed {
+			if width := pp.canvas.Max.X - pp.canvas.Min.X - 2*titleMargin; !pp.titleFits(width) {
+				pp.wrap(width)
+				wrapped = true
+			}
+		}
+		if !wrapped {
+			break
+		}
+	}
+	// The legend's room depends on the height the data get, which depends on the tiles'
+	// alignment; the alignment depends (a little) on the y range through the tick labels.
+	for range 2 {
+		for k, pp := range placed {
+			pp.legendRoom(pp.canvas, tops[k])
+		}
+		align()
+	}
+	return placed, func() {
+		for _, r := range restores {
+			r()
+		}
+	}
+}
+
+// titleMargin is kept free on either side of a panel's title (within its tile).
+var titleMargin = vg.Points(3)
 
 // MethodName is the legend name of a method registry name (the paper's names).
 func MethodName(method string) string {
@@ -489,121 +607,6 @@ func taskTitle(task, data string) string {
 		return info.TitleFor(data)
 	}
 	return task
-}
-
-// newPlot returns a panel with the project's style.
-func newPlot(title, x, y string) *panel {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = x
-	p.Y.Label.Text = y
-	p.Legend.Top = true
-	p.Legend.ThumbnailWidth = vg.Points(14)
-	p.Title.TextStyle.Font.Size = LabelFontSize
-	p.X.Label.TextStyle.Font.Size = LabelFontSize
-	p.Y.Label.TextStyle.Font.Size = LabelFontSize
-	p.X.Tick.Label.Font.Size = TickFontSize
-	p.Y.Tick.Label.Font.Size = TickFontSize
-	p.Legend.TextStyle.Font.Size = TickFontSize
-	p.Add(plotter.NewGrid())
-	return &panel{Plot: p}
-}
-
-// addBand draws a band (NewMedianBand) on p and adds its median to the legend under name.
-func addBand(p *panel, b Band, name string, c color.Color, dashed bool) error {
-	if len(b.X) == 0 {
-		return nil
-	}
-	p.noteSeeds(b.Seeds)
-	mb, err := NewMedianBand(b, c, dashed)
-	if err != nil {
-		return err
-	}
-	p.Add(mb)
-	p.addLegend(name, mb)
-	return nil
-}
-
-func xys(x, y []float64) plotter.XYs {
-	out := make(plotter.XYs, len(x))
-	for i := range x {
-		out[i] = plotter.XY{X: x[i], Y: y[i]}
-	}
-	return out
-}
-
-// logYIfWide switches p's y axis to a log scale when every plotted value is positive and
-// they span more than a factor of 20, so that curves far apart stay readable.
-func logYIfWide(p *panel, values []float64) {
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, v := range values {
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
-	}
-	if lo > 0 && hi/lo > 20 {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	}
-}
-
-// panel is one plot being built: the gonum plot with what its title and legend room need
-// (gonum's Legend does not expose its entries).
-type panel struct {
-	*plot.Plot
-	entries int          // legend entries added
-	seeds   map[int]bool // seed counts of the curves drawn
-}
-
-// addLegend adds an entry to p's legend and counts it.
-func (p *panel) addLegend(name string, thumbs ...plot.Thumbnailer) {
-	p.Legend.Add(name, thumbs...)
-	p.entries++
-}
-
-// noteSeeds records that a curve of n seeds was drawn on p.
-func (p *panel) noteSeeds(n int) {
-	if p.seeds == nil {
-		p.seeds = map[int]bool{}
-	}
-	p.seeds[n] = true
-}
-
-// finish makes room for p's legend, says in its title what the curves show (the median over
-// how many seeds, with the confidence band of the median) and returns the plot.
-func (p *panel) finish() *plot.Plot {
-	p.legendRoom()
-	if len(p.seeds) == 0 {
-		return p.Plot
-	}
-	var counts []int
-	for n := range p.seeds {
-		counts = append(counts, n)
-	}
-	sort.Ints(counts)
-	seeds := strconv.Itoa(counts[0])
-	if len(counts) > 1 {
-		seeds += "-" + strconv.Itoa(counts[len(counts)-1])
-	}
-	if counts[len(counts)-1] > 1 {
-		p.Title.Text += fmt.Sprintf("\nmedian of %s seeds, band: %.0f%% CI of the median", seeds, 100*BandLevel)
-	} else {
-		p.Title.Text += "\none seed"
-	}
-	return p.Plot
-}
-
-// legendRoom raises the top of p's y axis so that the legend in the top right corner sits
-// above the data instead of over it.
-func (p *panel) legendRoom() {
-	entries := p.entries
-	if entries == 0 || !(p.Y.Max > p.Y.Min) {
-		return
-	}
-	frac := min(0.09*float64(entries)+0.04, 0.6)
-	if _, ok := p.Y.Scale.(plot.LogScale); ok && p.Y.Min > 0 {
-		p.Y.Max *= math.Pow(p.Y.Max/p.Y.Min, frac/(1-frac))
-		return
-	}
-	p.Y.Max += (p.Y.Max - p.Y.Min) * frac / (1 - frac)
 }
 
 // formatValue prints a swept value for legends ("inf" for +Inf).

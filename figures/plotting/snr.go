@@ -2,10 +2,12 @@ package plotting
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
@@ -32,43 +34,67 @@ func hasSNR(rows []records.Row) bool {
 	return false
 }
 
-// snrPanel draws the privacy SNR per iteration of every private curve of rows (median over
-// seeds with the CI of the median), on a log scale with a reference line at SNR = 1:
-// below it the privacy noise dominates the clipped mean gradient. The diagnostics it reads
-// are computed from the validation data and are not private.
-func snrPanel(rows []records.Row) (*plot.Plot, error) {
+// snrPanels draws the privacy SNR per iteration of every private curve of rows (median over
+// seeds with the CI of the median, or the seeds' range with too few seeds), one panel per
+// task (in the order the tasks first appear), on a log scale with a reference line at
+// SNR = 1: below it the privacy noise dominates the clipped mean gradient. The diagnostics it reads are computed from the
+// validation data and are not private.
+func snrPanels(rows []records.Row) ([]*panel, error) {
 	var sub []records.Row
 	for _, r := range rows {
 		if !math.IsNaN(snrOf(r)) {
 			sub = append(sub, r)
 		}
 	}
-	keys, by := groups(sub)
-	sort.SliceStable(keys, func(i, j int) bool {
-		if keys[i].D != keys[j].D {
-			return keys[i].D < keys[j].D
+	type taskKey struct{ task, data string }
+	var out []*panel
+	for _, tk := range distinct(sub, func(r records.Row) taskKey { return taskKey{r.Task, r.Data} }) {
+		var task []records.Row
+		for _, r := range sub {
+			if r.Task == tk.task && r.Data == tk.data {
+				task = append(task, r)
+			}
 		}
-		return false
-	})
-	tasks := distinct(sub, func(r records.Row) string { return taskTitle(r.Task, r.Data) })
-	title := "privacy SNR = |clipped mean gradient| / (s√d)"
-	if len(tasks) == 1 {
-		title = tasks[0] + ": " + title
+		p, err := snrPanel(taskTitle(tk.task, tk.data), task)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
 	}
-	p := newPlot(title+"\n(non-private diagnostic)", xIter, "SNR")
-	multiD := len(distinct(sub, func(r records.Row) int { return r.D })) > 1
-	multiTask := len(tasks) > 1
+	return out, nil
+}
+
+// snrPanel draws the SNR panel of one task's private rows (snrPanels), titled by the task.
+// The curves differ in method, config and d; the factor with the most values colours them
+// and the others set the dash pattern (snrStyles), so that a curve is told by its style.
+func snrPanel(task string, rows []records.Row) (*panel, error) {
+	keys, by := groups(rows)
+	sort.SliceStable(keys, func(i, j int) bool { return keys[i].D < keys[j].D })
+	methods := distinct(rows, func(r records.Row) string { return r.Method })
+	title := task + ": privacy SNR"
+	if len(methods) == 1 {
+		title += " of " + MethodName(methods[0])
+	}
+	p := newPlot(title+"\n|clipped mean gradient| / (s√d), a non-private diagnostic", xIter, "SNR")
+	multiD := len(distinct(rows, func(r records.Row) int { return r.D })) > 1
+	colors, dashes := snrStyles(keys)
 	var all []float64
 	for i, k := range keys {
 		b := summarise(seriesBy(by[k], iterOf, snrOf))
-		name := curveName(k, true, true)
+		var parts []string
+		if len(methods) > 1 {
+			parts = append(parts, MethodName(k.Method))
+		}
+		if k.Config != "" {
+			parts = append(parts, configLegend(k.Config))
+		}
 		if multiD {
-			name += fmt.Sprintf(", d = %d", k.D)
+			parts = append(parts, fmt.Sprintf("d = %d", k.D))
 		}
-		if multiTask {
-			name = k.Task + " " + name
+		if len(parts) == 0 {
+			parts = append(parts, MethodName(k.Method))
 		}
-		if err := addBand(p, b, name, sweepColor(i), false); err != nil {
+		if err := addBand(p, b, strings.Join(parts, ", "), colors[i], dashes[i]); err != nil {
 			return nil, err
 		}
 		all = append(all, b.Lo...)
@@ -82,8 +108,7 @@ func snrPanel(rows []records.Row) (*plot.Plot, error) {
 		}
 	}
 	if len(positive) > 0 {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		setLogY(p.Plot)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, v := range positive {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -97,5 +122,58 @@ func snrPanel(rows []records.Row) (*plot.Plot, error) {
 	p.Add(one)
 	p.addLegend("SNR = 1", one)
 	p.finish()
-	return p.Plot, nil
+	return p, nil
+}
+
+// snrStyles gives the curves keys their colours and dash patterns: the factor (method,
+// config or d) with the most distinct values picks the colour, in sweep order, and the
+// combination of the others the dash pattern. With more combinations than colours or
+// dash patterns the curves are styled in turn, colours first. panel.claim keeps every
+// style of a panel distinct either way.
+func snrStyles(keys []groupKey) ([]color.Color, []Dash) {
+	factors := []func(groupKey) string{
+		func(k groupKey) string { return k.Method },
+		func(k groupKey) string { return k.Config },
+		func(k groupKey) string { return strconv.Itoa(k.D) },
+	}
+	count := func(f func(groupKey) string) int {
+		seen := map[string]bool{}
+		for _, k := range keys {
+			seen[f(k)] = true
+		}
+		return len(seen)
+	}
+	main := 0
+	for i := range factors {
+		if count(factors[i]) > count(factors[main]) {
+			main = i
+		}
+	}
+	colorOf, dashOf := map[string]int{}, map[string]int{}
+	colors, dashes := make([]color.Color, len(keys)), make([]Dash, len(keys))
+	for i, k := range keys {
+		var rest []string
+		for f := range factors {
+			if f != main {
+				rest = append(rest, factors[f](k))
+			}
+		}
+		c, ok := colorOf[factors[main](k)]
+		if !ok {
+			c = len(colorOf)
+			colorOf[factors[main](k)] = c
+		}
+		d, ok := dashOf[strings.Join(rest, "\x00")]
+		if !ok {
+			d = len(dashOf)
+			dashOf[strings.Join(rest, "\x00")] = d
+		}
+		colors[i], dashes[i] = sweepColor(c), Dash(d)
+	}
+	if len(colorOf) > len(sweepColors) || len(dashOf) > int(numDashes) {
+		for i := range keys {
+			colors[i], dashes[i] = sweepColor(i), Dash(i/len(sweepColors))
+		}
+	}
+	return colors, dashes
 }
