@@ -266,6 +266,10 @@ func paperFigures() []figureSpec {
 		{Name: "fig3d", Blocks: []blockSpec{gp15(1000, 1000, dp, seedsFig3d, fig3d, "noise", 0, 0.001, 0.01, 0.1, 1)}},
 		{Name: "noise-misspec", Blocks: []blockSpec{misspecBlock}},
 		{Name: "clip-sweep", Blocks: []blockSpec{gp15(500, 500, dp, seedsClipSweep, clip, "clip", 0.1, 1, 10, 100)}},
+		// speedup: contribution (4), Line 4's adaptive batch (BiasTol 0.5, fig3ab's settings:
+		// its bias_tol=0.5 cells) against a fixed batch of d + 1 points per iteration as in
+		// earlier GIBO implementations (bias_tol=0), same T, seeds and everything else.
+		{Name: "speedup", Blocks: []blockSpec{gp15(1000, 1000, dp, seedsFig3ab, fig3ab, "bias_tol", 0, 0.5)}},
 	}
 }
 
@@ -391,7 +395,9 @@ func privateFigures() []figureSpec {
 	return []figureSpec{{Name: "fig-private", Blocks: []blockSpec{
 		{Task: "grouplasso", Dims: []int{2, 10, 20}, DataSeed: 1, Methods: methods,
 			Seeds: seedsPrivate, Algo: groupLassoAlgo, Sweep: "mu", Values: []num{1, 0.2}},
-		{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1, Methods: methods,
+		// Non-private UCB-BO beside its private version: section 4.2 calls fig2a's UCB-BO
+		// curves an optimistic lower bound on what a private UCB-BO could achieve.
+		{Task: "gpreg", Dims: []int{2, 5, 10}, NTrain: 1000, NVal: 1000, DataSeed: 1, Methods: append(methods, "ucb"),
 			Seeds: seedsPrivate, Algo: gpAcrossDAlgo, Sweep: "mu", Values: []num{1, 0.2}},
 		{Task: "svr", Dims: []int{103}, NTrain: 1000, NVal: 9000, DataSeed: 1, Methods: []string{"dpgibo", "dp-random"},
 			Seeds: seedsPrivate, Algo: svrAlgo, Sweep: "mu", Values: []num{1, 0.2}},

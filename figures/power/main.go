@@ -18,6 +18,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,11 +26,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"dpgibo/experiments/pool"
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
 )
@@ -72,6 +75,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	replicates := fs.Int("replicates", 200, "bootstrap replicates per figure and n")
 	seed := fs.Uint64("seed", 1, "seed of the bootstrap's random stream")
 	out := fs.String("out", "", "also write the table as CSV to this file")
+	workers := fs.Int("workers", runtime.NumCPU(), "replicates judged at once (the table does not depend on it)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -103,7 +107,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		r, err := figurePower(res, statements, fig, ns, *replicates, *seed, perSeed)
+		r, err := figurePower(res, statements, fig, ns, *replicates, *workers, *seed, perSeed)
 		if err != nil {
 			return err
 		}
@@ -194,7 +198,7 @@ func resample(res *verdict.Results, fig string, committed []int, drawn []int) *v
 
 // figurePower judges B replicates of fig at each n and returns one row per statement with a
 // counted claim on fig and per n.
-func figurePower(res *verdict.Results, statements []verdict.Statement, fig string, ns []int, replicates int, seed uint64, perSeed float64) ([]Row, error) {
+func figurePower(res *verdict.Results, statements []verdict.Statement, fig string, ns []int, replicates, workers int, seed uint64, perSeed float64) ([]Row, error) {
 	var touched []verdict.Statement
 	for _, st := range statements {
 		for _, c := range st.Claims {
@@ -252,17 +256,27 @@ func figurePower(res *verdict.Results, statements []verdict.Statement, fig strin
 	}
 	var rows []Row
 	for _, n := range tries {
-		rng := rand.New(rand.NewPCG(seed, uint64(n)))
-		reproduced, refuted := make([]int, len(touched)), make([]int, len(touched))
-		drawn := make([]int, n)
-		for b := 0; b < replicates; b++ {
+		// Replicate b draws from its own stream (seed, n, b), so that the table does not
+		// depend on how many replicates run at once.
+		outcomes := make([]map[string]string, replicates)
+		err := pool.Run(context.Background(), workers, replicates, func(_ context.Context, b int) error {
+			rng := rand.New(rand.NewPCG(seed, uint64(n)<<32|uint64(b)))
+			drawn := make([]int, n)
 			for i := range drawn {
 				drawn[i] = rng.IntN(len(committed))
 			}
 			verdicts, err := judge(resample(res, fig, committed, drawn))
 			if err != nil {
-				return nil, fmt.Errorf("%s at %d seeds: %w", fig, n, err)
+				return fmt.Errorf("%s at %d seeds: %w", fig, n, err)
 			}
+			outcomes[b] = verdicts
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		reproduced, refuted := make([]int, len(touched)), make([]int, len(touched))
+		for _, verdicts := range outcomes {
 			for i, st := range touched {
 				switch verdicts[st.ID] {
 				case verdict.Reproduced:

@@ -104,7 +104,30 @@ func report(dir string, statements []Statement, summaryOnly bool, img images) (s
 			writeImages(&b, fig, img)
 		}
 	}
+	if err := writeOtherImages(&b, order, ran, img); err != nil {
+		return "", err
+	}
 	return b.String(), nil
+}
+
+// writeOtherImages shows the committed PNGs of figures without curves to summarise (fig3f's
+// theta paths), each under its own heading.
+func writeOtherImages(b *strings.Builder, order []string, ran map[string]bool, img images) error {
+	if img.dir == "" {
+		return nil
+	}
+	paths, err := filepath.Glob(filepath.Join(img.dir, "*.png"))
+	if err != nil {
+		return err
+	}
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".png")
+		if ran[strings.TrimSuffix(name, "-gap")] {
+			continue
+		}
+		fmt.Fprintf(b, "## %s\n\n![%s](%s/%s.png)\n\n", name, name, img.link, name)
+	}
+	return nil
 }
 
 // PowerRow is one row of the power table (reproduction/power/power.csv, written by
