@@ -10,10 +10,12 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -48,9 +50,9 @@ func git(args ...string) (string, error) {
 }
 
 func run(args []string) error {
-	fs := flag.NewFlagSet("claimshistory", flag.ContinueOnError)
-	dir := fs.String("dir", "reproduction", "folder of the committed results (in the repository)")
-	if err := fs.Parse(args); err != nil {
+	flags := flag.NewFlagSet("claimshistory", flag.ContinueOnError)
+	dir := flags.String("dir", "reproduction", "folder of the committed results (in the repository)")
+	if err := flags.Parse(args); err != nil {
 		return err
 	}
 	head, err := git("rev-parse", "HEAD")
@@ -62,6 +64,19 @@ func run(args []string) error {
 		return err
 	} else if status != "" {
 		return errors.New("figures/verdict has uncommitted changes: commit the claims first, so that the table names the commit that declares them")
+	}
+	// A hash already in the table keeps the commit that declared it there: the code of that
+	// commit had the claims, and a later regeneration must not move the declaration forward.
+	declaredAt := map[string]string{}
+	if old, err := records.ReadFile[records.ClaimsHistory](*dir + "/claims-history.csv"); err == nil {
+		for _, r := range old {
+			declaredAt[r.Figure+" "+r.ClaimsHash] = r.DeclaredCommit
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	declared := func(fig, hash, otherwise string) string {
+		return cmp.Or(declaredAt[fig+" "+hash], otherwise)
 	}
 	statements := verdict.Statements()
 	var rows []records.ClaimsHistory
@@ -99,10 +114,10 @@ func run(args []string) error {
 				continue
 			}
 			seen[h] = true
-			rows = append(rows, row(fig, h, m.Commit, c, firstResult))
+			rows = append(rows, row(fig, h, declared(fig, h, m.Commit), c, firstResult))
 		}
 		if h := verdict.ClaimsHash(fig, statements); !seen[h] {
-			rows = append(rows, row(fig, h, head, "", firstResult))
+			rows = append(rows, row(fig, h, declared(fig, h, head), "", firstResult))
 		}
 	}
 	data, err := records.Marshal(rows)

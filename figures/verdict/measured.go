@@ -267,7 +267,11 @@ func suiteTotals(dir string) (string, error) {
 	var parts []string
 	for _, t := range costTotals(rows) {
 		if t.folder == "." {
-			parts = append(parts, fmt.Sprintf("%s suite (%d figures) %.0f cell-seconds, %s wall", t.suite, t.figures, t.cellSeconds, wallText(t.wall)))
+			noun := "figures"
+			if t.figures == 1 {
+				noun = "figure"
+			}
+			parts = append(parts, fmt.Sprintf("%s suite (%d %s) %.0f cell-seconds, %s wall", t.suite, t.figures, noun, t.cellSeconds, wallText(t.wall)))
 		}
 	}
 	if len(parts) == 0 {
