@@ -206,16 +206,30 @@ func TestPlanMatchesARunOnAnotherMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	inPlan := 0
+	for _, stem := range p.stems {
+		if _, ok := got[stem]; ok {
+			inPlan++
+		}
+	}
+	if inPlan != len(got) {
+		t.Fatalf("%d of the run's %d cells are cells of today's plan: the comparison would leave some out", inPlan, len(got))
+	}
 	for fi, f := range p.figures {
+		// The run had the suite's seeds of its day; figures given more seeds since are
+		// compared on the cells it ran.
 		var planned, measured float64
 		for _, ref := range p.uses[fi] {
-			seconds, _ := cellCost(p.cells[ref.cell], p.stems[ref.cell])
-			planned += seconds
 			s, ok := got[p.stems[ref.cell]]
 			if !ok {
-				t.Fatalf("%s: cell %s is not in %s", f.Name, p.stems[ref.cell], path)
+				continue
 			}
+			seconds, _ := cellCost(p.cells[ref.cell], p.stems[ref.cell])
+			planned += seconds
 			measured += s
+		}
+		if measured == 0 {
+			continue // a figure added after the run
 		}
 		ratio := planned / measured
 		t.Logf("%-14s planned %7.0f s, measured %7.0f s, ratio %.2f", f.Name, planned, measured, ratio)
