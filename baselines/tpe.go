@@ -81,6 +81,10 @@ func reseedGlobalRandUnpredictably() {
 	randv1.Seed(int64(rand.Uint64()))
 }
 
+// newTPEStorage is the trials' storage of a TPE run (a variable so that a test can compare
+// goptuna's own in-memory storage).
+var newTPEStorage = func() goptuna.Storage { return newTrialStore() }
+
 // globalRandMu serialises every use of math/rand's process-wide source by goptuna.
 var globalRandMu sync.Mutex
 
@@ -123,7 +127,7 @@ func (m *TPE) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand
 	}
 	samplerSeed := int64(rng.Uint64())
 	study, err := goptuna.CreateStudy("dpgibo-tpe",
-		goptuna.StudyOptionStorage(goptuna.NewInMemoryStorage()),
+		goptuna.StudyOptionStorage(newTPEStorage()),
 		goptuna.StudyOptionSampler(tpe.NewSampler(tpe.SamplerOptionSeed(samplerSeed))),
 		goptuna.StudyOptionDirection(goptuna.StudyDirectionMinimize),
 		goptuna.StudyOptionLogger(nil),

@@ -3,12 +3,15 @@ package baselines
 import (
 	"context"
 	"errors"
+	"math"
 	randv1 "math/rand"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/c-bata/goptuna"
 
 	"dpgibo/algo"
 )
@@ -139,5 +142,90 @@ func TestTPELeavesGlobalRandUnpredictable(t *testing.T) {
 	}
 	if a, b := failing(), failing(); slices.Equal(a, b) {
 		t.Errorf("two identical stopped TPE runs left the same math/rand stream behind: %v", a)
+	}
+}
+
+// The trial store that keeps GetAllTrials' slice gives TPE the samples goptuna's own
+// in-memory storage gives: the same points, bit for bit, at a d where each trial samples many
+// parameters and well past the start-up trials.
+func TestTPEStoreKeepsTheSamples(t *testing.T) {
+	const budget = 40
+	run := func() [][]float64 {
+		q := newQuadratic([]float64{0.3, -0.5, 0.1, 0.7, -0.2, 0.4, -0.6, 0.05}, -2, 2, 3)
+		m, _ := New("tpe", Options{})
+		if _, err := m.Run(context.Background(), q, budget, rand.New(rand.NewPCG(7, 3)), nil); err != nil {
+			t.Fatal(err)
+		}
+		return q.Points
+	}
+	kept := run()
+	defer func(f func() goptuna.Storage) { newTPEStorage = f }(newTPEStorage)
+	newTPEStorage = func() goptuna.Storage { return goptuna.NewInMemoryStorage() }
+	fresh := run()
+	if len(kept) != budget || !slices.EqualFunc(kept, fresh, slices.Equal) {
+		t.Fatalf("TPE evaluated %d points with the kept trials, %d with goptuna's storage, or different ones", len(kept), len(fresh))
+	}
+}
+
+// The store drops its slice on every change of a trial but a parameter's, and a parameter set
+// afterwards shows in the slice it keeps (the maps are shared).
+func TestTrialStoreStaysCurrent(t *testing.T) {
+	s := newTrialStore()
+	study, err := s.CreateNewStudy("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := s.CreateNewTrial(study)
+	all, _ := s.GetAllTrials(study)
+	if err := s.SetTrialParam(id, "x0", 0.5, goptuna.UniformDistribution{Low: 0, High: 1}); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := s.GetAllTrials(study)
+	if &again[0] != &all[0] || again[0].InternalParams["x0"] != 0.5 {
+		t.Fatalf("after SetTrialParam: kept slice %v, param %v", &again[0] == &all[0], again[0].InternalParams)
+	}
+	if err := s.SetTrialValue(id, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetTrialState(id, goptuna.TrialStateComplete); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := s.GetAllTrials(study)
+	if after[0].State != goptuna.TrialStateComplete || after[0].Value != 3 {
+		t.Fatalf("after SetTrialState: %+v", after[0])
+	}
+	s.CreateNewTrial(study)
+	if after, _ = s.GetAllTrials(study); len(after) != 2 {
+		t.Fatalf("after CreateNewTrial: %d trials", len(after))
+	}
+}
+
+// BenchmarkTPERun is one TPE run at fig-peers' SVR d = 103 on a cheap quadratic objective
+// (the objective costs microseconds, so the time is TPE's own), with a budget of 200 trials,
+// with the kept trials (the default) and with goptuna's in-memory storage. fig-peers runs
+// 1,040 trials; TPE's own time grows about quadratically in them.
+func BenchmarkTPERun(b *testing.B) {
+	center := make([]float64, 103)
+	for j := range center {
+		center[j] = 0.5 * math.Sin(float64(j))
+	}
+	for _, store := range []struct {
+		name string
+		new  func() goptuna.Storage
+	}{{"kept-trials", func() goptuna.Storage { return newTrialStore() }}, {"goptuna-inmemory", func() goptuna.Storage { return goptuna.NewInMemoryStorage() }}} {
+		b.Run(store.name, func(b *testing.B) {
+			defer func(f func() goptuna.Storage) { newTPEStorage = f }(newTPEStorage)
+			newTPEStorage = store.new
+			m, err := New("tpe", Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				q := newQuadratic(center, -2, 2, 3)
+				if _, err := m.Run(context.Background(), q, 200, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,12 +50,18 @@ func TestResampleKeepsPairs(t *testing.T) {
 // the same bytes with one worker and with two.
 func TestPowerTableOnCommittedResults(t *testing.T) {
 	in := filepath.Join("..", "..", "reproduction")
+	res, err := verdict.ReadDir(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n0 := len(seeds(res, "fig2b"))
 	dir := t.TempDir()
 	var outs []string
 	for _, w := range []string{"1", "2"} {
 		out := filepath.Join(dir, "power-"+w+".csv")
 		var stdout, stderr bytes.Buffer
-		if err := run([]string{"-in", in, "-figures", "fig2b", "-n", "5,12", "-replicates", "6", "-workers", w, "-out", out}, &stdout, &stderr); err != nil {
+		n := fmt.Sprintf("2,%d", n0+3)
+		if err := run([]string{"-in", in, "-figures", "fig2b", "-n", n, "-replicates", "6", "-workers", w, "-out", out}, &stdout, &stderr); err != nil {
 			t.Fatalf("%v: %s", err, stderr.String())
 		}
 		b, err := os.ReadFile(out)
@@ -81,9 +88,9 @@ func TestPowerTableOnCommittedResults(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"app-svr-converge", "fig2-caption-svr"} {
-		// 5 is below the committed 9 seeds and is not tried; 12 is.
-		if got := seen[id]; len(got) != 2 || got[0] != 9 || got[1] != 12 {
-			t.Errorf("%s: seeds tried %v, want [9 12]", id, got)
+		// 2 is below the committed seeds and is not tried; n0 + 3 is.
+		if got := seen[id]; len(got) != 2 || got[0] != n0 || got[1] != n0+3 {
+			t.Errorf("%s: seeds tried %v, want [%d %d]", id, got, n0, n0+3)
 		}
 	}
 	var stderr bytes.Buffer

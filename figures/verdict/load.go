@@ -186,7 +186,7 @@ func figureCSV(file string) bool {
 	}
 	switch name {
 	case "summary", "comparisons", "claims", "statements", "fstar", "fstar-search", "design-equivalence", "defaults",
-		"invocations", "audit", "theory", "theory_sweep", "claims-history", "power":
+		"invocations", "audit", "theory", "theory_sweep", "claims-history", "power", "plan":
 		return false
 	}
 	return !strings.HasPrefix(name, "timings")

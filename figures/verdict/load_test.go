@@ -118,6 +118,7 @@ func TestCommittedVerdictFilesRead(t *testing.T) {
 		"claims":             count(records.ReadFile[ClaimRow]),
 		"statements":         count(records.ReadFile[StatementRow]),
 		"design-equivalence": count(records.ReadFile[EquivalenceRow]),
+		"power":              count(records.ReadFile[PowerRow]),
 		"defaults":           count(records.ReadFile[DefaultsRow]),
 	}
 	files, folders := 0, map[string]bool{}

@@ -271,7 +271,8 @@ func TestCommittedRecordFilesRead(t *testing.T) {
 	root := filepath.Join("..", "..", "reproduction")
 	// Written by the verdicts (their types are in figures/verdict, which reads them in its
 	// own test) and by the audit and the theory sweep (never read through this package).
-	notRecords := []string{"summary", "comparisons", "claims", "statements", "design-equivalence", "defaults", "audit", "theory"}
+	// The power tables (power/) are figures/power's.
+	notRecords := []string{"summary", "comparisons", "claims", "statements", "design-equivalence", "defaults", "audit", "theory", "power", "plan"}
 	counts := map[string]int{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -292,6 +293,12 @@ func TestCommittedRecordFilesRead(t *testing.T) {
 		case strings.HasPrefix(name, "timings"):
 			rows, err := ReadFile[Timing](path)
 			n, counts["timings"] = len(rows), counts["timings"]+1
+			if err != nil {
+				return err
+			}
+		case name == "claims-history":
+			rows, err := ReadFile[ClaimsHistory](path)
+			n, counts["claims-history"] = len(rows), counts["claims-history"]+1
 			if err != nil {
 				return err
 			}
@@ -324,7 +331,7 @@ func TestCommittedRecordFilesRead(t *testing.T) {
 	}
 	// reproduction/ holds figure CSVs (plain and .gz) in five folders, f* in five, theta
 	// paths of fig3f in two.
-	if counts["figure"] < 30 || counts["fstar"] < 5 || counts["timings"] < 30 || counts["invocations"] < 4 || counts["theta"] < 3 {
+	if counts["figure"] < 30 || counts["fstar"] < 5 || counts["timings"] < 30 || counts["invocations"] < 4 || counts["theta"] < 3 || counts["claims-history"] != 1 {
 		t.Errorf("read %v: fewer committed files than expected", counts)
 	}
 }
