@@ -2,6 +2,7 @@ package baselines
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -71,5 +72,24 @@ func TestCMAESRestartsOnAFlatLoss(t *testing.T) {
 	shift := (first[0]-later[0])*(first[0]-later[0]) + (first[1]-later[1])*(first[1]-later[1])
 	if shift < 0.01 {
 		t.Errorf("evaluations after the 120th centre on %v, within 0.1 of the first search's %v: no restart", later, first)
+	}
+}
+
+// BenchmarkCMAESRun is one CMA-ES run at fig-peers' SVR d = 103 and budget 1,040 on a cheap
+// quadratic objective, so that the time is the method's own (ask/tell, covariance update).
+func BenchmarkCMAESRun(b *testing.B) {
+	center := make([]float64, 103)
+	for j := range center {
+		center[j] = 0.5 * math.Sin(float64(j))
+	}
+	m, err := New("cmaes", Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		q := newQuadratic(center, -2, 2, 3)
+		if _, err := m.Run(context.Background(), q, 1040, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
