@@ -2,7 +2,6 @@ package baselines
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -77,19 +76,4 @@ func TestCMAESRestartsOnAFlatLoss(t *testing.T) {
 
 // BenchmarkCMAESRun is one CMA-ES run at fig-peers' SVR d = 103 and budget 1,040 on a cheap
 // quadratic objective, so that the time is the method's own (ask/tell, covariance update).
-func BenchmarkCMAESRun(b *testing.B) {
-	center := make([]float64, 103)
-	for j := range center {
-		center[j] = 0.5 * math.Sin(float64(j))
-	}
-	m, err := New("cmaes", Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		q := newQuadratic(center, -2, 2, 3)
-		if _, err := m.Run(context.Background(), q, 1040, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkCMAESRun(b *testing.B) { benchmarkRuns(b, "cmaes", 1040) }

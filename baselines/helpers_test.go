@@ -6,8 +6,11 @@
 package baselines
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"testing"
 
 	"dpgibo/algo"
 )
@@ -147,4 +150,23 @@ func (c clipped) Losses(theta, dst []float64) error {
 		dst[i] = math.Min(math.Max(v, 0), c.bound)
 	}
 	return nil
+}
+
+// benchmarkRuns runs method name on a cheap quadratic in d = 103 (fig-peers' SVR d) with the
+// given budget once per benchmark iteration, so that the time measured is the method's own.
+func benchmarkRuns(b *testing.B, name string, budget int) {
+	center := make([]float64, 103)
+	for j := range center {
+		center[j] = 0.5 * math.Sin(float64(j))
+	}
+	m, err := New(name, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		q := newQuadratic(center, -2, 2, 3)
+		if _, err := m.Run(context.Background(), q, budget, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

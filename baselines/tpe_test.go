@@ -3,7 +3,6 @@ package baselines
 import (
 	"context"
 	"errors"
-	"math"
 	randv1 "math/rand"
 	"math/rand/v2"
 	"slices"
@@ -205,10 +204,6 @@ func TestTrialStoreStaysCurrent(t *testing.T) {
 // with the kept trials (the default) and with goptuna's in-memory storage. fig-peers runs
 // 1,040 trials; TPE's own time grows about quadratically in them.
 func BenchmarkTPERun(b *testing.B) {
-	center := make([]float64, 103)
-	for j := range center {
-		center[j] = 0.5 * math.Sin(float64(j))
-	}
 	for _, store := range []struct {
 		name string
 		new  func() goptuna.Storage
@@ -216,16 +211,7 @@ func BenchmarkTPERun(b *testing.B) {
 		b.Run(store.name, func(b *testing.B) {
 			defer func(f func() goptuna.Storage) { newTPEStorage = f }(newTPEStorage)
 			newTPEStorage = store.new
-			m, err := New("tpe", Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				q := newQuadratic(center, -2, 2, 3)
-				if _, err := m.Run(context.Background(), q, 200, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchmarkRuns(b, "tpe", 200)
 		})
 	}
 }

@@ -47,24 +47,9 @@ func main() {
 	}
 }
 
-// Row is one line of the power table (power.csv).
-type Row struct {
-	Figure      string `csv:"figure"`
-	StatementID string `csv:"statement_id"`
-	// Committed is the statement's verdict on the committed seeds; Seeds0 their number.
-	Committed string `csv:"committed"`
-	Seeds0    int    `csv:"seeds_committed"`
-	Seeds     int    `csv:"seeds"`
-	// PReproduced, PNotReproduced and PDecided are shares of Replicates bootstrap replicates.
-	PReproduced    float64 `csv:"p_reproduced"`
-	PNotReproduced float64 `csv:"p_not_reproduced"`
-	PDecided       float64 `csv:"p_decided"`
-	Replicates     int     `csv:"replicates"`
-	// CellSeconds is what Seeds seeds of the whole figure cost at the committed timings'
-	// mean cell-seconds per seed; ExtraCellSeconds what the seeds beyond the committed add.
-	CellSeconds      float64 `csv:"cell_seconds"`
-	ExtraCellSeconds float64 `csv:"extra_cell_seconds"`
-}
+// Row is one line of the power table (power.csv): verdict.PowerRow, which README's
+// generator reads.
+type Row = verdict.PowerRow
 
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("power", flag.ContinueOnError)

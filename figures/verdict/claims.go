@@ -846,21 +846,7 @@ func (f *figureData) control(j judged, k int) controls {
 			}
 		}
 		ctl.A.At = AtStart
-		ctl.Throughout = false
-		cj, err := f.judge(ctl)
-		switch {
-		case err != nil || !cj.tested:
-			out.refuted = false
-			note := cj.note
-			if err != nil {
-				note = err.Error()
-			}
-			out.controlNotes = append(out.controlNotes, "do-nothing control not testable: "+note)
-		default:
-			p := math.Min(1, cj.pAgainst*float64(k))
-			out.controlP = records.Some(p)
-			out.refuted = p <= Alpha
-		}
+		out.controlP, out.refuted = f.judgeControl(ctl, k, false, "do-nothing", &out.controlNotes)
 	}
 	type substitute struct {
 		name  string
@@ -922,7 +908,7 @@ func (f *figureData) control(j judged, k int) controls {
 // a difference (Minus, FromD) has no oracle: the control does not apply.
 func (f *figureData) attainability(cl Claim, k int, out *controls) {
 	oracle := cl
-	oracle.Throughout, oracle.Contrast, oracle.ContrastConfigs = false, nil, nil
+	oracle.Contrast, oracle.ContrastConfigs = nil, nil
 	better := &oracle.A
 	if cl.Kind == Higher {
 		better = &oracle.B
@@ -931,19 +917,29 @@ func (f *figureData) attainability(cl Claim, k int, out *controls) {
 		return
 	}
 	better.At = AtOracle
-	oj, err := f.judge(oracle)
-	if err != nil || !oj.tested {
-		note := oj.note
+	out.attainP, out.attainable = f.judgeControl(oracle, k, true, "attainability", &out.controlNotes)
+}
+
+// judgeControl judges a control claim at one reading (not Throughout) and returns its p x k,
+// in the claim's direction (forward) or the opposite one, and whether that is <= Alpha. A
+// control that cannot be tested is not passed and adds a note naming it (what).
+func (f *figureData) judgeControl(ctl Claim, k int, forward bool, what string, notes *[]string) (records.OptFloat, bool) {
+	ctl.Throughout = false
+	cj, err := f.judge(ctl)
+	if err != nil || !cj.tested {
+		note := cj.note
 		if err != nil {
 			note = err.Error()
 		}
-		out.attainable = false
-		out.controlNotes = append(out.controlNotes, "attainability control not testable: "+note)
-		return
+		*notes = append(*notes, what+" control not testable: "+note)
+		return records.OptFloat{}, false
 	}
-	p := math.Min(1, oj.pFor*float64(k))
-	out.attainP = records.Some(p)
-	out.attainable = p <= Alpha
+	p := cj.pAgainst
+	if forward {
+		p = cj.pFor
+	}
+	p = math.Min(1, p*float64(k))
+	return records.Some(p), p <= Alpha
 }
 
 // judgeAll judges every claim of figure fig with Holm's adjustment over the figure's tested

@@ -130,15 +130,25 @@ func writeOtherImages(b *strings.Builder, order []string, ran map[string]bool, i
 	return nil
 }
 
-// PowerRow is one row of the power table (reproduction/power/power.csv, written by
-// figures/power): P(decided) of a statement at a number of seeds of one figure.
+// PowerRow is one row of the power table (reproduction/power/power.csv and plan.csv,
+// written by figures/power): for a statement with a counted claim on Figure, the shares of
+// bootstrap replicates at Seeds seeds in which it is reproduced and not reproduced.
 type PowerRow struct {
-	Figure      string  `csv:"figure"`
-	StatementID string  `csv:"statement_id"`
-	Seeds0      int     `csv:"seeds_committed"`
-	Seeds       int     `csv:"seeds"`
-	PDecided    float64 `csv:"p_decided"`
-	CellSeconds float64 `csv:"extra_cell_seconds"`
+	Figure      string `csv:"figure"`
+	StatementID string `csv:"statement_id"`
+	// Committed is the statement's verdict on the committed seeds; Seeds0 their number.
+	Committed string `csv:"committed"`
+	Seeds0    int    `csv:"seeds_committed"`
+	Seeds     int    `csv:"seeds"`
+	// PReproduced, PNotReproduced and PDecided are shares of Replicates bootstrap replicates.
+	PReproduced    float64 `csv:"p_reproduced"`
+	PNotReproduced float64 `csv:"p_not_reproduced"`
+	PDecided       float64 `csv:"p_decided"`
+	Replicates     int     `csv:"replicates"`
+	// CellSeconds is what Seeds seeds of the whole figure cost at the committed timings'
+	// mean cell-seconds per seed; ExtraCellSeconds what the seeds beyond the committed add.
+	CellSeconds      float64 `csv:"cell_seconds"`
+	ExtraCellSeconds float64 `csv:"extra_cell_seconds"`
 }
 
 // readOptional reads a record file that a results folder may lack (nil rows then).
