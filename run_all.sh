@@ -40,4 +40,8 @@ go build ${tags[@]+"${tags[@]}"} -o "$BIN/experiments" ./experiments
 go build -o "$BIN/figures" ./figures
 
 "$BIN/experiments" -suite=paper -out "$OUT" -render=false "$@"
+# -plan runs nothing, so there is nothing to draw.
+for arg in "$@"; do
+  case "$arg" in -plan | --plan | -plan=true | --plan=true) exit 0 ;; esac
+done
 "$BIN/figures" -in "$OUT" -out "$OUT/figures"
