@@ -15,11 +15,20 @@ func NewRandom(opt Options) (*Random, error) { return typed[*Random](newRandom(o
 // NewUCB returns GP-UCB, global Bayesian optimisation ("ucb"), configured by opt.UCB.
 func NewUCB(opt Options) (*UCB, error) { return typed[*UCB](newUCB(opt)) }
 
-// NewTPE returns goptuna's TPE ("tpe"); see TPE for the go.mod line it needs.
+// NewTPE returns the Tree-structured Parzen Estimator ("tpe").
 func NewTPE(opt Options) (*TPE, error) { return typed[*TPE](newTPE(opt)) }
 
-// NewCMAES returns goptuna's CMA-ES ("cmaes").
+// NewCMAES returns CMA-ES ("cmaes").
 func NewCMAES(opt Options) (*CMAES, error) { return typed[*CMAES](newCMAES(opt)) }
+
+// NewGoptunaTPE returns goptuna's TPE sampler ("goptuna-tpe"); see GoptunaTPE for the go.mod
+// line it needs.
+func NewGoptunaTPE(opt Options) (*GoptunaTPE, error) { return typed[*GoptunaTPE](newGoptunaTPE(opt)) }
+
+// NewGoptunaCMAES returns goptuna's CMA-ES ("goptuna-cmaes").
+func NewGoptunaCMAES(opt Options) (*GoptunaCMAES, error) {
+	return typed[*GoptunaCMAES](newGoptunaCMAES(opt))
+}
 
 // NewDPRandom returns private random search ("dp-random") at opt.Mu.
 func NewDPRandom(opt Options) (*DPRandom, error) { return typed[*DPRandom](newDPRandom(opt)) }
@@ -43,6 +52,8 @@ var (
 	_ Method = (*UCB)(nil)
 	_ Method = (*TPE)(nil)
 	_ Method = (*CMAES)(nil)
+	_ Method = (*GoptunaTPE)(nil)
+	_ Method = (*GoptunaCMAES)(nil)
 	_ Method = (*DPRandom)(nil)
 	_ Method = (*DPUCB)(nil)
 )

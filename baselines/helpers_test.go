@@ -1,5 +1,5 @@
-// goptuna v0.9.0's TPE draws from math/rand's process-wide source; tpe re-seeds it, which
-// needs this setting (see TPE).
+// goptuna v0.9.0's TPE draws from math/rand's process-wide source; goptuna-tpe re-seeds it,
+// which needs this setting (see GoptunaTPE).
 
 //go:debug randseednop=0
 

@@ -1,6 +1,7 @@
 // Package baselines holds every tuning method of dpgibo behind one interface and one
-// registry: DP-GIBO and GIBO (from package algo), random search, GP-UCB, TPE and CMA-ES
-// (goptuna) and the private baselines dp-random and dp-ucb.
+// registry: DP-GIBO and GIBO (from package algo), random search, GP-UCB, TPE and CMA-ES,
+// the private baselines dp-random and dp-ucb, and goptuna's TPE and CMA-ES (goptuna-tpe,
+// goptuna-cmaes: the worked example of bringing in a library's method).
 //
 // # The contract
 //

@@ -48,6 +48,8 @@ var registry = []registered{
 	{MethodInfo{Name: "ucb", Legend: "UCB-BO", ReadsOnly: []string{"noise"}}, newUCB},
 	{MethodInfo{Name: "tpe", Legend: "TPE", ReadsOnly: []string{"noise"}}, newTPE},
 	{MethodInfo{Name: "cmaes", Legend: "CMA-ES", ReadsOnly: []string{"noise"}}, newCMAES},
+	{MethodInfo{Name: "goptuna-tpe", Legend: "TPE (goptuna)", ReadsOnly: []string{"noise"}}, newGoptunaTPE},
+	{MethodInfo{Name: "goptuna-cmaes", Legend: "CMA-ES (goptuna)", ReadsOnly: []string{"noise"}}, newGoptunaCMAES},
 	{MethodInfo{Name: "dp-random", Legend: "DP-Random", Private: true, ReadsOnly: []string{"mu", "noise"}}, newDPRandom},
 	{MethodInfo{Name: "dp-ucb", Legend: "DP-UCB", Private: true, ReadsOnly: []string{"mu", "noise"}}, newDPUCB},
 }

@@ -1,197 +1,332 @@
 package baselines
 
 import (
+	"cmp"
 	"context"
-	"errors"
-	"fmt"
 	"math"
-	randv1 "math/rand"
 	"math/rand/v2"
-	"strconv"
-	"sync"
-
-	"github.com/c-bata/goptuna"
-	"github.com/c-bata/goptuna/tpe"
+	"slices"
+	"sort"
 
 	"dpgibo/algo"
+	"dpgibo/internal/fastexp"
 )
 
-// TPE is the Tree-structured Parzen Estimator of github.com/c-bata/goptuna (v0.9.0, its
-// tpe sampler with default settings: 10 uniform start-up trials, 24 expected-improvement
-// candidates) behind the Method interface; it is the worked example of bringing in a
-// baseline from an existing library. Each coordinate of theta is a goptuna float parameter
-// "x0", "x1", ... on its box interval; each trial is one evaluation; the released theta is
-// the best point by mean loss seen so far, tracked here rather than asked from goptuna.
+// TPE is the Tree-structured Parzen Estimator of Bergstra, Bardenet, Bengio and Kégl
+// ("Algorithms for hyper-parameter optimization", NeurIPS 2011), independent per coordinate,
+// with the default settings of Optuna's TPE sampler (versions 1 and 2):
 //
-// Three traps of goptuna v0.9.0 are handled:
+//   - the first 10 trials are uniform on the box (tpeStartup);
+//   - then the trials so far are split by loss: the best min(ceil(n/10), 25) form the
+//     "below" set, the others the "above" set (tpeBelowCount);
+//   - per coordinate, each set gives a Parzen estimator (tpeParzen): one Gaussian per
+//     observation, at the observation, plus a prior component at the box's centre with
+//     weight 1 and width the box's; a component's width is the larger distance to its
+//     neighbours in sorted order (the box's ends for the outermost, whose outer side is not
+//     counted), clipped to [width/min(100, 1 + components), width]; observations are weighted
+//     by age as Optuna's default does (the newest 25 weight 1, older ones a linear ramp
+//     from 1/n up); the mixture is renormalised to the box;
+//   - 24 candidates are drawn from the below mixture (truncated to the box), and the one
+//     with the largest log l(x) - log g(x) (below density over above density) is the trial's
+//     coordinate (tpeCandidates).
 //
-//   - its default logger prints debug lines to stdout: the study gets a nil logger;
-//   - a NaN objective is stored as a completed trial and can come back as the best: losses
-//     are validated before a value reaches goptuna (NaN or Inf is an error naming tpe,
-//     theta and the user);
-//   - reproducibility: the sampler is seeded explicitly from rng, and, because its
-//     Parzen-mixture component is drawn from math/rand's process-wide source
-//     (internal/random.ArgMaxMultinomial), that source is re-seeded from rng before each
-//     trial's suggestions, under a package lock that serialises TPE runs' suggestions.
-//     No other code of this project uses that source.
+// It is the project's own implementation, written from the paper and from the settings
+// Optuna documents; goptuna's sampler (kept as "goptuna-tpe", GoptunaTPE) is not TPE as
+// defined: its mixture log-density sums the logs of the components' terms where the log of
+// their sum is meant, so its "l/g" compares products of the components' densities. Cost: a
+// candidate's density under a mixture reads only the components within 12 widths of it
+// (mixture components are sorted), a term below exp(-72) of its peak being dropped; the
+// sorted observations of each coordinate are kept between trials.
 //
-// Re-seeding math/rand's process-wide source needs GODEBUG=randseednop=0: since Go 1.24
-// math/rand.Seed is a no-op by default. A godebug line applies only in the go.mod of the
-// main module (the one holding the program's package main or the package under test), not
-// in the go.mod of a dependency such as dpgibo, so a program that imports this package adds
-//
-//	godebug randseednop=0
-//
-// to its own go.mod (or `//go:debug randseednop=0` above its package main, or runs with
-// the environment variable GODEBUG=randseednop=0). Without it New("tpe", ...) returns an
-// error saying so, and Run returns the same error should the setting change after New,
-// rather than a run that cannot be reproduced. New checks by seeding the process-wide
-// source, which Run re-seeds before every trial anyway.
-//
-// Because that source is shared with the rest of the program, a TPE run would otherwise
-// leave it seeded deterministically (the same stream in every process that ran the same
-// TPE run). After every Run, whether it succeeded or not, and after New's check, the
-// source is therefore re-seeded from an unpredictable seed (math/rand/v2's top-level
-// generator, which the runtime seeds from the operating system). Restoring the caller's
-// previous state is not possible: math/rand offers no way to read the process-wide
-// source's state (Seed only sets it), so code that needs a reproducible stream after a TPE
-// run must seed math/rand itself, or better, use a source of its own.
-//
-// It is NOT differentially private; its ledger is algo.NonPrivateLedger(). It reports after
-// every evaluation (Iter = Evals, Batch = 1).
+// Randomness comes from the run's rng only. It is NOT differentially private; its ledger
+// is algo.NonPrivateLedger(). It reports after every evaluation (Iter = Evals, Batch = 1).
 type TPE struct {
 	opt Options
 }
 
-func newTPE(opt Options) (Method, error) {
-	globalRandMu.Lock()
-	defer globalRandMu.Unlock()
-	if err := seedGlobalRand(1); err != nil {
-		return nil, err
+func newTPE(opt Options) (Method, error) { return &TPE{opt: opt}, nil }
+
+// TPE's settings (Optuna's defaults).
+const (
+	tpeStartup      = 10 // uniform trials before the first Parzen estimate
+	tpeCandidates   = 24 // expected-improvement candidates drawn per coordinate
+	tpeBelowMax     = 25 // largest below set, and the number of newest trials of weight 1
+	tpePriorWeight  = 1.0
+	tpeCutoffWidths = 12.0 // components farther than this many widths are not read
+)
+
+// tpeBelowCount is the size of the below set among n trials: min(ceil(n/10), 25).
+func tpeBelowCount(n int) int { return min((n+9)/10, tpeBelowMax) }
+
+// tpeAgeWeight is the weight of the observation of age rank r (0 = oldest) among n:
+// 1 for the newest 25, and for n > 25 a linear ramp from 1/n (oldest) to 1 over the
+// n - 25 older ones.
+func tpeAgeWeight(r, n int) float64 {
+	ramp := n - tpeBelowMax
+	if r >= ramp {
+		return 1
 	}
-	reseedGlobalRandUnpredictably()
-	return &TPE{opt: opt}, nil
+	if ramp == 1 {
+		return 1 / float64(n)
+	}
+	lo := 1 / float64(n)
+	return lo + (1-lo)*float64(r)/float64(ramp-1)
 }
 
-// reseedGlobalRandUnpredictably seeds math/rand's process-wide source from math/rand/v2's
-// top-level generator, which the runtime seeds unpredictably, so that the source left
-// behind by TPE differs from process to process (see TPE). The caller holds globalRandMu.
-func reseedGlobalRandUnpredictably() {
-	//lint:ignore SA1019 the only handle on the process-wide source goptuna draws from
-	randv1.Seed(int64(rand.Uint64()))
+// tpeObs is one observed coordinate value and the trial it came from.
+type tpeObs struct {
+	v     float64
+	trial int
 }
 
-// newTPEStorage is the trials' storage of a TPE run (a variable so that a test can compare
-// goptuna's own in-memory storage).
-var newTPEStorage = func() goptuna.Storage { return newTrialStore() }
+// tpeMixture is a Parzen estimator on [lo, hi]: components sorted by centre, each with its
+// centre, inverse width and weight/width; logNorm = log of the mixture's mass on the box
+// plus log sqrt(2 pi).
+type tpeMixture struct {
+	mu, invWidth, weightOverWidth []float64
+	weight, width                 []float64
+	prior                         int     // index of the prior component
+	maxDataWidth                  float64 // widest non-prior component
+	logNorm                       float64
+}
 
-// globalRandMu serialises every use of math/rand's process-wide source by goptuna.
-var globalRandMu sync.Mutex
-
-// errGlobalSeed says that math/rand.Seed has no effect in this process and how to fix it.
-var errGlobalSeed = errors.New("goptuna v0.9.0's TPE draws from math/rand's process-wide source, " +
-	"which math/rand.Seed cannot seed in this program (a no-op by default since Go 1.24), so its runs could not be reproduced; " +
-	"add the line `godebug randseednop=0` to the go.mod of your own module (the one with the program's package main; " +
-	"a dependency's go.mod does not apply), or run with GODEBUG=randseednop=0")
-
-// seedGlobalRand seeds math/rand's process-wide source and checks that the seed took
-// effect: seeded twice, the source must give the first value of a fresh source with that
-// seed both times. (A single check draw is not enough: when Seed is a no-op and the source
-// happens to sit at the start of that seed's sequence, one draw matches.) The caller holds
-// globalRandMu.
-func seedGlobalRand(seed int64) error {
-	want := randv1.New(randv1.NewSource(seed)).Float64()
-	for range 2 {
-		//lint:ignore SA1019 the only handle on the process-wide source goptuna draws from
-		randv1.Seed(seed)
-		if randv1.Float64() != want {
-			return errGlobalSeed
+// tpeParzen builds the Parzen estimator of obs (sorted by value) with age weights ageW (by
+// obs index) into mx, reusing its buffers.
+func tpeParzen(mx *tpeMixture, obs []tpeObs, ageW []float64, lo, hi float64) {
+	n := len(obs) + 1
+	mx.mu, mx.weight, mx.width = mx.mu[:0], mx.weight[:0], mx.width[:0]
+	centre := 0.5 * (lo + hi)
+	prior := sort.Search(len(obs), func(i int) bool { return obs[i].v >= centre })
+	for i, o := range obs {
+		if i == prior {
+			mx.mu, mx.weight = append(mx.mu, centre), append(mx.weight, tpePriorWeight)
+		}
+		mx.mu, mx.weight = append(mx.mu, o.v), append(mx.weight, ageW[i])
+	}
+	if prior == len(obs) {
+		mx.mu, mx.weight = append(mx.mu, centre), append(mx.weight, tpePriorWeight)
+	}
+	mx.prior = prior
+	span := hi - lo
+	minWidth := span / math.Min(100, float64(1+n))
+	totalWeight := 0.0
+	for _, w := range mx.weight {
+		totalWeight += w
+	}
+	mx.maxDataWidth = 0
+	for i, m := range mx.mu {
+		left, right := lo, hi
+		if i > 0 {
+			left = mx.mu[i-1]
+		}
+		if i < n-1 {
+			right = mx.mu[i+1]
+		}
+		w := math.Max(m-left, right-m)
+		switch {
+		case n == 1:
+		case i == 0:
+			w = right - m
+		case i == n-1:
+			w = m - left
+		}
+		if i == prior {
+			w = span
+		}
+		w = math.Min(math.Max(w, minWidth), span)
+		mx.width = append(mx.width, w)
+		if i != prior {
+			mx.maxDataWidth = math.Max(mx.maxDataWidth, w)
 		}
 	}
-	//lint:ignore SA1019 restart the sequence after the check draws
-	randv1.Seed(seed)
-	return nil
+	mx.invWidth = slices.Grow(mx.invWidth[:0], n)[:n]
+	mx.weightOverWidth = slices.Grow(mx.weightOverWidth[:0], n)[:n]
+	mass := 0.0
+	for i := range mx.mu {
+		mx.weight[i] /= totalWeight
+		mx.invWidth[i] = 1 / mx.width[i]
+		mx.weightOverWidth[i] = mx.weight[i] / mx.width[i]
+		mass += mx.weight[i] * normalMass(lo, hi, mx.mu[i], mx.width[i])
+	}
+	mx.logNorm = math.Log(mass) + 0.5*math.Log(2*math.Pi)
+}
+
+// normalMass is the probability that N(mu, width^2) falls in [lo, hi], for mu in [lo, hi]. A
+// side farther than 9 widths contributes exactly (in floating point) 1 or 0.
+func normalMass(lo, hi, mu, width float64) float64 {
+	upper, lower := 1.0, 0.0
+	if b := (hi - mu) / width; b < 9 {
+		upper = 0.5 * math.Erfc(-b/math.Sqrt2)
+	}
+	if a := (lo - mu) / width; a > -9 {
+		lower = 0.5 * math.Erfc(-a/math.Sqrt2)
+	}
+	return upper - lower
+}
+
+// logDensity is the mixture's log-density at x in [lo, hi]. Components more than
+// tpeCutoffWidths widths from x (their terms below exp(-72) of their peaks) are not read;
+// the prior component, whose width is the box's, always is, so the sum is never zero.
+func (mx *tpeMixture) logDensity(x float64) float64 {
+	reach := tpeCutoffWidths * mx.maxDataWidth
+	from := sort.SearchFloat64s(mx.mu, x-reach)
+	to := sort.Search(len(mx.mu), func(i int) bool { return mx.mu[i] > x+reach })
+	const cutoff = tpeCutoffWidths * tpeCutoffWidths
+	// Four partial sums, so that the additions do not wait on each other.
+	var sums [4]float64
+	for i := from; i < to; i++ {
+		z := (x - mx.mu[i]) * mx.invWidth[i]
+		if z2 := z * z; z2 < cutoff {
+			sums[i&3] += mx.weightOverWidth[i] * fastexp.ExpNonPositive(-0.5*z2)
+		}
+	}
+	sum := (sums[0] + sums[1]) + (sums[2] + sums[3])
+	if mx.prior < from || mx.prior >= to {
+		z := (x - mx.mu[mx.prior]) * mx.invWidth[mx.prior]
+		sum += mx.weightOverWidth[mx.prior] * fastexp.ExpNonPositive(-0.5*z*z)
+	}
+	return math.Log(sum) - mx.logNorm
+}
+
+// sample draws from the mixture truncated to [lo, hi]: a component by weight, then its
+// Gaussian, redrawn until it falls in the box.
+func (mx *tpeMixture) sample(rng *rand.Rand, lo, hi float64) float64 {
+	for {
+		u := rng.Float64()
+		k := len(mx.weight) - 1
+		for i, w := range mx.weight {
+			if u < w {
+				k = i
+				break
+			}
+			u -= w
+		}
+		x := mx.mu[k] + mx.width[k]*rng.NormFloat64()
+		if lo <= x && x <= hi {
+			return x
+		}
+	}
+}
+
+// tpeState is what a TPE run keeps between trials.
+type tpeState struct {
+	lo, hi []float64
+	losses []float64
+	sorted [][]tpeObs // per coordinate, every trial's value sorted by value (then trial)
+	// buffers reused per trial
+	order             []int
+	below             []bool
+	ageW              []float64 // age weight of each trial within its set
+	belowObs, abvObs  []tpeObs
+	belowW, abvW      []float64
+	belowMix, aboveMx tpeMixture
+}
+
+// add records a finished trial.
+func (s *tpeState) add(theta []float64, loss float64) {
+	t := len(s.losses)
+	s.losses = append(s.losses, loss)
+	for j, v := range theta {
+		o := tpeObs{v, t}
+		i, _ := slices.BinarySearchFunc(s.sorted[j], o, func(a, b tpeObs) int {
+			return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.trial, b.trial))
+		})
+		s.sorted[j] = slices.Insert(s.sorted[j], i, o)
+	}
+}
+
+// split marks the below set among the trials so far (ties in loss by trial order) and
+// gives every trial its age weight within its set.
+func (s *tpeState) split() {
+	n := len(s.losses)
+	s.order = s.order[:0]
+	for i := range n {
+		s.order = append(s.order, i)
+	}
+	slices.SortFunc(s.order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(s.losses[a], s.losses[b]), cmp.Compare(a, b))
+	})
+	nBelow := tpeBelowCount(n)
+	s.below = slices.Grow(s.below[:0], n)[:n]
+	clear(s.below)
+	for _, i := range s.order[:nBelow] {
+		s.below[i] = true
+	}
+	s.ageW = slices.Grow(s.ageW[:0], n)[:n]
+	rb, ra := 0, 0
+	for i := range n {
+		if s.below[i] {
+			s.ageW[i] = tpeAgeWeight(rb, nBelow)
+			rb++
+		} else {
+			s.ageW[i] = tpeAgeWeight(ra, n-nBelow)
+			ra++
+		}
+	}
+}
+
+// suggest returns the next trial's point: tpeCandidates draws from the below estimator per
+// coordinate, the one with the largest log l - log g kept.
+func (s *tpeState) suggest(rng *rand.Rand) []float64 {
+	s.split()
+	theta := make([]float64, len(s.lo))
+	for j := range theta {
+		s.belowObs, s.abvObs = s.belowObs[:0], s.abvObs[:0]
+		s.belowW, s.abvW = s.belowW[:0], s.abvW[:0]
+		for _, o := range s.sorted[j] {
+			if s.below[o.trial] {
+				s.belowObs, s.belowW = append(s.belowObs, o), append(s.belowW, s.ageW[o.trial])
+			} else {
+				s.abvObs, s.abvW = append(s.abvObs, o), append(s.abvW, s.ageW[o.trial])
+			}
+		}
+		lo, hi := s.lo[j], s.hi[j]
+		tpeParzen(&s.belowMix, s.belowObs, s.belowW, lo, hi)
+		tpeParzen(&s.aboveMx, s.abvObs, s.abvW, lo, hi)
+		best, bestScore := 0.0, math.Inf(-1)
+		for range tpeCandidates {
+			x := s.belowMix.sample(rng, lo, hi)
+			if score := s.belowMix.logDensity(x) - s.aboveMx.logDensity(x); score > bestScore {
+				best, bestScore = x, score
+			}
+		}
+		theta[j] = best
+	}
+	return theta
 }
 
 // Run implements Method.
 func (m *TPE) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
-	const name = "tpe"
-	defer func() {
-		globalRandMu.Lock()
-		defer globalRandMu.Unlock()
-		reseedGlobalRandUnpredictably()
-	}()
-	p, err := newProblem(name, obj, budget)
+	p, err := newProblem("tpe", obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}
-	samplerSeed := int64(rng.Uint64())
-	study, err := goptuna.CreateStudy("dpgibo-tpe",
-		goptuna.StudyOptionStorage(newTPEStorage()),
-		goptuna.StudyOptionSampler(tpe.NewSampler(tpe.SamplerOptionSeed(samplerSeed))),
-		goptuna.StudyOptionDirection(goptuna.StudyDirectionMinimize),
-		goptuna.StudyOptionLogger(nil),
-	)
-	if err != nil {
-		return algo.Result{}, fmt.Errorf("baselines: tpe: creating goptuna study: %w", err)
-	}
-	study.WithContext(ctx)
-
-	d := p.dim()
-	paramNames := make([]string, d)
-	for j := range paramNames {
-		paramNames[j] = "x" + strconv.Itoa(j)
-	}
+	s := &tpeState{lo: p.lo, hi: p.hi, sorted: make([][]tpeObs, p.dim())}
 	var best []float64
 	bestScore := math.Inf(1)
-	var runErr error // the error that stopped the objective, returned as is
-	suggest := func(trial goptuna.Trial) ([]float64, error) {
-		globalRandMu.Lock()
-		defer globalRandMu.Unlock()
-		if err := seedGlobalRand(int64(rng.Uint64())); err != nil {
-			return nil, err
+	for p.remaining() > 0 {
+		var theta []float64
+		if len(s.losses) < tpeStartup {
+			theta = p.uniform(rng)
+		} else {
+			theta = s.suggest(rng)
 		}
-		theta := make([]float64, d)
-		for j := range theta {
-			v, err := trial.SuggestFloat(paramNames[j], p.lo[j], p.hi[j])
-			if err != nil {
-				return nil, fmt.Errorf("goptuna suggestion for %s: %w", paramNames[j], err)
-			}
-			theta[j] = v
-		}
-		return theta, nil
-	}
-	objective := func(trial goptuna.Trial) (v float64, err error) {
-		defer func() { runErr = err }()
-		theta, err := suggest(trial)
-		if err != nil {
-			return 0, fmt.Errorf("baselines: tpe: %w", err)
-		}
-		// evaluate rejects points outside the box and NaN/Inf losses before goptuna sees them.
+		// evaluate rejects NaN/Inf losses before they reach the estimator.
 		losses, err := p.evaluate(ctx, theta)
 		if err != nil {
-			return 0, err
+			return algo.Result{}, err
 		}
-		s := mean(losses)
+		score := mean(losses)
 		if m.opt.OnScore != nil {
-			m.opt.OnScore(append([]float64(nil), theta...), s)
+			m.opt.OnScore(append([]float64(nil), theta...), score)
 		}
-		if best == nil || s < bestScore {
-			best, bestScore = theta, s
+		s.add(theta, score)
+		if best == nil || score < bestScore {
+			best, bestScore = theta, score
 		}
 		if err := p.report(cb, best); err != nil {
-			return 0, err
+			return algo.Result{}, err
 		}
-		return s, nil
-	}
-	if err := study.Optimize(objective, budget); err != nil {
-		if runErr != nil {
-			return algo.Result{}, runErr
-		}
-		return algo.Result{}, fmt.Errorf("baselines: tpe: goptuna: %w", err)
-	}
-	if best == nil {
-		return algo.Result{}, fmt.Errorf("baselines: tpe: goptuna ran no trial")
 	}
 	return algo.Result{Theta: append([]float64(nil), best...), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
 }

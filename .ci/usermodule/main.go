@@ -3,9 +3,10 @@
 // DP-GIBO with nothing set but Mu, a CMA-ES baseline and a TPE baseline, and checks that a
 // budget below DP-GIBO's first batch is an error. It exits non-zero on anything unexpected.
 //
-// .ci/run builds it outside the repository's module twice: with -tpe=error and a go.mod
-// without `godebug randseednop=0`, where baselines.New("tpe") must fail with the line to
-// add; and with -tpe=run after adding that line, where TPE must run.
+// .ci/run builds it outside the repository's module twice: with -goptuna-tpe=error and a go.mod
+// without `godebug randseednop=0`, where baselines.New("goptuna-tpe") must fail with the line
+// to add (the project's own "tpe" runs without it); and with -goptuna-tpe=run after adding
+// that line, where goptuna's TPE must run too.
 package main
 
 import (
@@ -53,7 +54,7 @@ func meanLoss(obj sites, theta []float64) float64 {
 }
 
 func main() {
-	tpeMode := flag.String("tpe", "run", "run: TPE must run; error: baselines.New(\"tpe\") must fail with the go.mod line to add")
+	tpeMode := flag.String("goptuna-tpe", "run", "run: goptuna's TPE must run; error: baselines.New(\"goptuna-tpe\") must fail with the go.mod line to add")
 	flag.Parse()
 	ctx := context.Background()
 	obj := sites{offset: make([]float64, 500)}
@@ -88,13 +89,13 @@ func main() {
 		log.Fatal("gibo with budget 2 below the first batch of 3: no error")
 	}
 
-	for _, name := range []string{"cmaes", "tpe"} {
+	for _, name := range []string{"cmaes", "tpe", "goptuna-cmaes", "goptuna-tpe"} {
 		m, err := baselines.New(name, baselines.Options{})
-		if name == "tpe" && *tpeMode == "error" {
+		if name == "goptuna-tpe" && *tpeMode == "error" {
 			if err == nil || !strings.Contains(err.Error(), "godebug randseednop=0") {
-				log.Fatalf("baselines.New(\"tpe\") without godebug randseednop=0: error %v, want one giving that go.mod line", err)
+				log.Fatalf("baselines.New(\"goptuna-tpe\") without godebug randseednop=0: error %v, want one giving that go.mod line", err)
 			}
-			fmt.Printf("tpe: refused at New as expected: %v\n", err)
+			fmt.Printf("goptuna-tpe: refused at New as expected: %v\n", err)
 			continue
 		}
 		if err != nil {
@@ -104,6 +105,6 @@ func main() {
 		if err != nil {
 			log.Fatalf("%s: %v", name, err)
 		}
-		fmt.Printf("%-8s 60 evaluations: mean loss %.3f\n", name, meanLoss(obj, r.Theta))
+		fmt.Printf("%-13s 60 evaluations: mean loss %.3f\n", name, meanLoss(obj, r.Theta))
 	}
 }

@@ -582,6 +582,10 @@ func methodColor(m string) color.Color {
 		return color.RGBA{R: 0x17, G: 0xbe, B: 0xcf, A: 0xff}
 	case "cmaes":
 		return color.RGBA{R: 0xbc, G: 0xbd, B: 0x22, A: 0xff}
+	case "goptuna-tpe":
+		return color.RGBA{R: 0x0b, G: 0x5f, B: 0x68, A: 0xff}
+	case "goptuna-cmaes":
+		return color.RGBA{R: 0x5e, G: 0x5e, B: 0x11, A: 0xff}
 	}
 	return color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff}
 }

@@ -14,11 +14,15 @@ import (
 // seeds; ReferencePrefix+NAME (or NAME itself, when absent) the runs with the reference
 // design they are judged against. PrecisionPrefix names those of the svr precision study:
 // figure PrecisionPrefix+NAME holds NAME's svr curves (every method) computed with
-// single-precision cross products, judged against NAME itself.
+// single-precision cross products, judged against NAME itself. ImplementationPrefix names
+// those of the implementation study of TPE and CMA-ES: figure ImplementationPrefix+NAME
+// holds NAME's curves of the project's own tpe and cmaes, judged against NAME's runs of
+// goptuna's (the methods' names before the change).
 const (
-	EquivalencePrefix = "design-"
-	ReferencePrefix   = "joint-"
-	PrecisionPrefix   = "f32-"
+	EquivalencePrefix    = "design-"
+	ReferencePrefix      = "joint-"
+	PrecisionPrefix      = "f32-"
+	ImplementationPrefix = "own-"
 )
 
 // EquivalenceMargin is the study's margin in units of G0: the new design is non-inferior at a
@@ -53,9 +57,9 @@ type EquivalenceRow struct {
 	DesignShareNew records.OptFloat `csv:"design_share_new"`
 }
 
-// Equivalence judges every design study and precision study in res: each curve of a figure
-// design-NAME against the curve of joint-NAME (else NAME), and each curve of f32-NAME against
-// that of NAME, with the same config, task, data, d and method, paired by seed. shares maps
+// Equivalence judges every design, precision and implementation study in res: each curve of
+// a figure design-NAME against the curve of joint-NAME (else NAME), and each curve of
+// f32-NAME or own-NAME against that of NAME, with the same config, task, data, d and method, paired by seed. shares maps
 // a figure name to its runs' design shares by curve key and seed (may be nil).
 func Equivalence(res *Results, shares map[string]map[string][]float64) ([]EquivalenceRow, error) {
 	var out []EquivalenceRow
@@ -68,6 +72,8 @@ func Equivalence(res *Results, shares map[string]map[string][]float64) ([]Equiva
 				ref = base
 			}
 		} else if base, ok = strings.CutPrefix(fig, PrecisionPrefix); ok {
+			ref = base
+		} else if base, ok = strings.CutPrefix(fig, ImplementationPrefix); ok {
 			ref = base
 		} else {
 			continue

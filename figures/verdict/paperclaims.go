@@ -427,7 +427,7 @@ func ownStatements() []Statement {
 			Sentence: "At mu = 0.2 too, DP-GIBO reaches a lower final loss than the private global baselines.",
 			Claims:   privateClaims("plain", "mu=0.2", Lower, 0)},
 		{ID: "own-peers-not-worse",
-			Sentence: "DP-GIBO at mu = 1 is not worse than goptuna's TPE and CMA-ES (non-private) by more than 0.1 G0 at equal budget.",
+			Sentence: "DP-GIBO at mu = 1 is not worse than TPE and CMA-ES (non-private) by more than 0.1 G0 at equal budget.",
 			Claims:   peers},
 	}
 }

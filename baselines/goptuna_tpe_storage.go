@@ -3,11 +3,11 @@ package baselines
 import "github.com/c-bata/goptuna"
 
 // trialStore is goptuna's in-memory storage with one change: GetAllTrials returns a slice it
-// keeps between calls instead of a fresh copy of every trial. goptuna's TPE sampler asks for
+// keeps between calls instead of a fresh copy of every trial. goptuna's GoptunaTPE sampler asks for
 // all trials once per parameter of every trial it samples (d times per trial). Measured
 // (BenchmarkTPERun, d = 103, 200 trials): the copies are 10% of a run's allocated bytes, and
 // the run's time is within run-to-run noise of goptuna's storage (3.78 against 3.85 s, then
-// 4.57 against 4.28 s); most of TPE's own time is the sampler's Parzen-mixture log-density
+// 4.57 against 4.28 s); most of GoptunaTPE's own time is the sampler's Parzen-mixture log-density
 // (goptuna's gmmLogPDF, about half of the CPU profile) and the garbage collector.
 //
 // The kept slice holds the same values a fresh copy would: it is dropped by every call that
@@ -17,7 +17,7 @@ import "github.com/c-bata/goptuna"
 // before, and its samples keep their bytes (TestTPEStoreKeepsTheSamples).
 //
 // Callers must not modify the returned slice; goptuna's sampler and study only read it. The
-// store is not safe for concurrent use, as a TPE run uses it from one goroutine.
+// store is not safe for concurrent use, as a GoptunaTPE run uses it from one goroutine.
 type trialStore struct {
 	*goptuna.InMemoryStorage
 	all []goptuna.FrozenTrial // nil when stale

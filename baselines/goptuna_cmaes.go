@@ -1,0 +1,112 @@
+package baselines
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/c-bata/goptuna/cmaes"
+	"gonum.org/v1/gonum/mat"
+
+	"dpgibo/algo"
+)
+
+// GoptunaCMAES is the CMA-ES of github.com/c-bata/goptuna (v0.9.0, package cmaes) behind the
+// Method interface, driven through goptuna's ask-and-tell Optimizer so that evaluation
+// counting and the budget stay here. Its settings are those goptuna's CMA-ES sampler
+// derives from a box: the search starts at the box's centre with step size sigma0 =
+// min_j (hi_j - lo_j) / 6, samples are kept in the box (goptuna re-samples up to 100 times
+// and then clamps), and the population size is goptuna's default 4 + floor(3 ln d). Each
+// sample is one evaluation; a generation is told to the optimiser once all its samples are
+// evaluated, so a budget that ends mid-generation leaves the last generation untold. When
+// goptuna's own stopping test (Optimizer.ShouldStop) fires, the search restarts as
+// IPOP-CMA-ES does: population size doubled, mean drawn uniformly from the box. The released
+// theta is the best point by mean loss seen so far.
+//
+// Randomness: each optimiser is seeded with rng.Int64() (the first at the start of Run, one
+// more per restart) and, unlike goptuna's TPE, draws only from that seeded source, so no
+// GODEBUG setting is needed. A NaN or Inf loss is an error before the value reaches goptuna.
+//
+// It is NOT differentially private; its ledger is algo.NonPrivateLedger(). It reports after
+// every evaluation (Iter = Evals, Batch = 1).
+type GoptunaCMAES struct {
+	opt Options
+}
+
+func newGoptunaCMAES(opt Options) (Method, error) { return &GoptunaCMAES{opt: opt}, nil }
+
+// Run implements Method.
+func (m *GoptunaCMAES) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
+	const name = "goptuna-cmaes"
+	p, err := newProblem(name, obj, budget)
+	if err != nil {
+		return algo.Result{}, err
+	}
+	d := p.dim()
+	bounds := mat.NewDense(d, 2, nil)
+	mean0 := make([]float64, d)
+	sigma0 := math.Inf(1)
+	for j := range mean0 {
+		bounds.Set(j, 0, p.lo[j])
+		bounds.Set(j, 1, p.hi[j])
+		mean0[j] = (p.lo[j] + p.hi[j]) / 2
+		sigma0 = math.Min(sigma0, (p.hi[j]-p.lo[j])/6)
+	}
+	newOptimizer := func(mean []float64, popsize int) (*cmaes.Optimizer, error) {
+		opts := []cmaes.OptimizerOption{cmaes.OptimizerOptionBounds(bounds), cmaes.OptimizerOptionSeed(rng.Int64())}
+		if popsize > 0 {
+			opts = append(opts, cmaes.OptimizerOptionPopulationSize(popsize))
+		}
+		o, err := cmaes.NewOptimizer(mean, sigma0, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("baselines: %s: goptuna: %w", name, err)
+		}
+		return o, nil
+	}
+	opt, err := newOptimizer(mean0, 0)
+	if err != nil {
+		return algo.Result{}, err
+	}
+
+	var best []float64
+	bestScore := math.Inf(1)
+	for p.remaining() > 0 {
+		popsize := opt.PopulationSize()
+		generation := make([]*cmaes.Solution, 0, popsize)
+		for len(generation) < popsize && p.remaining() > 0 {
+			theta, err := opt.Ask()
+			if err != nil {
+				return algo.Result{}, fmt.Errorf("baselines: %s: goptuna: %w", name, err)
+			}
+			// evaluate rejects points outside the box and NaN/Inf losses before goptuna sees them.
+			losses, err := p.evaluate(ctx, theta)
+			if err != nil {
+				return algo.Result{}, err
+			}
+			s := mean(losses)
+			if m.opt.OnScore != nil {
+				m.opt.OnScore(append([]float64(nil), theta...), s)
+			}
+			if best == nil || s < bestScore {
+				best, bestScore = append(best[:0], theta...), s
+			}
+			if err := p.report(cb, best); err != nil {
+				return algo.Result{}, err
+			}
+			generation = append(generation, &cmaes.Solution{Params: theta, Value: s})
+		}
+		if len(generation) < popsize {
+			break // budget spent mid-generation
+		}
+		if err := opt.Tell(generation); err != nil {
+			return algo.Result{}, fmt.Errorf("baselines: %s: goptuna: %w", name, err)
+		}
+		if opt.ShouldStop() {
+			if opt, err = newOptimizer(p.uniform(rng), 2*popsize); err != nil {
+				return algo.Result{}, err
+			}
+		}
+	}
+	return algo.Result{Theta: append([]float64(nil), best...), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+}
