@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -327,6 +328,10 @@ func (s *ucbState) update() error {
 // acquisition evaluates the lower confidence bound a(u) = mu(u) - sqrt(beta) sigma(u) of
 // the standardised loss at u in the unit cube and, if grad is non-nil, its gradient with
 // respect to u. Buffers are reused.
+//
+// L-BFGS asks for the value and then the gradient at the same point; the kernel row, the
+// solve and the predictive moments of the last point are kept (memo), so the gradient
+// costs no second solve. The values are those a fresh computation gives, bit for bit.
 type acquisition struct {
 	s     *ucbState
 	u     *mat.Dense    // 1 x d
@@ -334,6 +339,15 @@ type acquisition struct {
 	v     *mat.VecDense // K^{-1} k(u, X)
 	coef  []float64
 	sqrtB float64
+	memo  acquisitionMemo
+}
+
+// acquisitionMemo holds the predictive moments at the last point evaluated (a.u, a.kvec
+// and a.v hold its kernel row and solve).
+type acquisitionMemo struct {
+	valid        bool
+	mu, variance float64
+	clamped      bool
 }
 
 func newAcquisition(s *ucbState) *acquisition {
@@ -348,7 +362,13 @@ func newAcquisition(s *ucbState) *acquisition {
 // its gradient stay finite at observed points.
 const minVar = 1e-12
 
-func (a *acquisition) at(u, grad []float64) (float64, error) {
+// moments computes the posterior mean and (floored) variance at u into a.memo, with the
+// kernel row in a.kvec and K^{-1} k in a.v, unless u is the point they already hold.
+func (a *acquisition) moments(u []float64) error {
+	if a.memo.valid && slices.Equal(a.u.RawRowView(0), u) {
+		return nil
+	}
+	a.memo.valid = false
 	s := a.s
 	copy(a.u.RawRowView(0), u)
 	s.kernel.Cross(a.kvec, a.u, s.X)
@@ -360,7 +380,7 @@ func (a *acquisition) at(u, grad []float64) (float64, error) {
 	}
 	kv := mat.NewVecDense(len(k), k)
 	if err := s.lik.chol.SolveVecTo(a.v, kv); err != nil {
-		return math.NaN(), fmt.Errorf("GP predictive solve: %w", err)
+		return fmt.Errorf("GP predictive solve: %w", err)
 	}
 	variance := s.hyp.SignalVar - mat.Dot(kv, a.v)
 	floor := minVar * s.hyp.SignalVar
@@ -368,6 +388,18 @@ func (a *acquisition) at(u, grad []float64) (float64, error) {
 	if clamped {
 		variance = floor
 	}
+	a.memo = acquisitionMemo{valid: true, mu: mu, variance: variance, clamped: clamped}
+	return nil
+}
+
+func (a *acquisition) at(u, grad []float64) (float64, error) {
+	if err := a.moments(u); err != nil {
+		return math.NaN(), err
+	}
+	s := a.s
+	k := a.kvec.RawRowView(0)
+	alpha := s.lik.alpha.RawVector().Data
+	mu, variance, clamped := a.memo.mu, a.memo.variance, a.memo.clamped
 	sigma := math.Sqrt(variance)
 	if grad == nil {
 		return mu - a.sqrtB*sigma, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -209,18 +210,65 @@ func TestBetaSchedule(t *testing.T) {
 	}
 }
 
-// BenchmarkUCBStep is one GP-UCB iteration at d = 10 with 100 observations: the
-// hyperparameter refit, the factorisation and the multi-start acquisition optimisation.
+// BenchmarkUCBStep is one GP-UCB iteration at d = 10 (fig2a's and fig-private's largest GP
+// regression d) with 100 observations and with 250 (near the end of their budget of 275):
+// the model update (hyperparameter refit by L-BFGS on the marginal likelihood, then the
+// factorisation) and the choice of the next point (256 raw acquisition values, then
+// L-BFGS from 5 starts), apart. dp-ucb is the same loop with a noise floor.
 func BenchmarkUCBStep(b *testing.B) {
-	s := ucbStateFor(b, 10, 100, 0, 1)
-	rng := rand.New(rand.NewPCG(2, 2))
-	b.ResetTimer()
-	for b.Loop() {
-		if err := s.update(); err != nil {
-			b.Fatal(err)
+	for _, c := range []struct {
+		name       string
+		m          int
+		noiseFloor float64
+	}{{"ucb/obs=100", 100, 0}, {"ucb/obs=250", 250, 0}, {"dp-ucb/obs=250", 250, 0.01}} {
+		s := ucbStateFor(b, 10, c.m, c.noiseFloor, 1)
+		b.Run(c.name+"/update", func(b *testing.B) {
+			for b.Loop() {
+				if err := s.update(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/next-point", func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(2, 2))
+			for b.Loop() {
+				if _, err := s.nextPoint(rng); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestAcquisitionMemoKeepsTheBits: the value and gradient at a point are the same bits
+// whether the point's moments were just computed for the value (as L-BFGS asks) or are
+// computed afresh, and moving to another point recomputes them.
+func TestAcquisitionMemoKeepsTheBits(t *testing.T) {
+	s := ucbStateFor(t, 3, 30, 0, 4)
+	rng := rand.New(rand.NewPCG(6, 6))
+	for range 20 {
+		u := []float64{rng.Float64(), rng.Float64(), rng.Float64()}
+		fresh := newAcquisition(s)
+		wantGrad := make([]float64, 3)
+		want, err := fresh.at(u, wantGrad)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if _, err := s.nextPoint(rng); err != nil {
-			b.Fatal(err)
+		memo := newAcquisition(s)
+		if _, err := memo.at([]float64{0.5, 0.5, 0.5}, nil); err != nil {
+			t.Fatal(err)
+		}
+		v, err := memo.at(u, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grad := make([]float64, 3)
+		g, err := memo.at(u, grad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v != want || g != want || !slices.Equal(grad, wantGrad) {
+			t.Fatalf("at %v: value %v then %v with the memo, %v fresh; gradient %v, fresh %v", u, v, g, want, grad, wantGrad)
 		}
 	}
 }

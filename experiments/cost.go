@@ -30,7 +30,9 @@ import (
 //	    costCappedDesign (budget/1600)^2.7 for a design capped at every iteration;
 //	  - the windowed adaptive design (Design.GreedyOnly with Design.MaxKept) costs
 //	    costWindowDesign per evaluation at d = 15, growing with (d/15)^2;
-//	  - GP-UCB refits its GP on every observation: costUCB budget^3.
+//	  - GP-UCB refits its GP on every observation: costUCB budget^3;
+//	  - TPE evaluates its Parzen mixtures at 24 candidates per coordinate per trial, one
+//	    component per trial so far: costTPE d budget^2.
 const (
 	costSetupEvals          = 5
 	costFixedDesign         = 2.2e-5
@@ -42,6 +44,7 @@ const (
 	costAdaptiveSharePower  = 0.7
 	costWindowDesign        = 1.05e-3
 	costUCB                 = 6e-7
+	costTPE                 = 9e-8
 	costUnknownTaskEvalSecs = 1e-3
 )
 
@@ -84,6 +87,8 @@ func estimatedCost(c cellSpec) float64 {
 		design = costFixedDesign * float64(c.Iters) * math.Pow(float64(c.Batch), costFixedDesignPower)
 	case c.Method == "ucb" || c.Method == "dp-ucb":
 		design = costUCB * budget * budget * budget
+	case c.Method == "tpe":
+		design = costTPE * d * budget * budget
 	}
 	if c.local() {
 		reports = float64(c.Iters + 1)

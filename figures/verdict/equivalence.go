@@ -106,7 +106,7 @@ func Equivalence(res *Results, shares map[string]map[string][]float64) ([]Equiva
 				MedianOld: stats.Median(vo), MedianNew: stats.Median(vn), G0: g0, Margin: EquivalenceMargin * g0,
 				Estimate: t.Estimate, CILow: t.CILow, CIHigh: t.CIHigh}
 			row.NonInferior = row.CIHigh < row.Margin
-			key := c.Config + "/" + c.Method
+			key := shareKey(c.Task, c.Config, c.D, c.Method)
 			if v := shares[ref][key]; len(v) > 0 {
 				row.DesignShareOld = records.Some(stats.Median(v))
 			}
@@ -141,8 +141,13 @@ func pairedHL(d []float64) (stats.TestResult, error) {
 	return stats.WilcoxonSignedRank(d, stats.TwoSided, Level)
 }
 
-// designShares returns, per figure and curve (config/method), the design share of each run
-// in the timings.
+// shareKey names a curve of a figure in designShares: one task, config, d and method.
+func shareKey(task, config string, d int, method string) string {
+	return fmt.Sprintf("%s/%s/%d/%s", task, config, d, method)
+}
+
+// designShares returns, per figure and curve (shareKey), the design share of each run in
+// the timings.
 func designShares(timings []records.Timing) map[string]map[string][]float64 {
 	out := map[string]map[string][]float64{}
 	for _, t := range timings {
@@ -153,7 +158,7 @@ func designShares(timings []records.Timing) map[string]map[string][]float64 {
 			if out[fig] == nil {
 				out[fig] = map[string][]float64{}
 			}
-			key := t.Config + "/" + t.Method
+			key := shareKey(t.Task, t.Config, t.D, t.Method)
 			out[fig][key] = append(out[fig][key], t.DesignSeconds/t.TotalSeconds)
 		}
 	}

@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
+
+	"dpgibo/figures/stats"
 	"dpgibo/internal/records"
 	"dpgibo/internal/runinfo"
 )
@@ -278,4 +282,84 @@ func suiteTotals(dir string) (string, error) {
 		return "", nil
 	}
 	return fmt.Sprintf("\nMeasured cost of the committed runs: %s ([%s](%s#measured-cost)).\n", strings.Join(parts, "; "), ReproducingPage, ReproducingPage), nil
+}
+
+// OwnTimeFigures are the figures whose methods' own time the own-time table reports: where
+// the baselines run beside DP-GIBO.
+var OwnTimeFigures = []string{"fig-peers", "fig-private", "fig2a"}
+
+// OwnTimeGoal is the target share of a method's own time (design seconds over cell seconds)
+// on the tasks whose evaluations are not trivially cheap (svr, gpreg): 0.10, and 0.25 for
+// GP-UCB and DP-UCB, whose GP over every point so far is inherent. Group LASSO's evaluations
+// take microseconds, so any method's own time dominates there and no goal is set.
+func OwnTimeGoal(task, method string) (float64, bool) {
+	if task != "svr" && task != "gpreg" {
+		return 0, false
+	}
+	if method == "ucb" || method == "dp-ucb" {
+		return 0.25, true
+	}
+	return 0.10, true
+}
+
+// ownTimeTable renders, for each method of OwnTimeFigures committed in dir, by task and d:
+// the runs, the median seconds of a run and of its own part, and the share of own time in
+// the cell-seconds (sum of design seconds over sum of total seconds) against OwnTimeGoal.
+func ownTimeTable(dir string) (string, error) {
+	timings, err := readTimings(dir)
+	if err != nil {
+		return "", err
+	}
+	type key struct {
+		figure, task string
+		d            int
+		method       string
+	}
+	type acc struct {
+		total, design []float64
+	}
+	groups := map[key]*acc{}
+	var keys []key
+	for _, t := range timings {
+		for _, fig := range strings.Split(t.Figures, ";") {
+			if !slices.Contains(OwnTimeFigures, fig) {
+				continue
+			}
+			k := key{fig, t.Task, t.D, t.Method}
+			if groups[k] == nil {
+				groups[k] = &acc{}
+				keys = append(keys, k)
+			}
+			groups[k].total = append(groups[k].total, t.TotalSeconds)
+			groups[k].design = append(groups[k].design, t.DesignSeconds)
+		}
+	}
+	if len(keys) == 0 {
+		return "", fmt.Errorf("%s: no timings of %s", dir, strings.Join(OwnTimeFigures, ", "))
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(slices.Index(OwnTimeFigures, a.figure), slices.Index(OwnTimeFigures, b.figure)),
+			cmp.Compare(a.task, b.task), cmp.Compare(a.d, b.d), cmp.Compare(a.method, b.method))
+	})
+	var b strings.Builder
+	b.WriteString("| figure | task | d | method | runs | median seconds a run | median own seconds | own share | goal | met |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	met, goals := 0, 0
+	for _, k := range keys {
+		g := groups[k]
+		share := floats.Sum(g.design) / floats.Sum(g.total)
+		goalText, metText := "", ""
+		if goal, ok := OwnTimeGoal(k.task, k.method); ok {
+			goals++
+			goalText = fmt.Sprintf("%.2f", goal)
+			metText = "no"
+			if share <= goal {
+				met++
+				metText = "yes"
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %d | %.3g | %.3g | %.3f | %s | %s |\n", k.figure, k.task, k.d, k.method,
+			len(g.total), stats.Median(g.total), stats.Median(g.design), share, goalText, metText)
+	}
+	fmt.Fprintf(&b, "\nOwn time within its goal: %d of %d method x task x d rows with a goal.\n", met, goals)
+	return b.String(), nil
 }

@@ -109,3 +109,37 @@ func TestBuildAgreementComparesVerdicts(t *testing.T) {
 		t.Errorf("a claim not run in one build is listed:\n%s", table)
 	}
 }
+
+// The own-time table groups the baselines' figures' timings by method, task and d, gives
+// the share of own time as summed design over summed total seconds, and marks the goal met
+// or not (none on group LASSO); other figures are left out.
+func TestOwnTimeTableSharesAndGoals(t *testing.T) {
+	dir := t.TempDir()
+	rows := []records.Timing{
+		{Figures: "fig-peers", Task: "svr", Method: "tpe", D: 103, Seed: 1, DesignSeconds: 10, TotalSeconds: 50},
+		{Figures: "fig-peers", Task: "svr", Method: "tpe", D: 103, Seed: 2, DesignSeconds: 2, TotalSeconds: 50},
+		{Figures: "fig-peers", Task: "svr", Method: "cmaes", D: 103, Seed: 1, DesignSeconds: 1, TotalSeconds: 40},
+		{Figures: "fig-private", Task: "gpreg", Method: "dp-ucb", D: 10, Seed: 1, DesignSeconds: 6, TotalSeconds: 20},
+		{Figures: "fig-peers", Task: "grouplasso", Method: "tpe", D: 10, Seed: 1, DesignSeconds: 1, TotalSeconds: 1.1},
+		{Figures: "fig1", Task: "grouplasso", Method: "dpgibo", D: 10, Seed: 1, DesignSeconds: 1, TotalSeconds: 2},
+	}
+	writeRows(t, filepath.Join(dir, "timings-x.csv"), rows)
+	got, err := ownTimeTable(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| fig-peers | svr | 103 | tpe | 2 | 50 | 6 | 0.120 | 0.10 | no |",
+		"| fig-peers | svr | 103 | cmaes | 1 | 40 | 1 | 0.025 | 0.10 | yes |",
+		"| fig-private | gpreg | 10 | dp-ucb | 1 | 20 | 6 | 0.300 | 0.25 | no |",
+		"| fig-peers | grouplasso | 10 | tpe | 1 | 1.1 | 1 | 0.909 |  |  |",
+		"1 of 3 method x task x d rows with a goal",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("own-time table lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "dpgibo") {
+		t.Errorf("fig1 is not a baselines' figure, yet in the table:\n%s", got)
+	}
+}

@@ -511,6 +511,7 @@ func Sections() []Section {
 		{Dir: "reproduction/design-equivalence", Equivalence: true, File: "docs/library.md"},
 		{Dir: "reproduction/svr-precision", Equivalence: true, File: "docs/library.md"},
 		{Dir: "reproduction/peers-own", Equivalence: true, File: "docs/extending.md"},
+		{Dir: "reproduction", OwnTime: true, File: "docs/extending.md"},
 		{Dir: "reproduction/defaults", Defaults: true, File: "docs/library.md"},
 		{Dir: "reproduction/defaults", DefaultsSummary: true},
 		{Dir: "reproduction/audit", Markdown: "audit.md", File: "docs/audit.md"},
@@ -532,6 +533,9 @@ type Section struct {
 	// Defaults renders the folder's defaults.csv (the library study) as a table, and
 	// DefaultsSummary as one line on algo's own defaults (README).
 	Defaults, DefaultsSummary bool
+	// OwnTime renders each baseline's own time in the figures where baselines run
+	// (OwnTimeFigures) from the folder's timings, against OwnTimeGoal.
+	OwnTime bool
 	// Cost renders the measured cost of every committed run in the folder and the folders
 	// below it (timings, manifests and invocations.csv).
 	Cost bool
@@ -560,6 +564,9 @@ func (s Section) Body(root string) (string, error) {
 	}
 	if s.DefaultsSummary {
 		return defaultsSummary(dir)
+	}
+	if s.OwnTime {
+		return ownTimeTable(dir)
 	}
 	if s.Cost {
 		body, err := costTable(dir)
