@@ -33,6 +33,7 @@ const EquivalenceMargin = 0.10
 // EquivalenceRow is one sweep value of a design study (design-equivalence.csv).
 type EquivalenceRow struct {
 	Figure string `csv:"figure"`
+	Task   string `csv:"task"`
 	Config string `csv:"config"`
 	D      int    `csv:"d"`
 	Method string `csv:"method"`
@@ -102,7 +103,7 @@ func Equivalence(res *Results, shares map[string]map[string][]float64) ([]Equiva
 				return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
 			}
 
-			row := EquivalenceRow{Figure: base, Config: c.Config, D: c.D, Method: c.Method, Pairs: len(d),
+			row := EquivalenceRow{Figure: base, Task: c.Task, Config: c.Config, D: c.D, Method: c.Method, Pairs: len(d),
 				MedianOld: stats.Median(vo), MedianNew: stats.Median(vn), G0: g0, Margin: EquivalenceMargin * g0,
 				Estimate: t.Estimate, CILow: t.CILow, CIHigh: t.CIHigh}
 			row.NonInferior = row.CIHigh < row.Margin

@@ -623,10 +623,10 @@ func equivalenceTable(dir string) (string, error) {
 	}
 	var b strings.Builder
 	all := len(rows) > 0
-	b.WriteString("| figure | config | method | pairs | median final loss, reference | candidate | margin 0.1 G0 | HL candidate - reference [95% CI] | non-inferior | median design share, reference | candidate |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| figure | task | d | config | method | pairs | median final loss, reference | candidate | margin 0.1 G0 | HL candidate - reference [95% CI] | non-inferior | median design share, reference | candidate |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		all = all && r.NonInferior
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s | %s [%s, %s] | %v | %s | %s |\n", r.Figure, r.Config, r.Method, r.Pairs,
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %d | %s | %s | %s | %s [%s, %s] | %v | %s | %s |\n", r.Figure, r.Task, r.D, r.Config, r.Method, r.Pairs,
 			sig(r.MedianOld), sig(r.MedianNew), sig(r.Margin), sig(r.Estimate), sig(r.CILow), sig(r.CIHigh), r.NonInferior,
 			optSig(r.DesignShareOld), optSig(r.DesignShareNew))
 	}
