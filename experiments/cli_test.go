@@ -228,7 +228,7 @@ func TestSignalStopsSuite(t *testing.T) {
 		{[]os.Signal{syscall.SIGTERM, syscall.SIGTERM}, 143},
 	} {
 		out := t.TempDir()
-		cmd, _, stderr := command(t, "-suite=paper", "-only=fig2b", "-workers=1", "-quiet", "-out="+out)
+		cmd, _, stderr := command(t, "-suite=quick", "-only=fig2b", "-workers=1", "-quiet", "-out="+out)
 		status, took := startAndSignal(t, cmd, holding(cmd, stderr, 50), 100*time.Millisecond, tc.sigs...)
 		if status != tc.status {
 			t.Errorf("%v: exit status %d after %v (stderr %q); want %d", tc.sigs, status, took, stderr.String(), tc.status)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/artefacts"
 	"dpgibo/internal/blasinfo"
 )
 
@@ -48,6 +49,9 @@ func quickDigests(t *testing.T) string {
 // that means to move results rewrites the fixture (DPGIBO_UPDATE_DIGESTS=1 go test -run
 // TestQuickSuiteDigests ./experiments) and says so in its commit.
 func TestQuickSuiteDigests(t *testing.T) {
+	if os.Getenv("DPGIBO_UPDATE_DIGESTS") != "1" {
+		artefacts.Check(t)
+	}
 	got := quickDigests(t)
 	path := digestFile()
 	if os.Getenv("DPGIBO_UPDATE_DIGESTS") == "1" {

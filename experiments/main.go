@@ -3,7 +3,7 @@
 // inspects a task's data from the command line.
 //
 //	go run ./experiments -suite=paper                # every figure of the paper
-//	go run ./experiments -suite=quick                # every code path at tiny sizes, < 1 minute
+//	go run ./experiments -suite=quick                # every code path at tiny sizes, about 10 s on 2 cores
 //	go run ./experiments -suite=private              # fig-private: every method private
 //	go run ./experiments -suite=peers                # fig-peers: DP-GIBO beside TPE, CMA-ES, GIBO, random
 //	go run ./experiments -suite=audit                # empirical mu-GDP audit
@@ -185,7 +185,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var task, dump, evalTheta string
 	var d int
 	var seed uint64
-	fs.StringVar(&task, "task", "", "inspect a task: grouplasso, gpreg or svr (with -dump-data or -eval-theta)")
+	fs.StringVar(&task, "task", "", "inspect a task: "+strings.Join(catalog.Names(), ", ")+" (with -dump-data or -eval-theta)")
 	fs.IntVar(&d, "d", 0, "task inspection: number of hyperparameters (0: the task's default)")
 	fs.Uint64Var(&seed, "seed", 1, "task inspection: data seed")
 	fs.StringVar(&dump, "dump-data", "", "task inspection: write DIR/train.csv and DIR/val.csv")

@@ -11,6 +11,7 @@ import (
 
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/artefacts"
 	"dpgibo/internal/records"
 )
 
@@ -224,6 +225,7 @@ func TestCommittedVerdictsMirrorWhenSidesSwap(t *testing.T) {
 // encoder's bytes may differ between Go releases; the picture may not), and every committed
 // figure CSV has its PNG.
 func TestCommittedFiguresAreWhatTheRawDataRender(t *testing.T) {
+	artefacts.Check(t)
 	root := filepath.Join("..", "..")
 	out := t.TempDir()
 	files, err := plotting.RenderDirAs(filepath.Join(root, "reproduction"), out, nil, []string{"png"})
