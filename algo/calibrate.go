@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -56,21 +57,11 @@ const (
 
 // resolved fills zero fields with the defaults and validates.
 func (c ClipCalibration) resolved() (ClipCalibration, error) {
-	if c.Share == 0 {
-		c.Share = defaultCalibrationShare
-	}
-	if c.Queries == 0 {
-		c.Queries = defaultCalibrationQueries
-	}
-	if c.Octaves == 0 {
-		c.Octaves = defaultCalibrationOctaves
-	}
-	if c.TopOctaves == 0 {
-		c.TopOctaves = defaultCalibrationTop
-	}
-	if c.Quantile == 0 {
-		c.Quantile = defaultCalibrationQuantile
-	}
+	c.Share = cmp.Or(c.Share, defaultCalibrationShare)
+	c.Queries = cmp.Or(c.Queries, defaultCalibrationQueries)
+	c.Octaves = cmp.Or(c.Octaves, defaultCalibrationOctaves)
+	c.TopOctaves = cmp.Or(c.TopOctaves, defaultCalibrationTop)
+	c.Quantile = cmp.Or(c.Quantile, defaultCalibrationQuantile)
 	switch {
 	case !(c.Share > 0 && c.Share < 1):
 		return c, fmt.Errorf("ClipCalibration.Share must lie in (0, 1), got %v", c.Share)

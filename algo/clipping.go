@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 )
@@ -44,15 +45,9 @@ const (
 
 // resolved fills zero fields with the defaults and validates.
 func (a AdaptiveClip) resolved() (AdaptiveClip, error) {
-	if a.Quantile == 0 {
-		a.Quantile = defaultClipQuantile
-	}
-	if a.Rate == 0 {
-		a.Rate = defaultClipRate
-	}
-	if a.CountShare == 0 {
-		a.CountShare = defaultClipCountShare
-	}
+	a.Quantile = cmp.Or(a.Quantile, defaultClipQuantile)
+	a.Rate = cmp.Or(a.Rate, defaultClipRate)
+	a.CountShare = cmp.Or(a.CountShare, defaultClipCountShare)
 	switch {
 	case !(a.Quantile > 0 && a.Quantile < 1):
 		return a, fmt.Errorf("AdaptiveClip.Quantile must lie in (0, 1), got %v", a.Quantile)

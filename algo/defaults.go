@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -83,15 +84,11 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 	if s.calibratesByDefault() {
 		s.ClipCalibration = &ClipCalibration{}
 	}
-	if s.Iters == 0 {
-		s.Iters = defaultIters
-	}
+	s.Iters = cmp.Or(s.Iters, defaultIters)
 	if s.Kernel.Lengthscale == 0 {
 		s.Kernel.Lengthscale = f.width / defaultLengthscalesPerWidth
 	}
-	if s.Kernel.Variance == 0 {
-		s.Kernel.Variance = 1
-	}
+	s.Kernel.Variance = cmp.Or(s.Kernel.Variance, 1)
 	if s.LocalRadius == 0 && positiveFinite(s.Kernel.Lengthscale) {
 		s.LocalRadius = 2 * s.Kernel.Lengthscale
 	}

@@ -1,12 +1,13 @@
 package algo
 
 import (
-	"dpgibo/internal/jsonnum"
 	"encoding/json"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"dpgibo/internal/jsonnum"
 )
 
 // DefaultDelta is the delta at which ledgers report an (epsilon, delta)-DP epsilon.

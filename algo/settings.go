@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -210,9 +211,7 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 			s.DesignRefine = RefineNone
 		}
 	}
-	if s.DesignEvals == 0 {
-		s.DesignEvals = 60
-	}
+	s.DesignEvals = cmp.Or(s.DesignEvals, 60)
 	if s.PriorMean == PriorDefault {
 		s.PriorMean = defaultPriorMean
 	}

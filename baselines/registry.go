@@ -1,6 +1,7 @@
 package baselines
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -117,9 +118,7 @@ func Register(info MethodInfo, ctor func(Options) (Method, error)) error {
 	if _, ok := lookup(info.Name); ok {
 		return fmt.Errorf("baselines: Register %q: the name is taken", info.Name)
 	}
-	if info.Legend == "" {
-		info.Legend = info.Name
-	}
+	info.Legend = cmp.Or(info.Legend, info.Name)
 	registry = append(registry, registered{info, ctor})
 	return nil
 }

@@ -1,6 +1,7 @@
 package baselines
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -41,27 +42,13 @@ type UCBConfig struct {
 
 // resolved returns c with defaults applied, or an error for invalid values.
 func (c UCBConfig) resolved() (UCBConfig, error) {
-	if c.Delta == 0 {
-		c.Delta = 0.1
-	}
-	if c.BetaScale == 0 {
-		c.BetaScale = 1
-	}
-	if c.RefitEvery == 0 {
-		c.RefitEvery = 1
-	}
-	if c.FitEvals == 0 {
-		c.FitEvals = 200
-	}
-	if c.RawSamples == 0 {
-		c.RawSamples = 256
-	}
-	if c.Starts == 0 {
-		c.Starts = 5
-	}
-	if c.StartEvals == 0 {
-		c.StartEvals = 100
-	}
+	c.Delta = cmp.Or(c.Delta, 0.1)
+	c.BetaScale = cmp.Or(c.BetaScale, 1)
+	c.RefitEvery = cmp.Or(c.RefitEvery, 1)
+	c.FitEvals = cmp.Or(c.FitEvals, 200)
+	c.RawSamples = cmp.Or(c.RawSamples, 256)
+	c.Starts = cmp.Or(c.Starts, 5)
+	c.StartEvals = cmp.Or(c.StartEvals, 100)
 	switch {
 	case !(c.Delta > 0 && c.Delta < 1):
 		return c, fmt.Errorf("UCBConfig.Delta must lie in (0, 1), got %v", c.Delta)

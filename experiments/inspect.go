@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"dpgibo/internal/records"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"dpgibo/internal/records"
 	"dpgibo/tasks"
 	"dpgibo/tasks/catalog"
 )

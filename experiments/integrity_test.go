@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"dpgibo/internal/blasinfo"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"dpgibo/data"
+	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/records"
 	"dpgibo/tasks"
 )

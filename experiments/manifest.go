@@ -2,7 +2,6 @@ package main
 
 import (
 	"crypto/sha256"
-	"dpgibo/internal/blasinfo"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/fastexp"
 	"dpgibo/internal/records"
 	"dpgibo/internal/runinfo"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -62,9 +63,7 @@ func checkPinnable(a algoConfig) error {
 // specSVRPrecision is the svr precision a cell spec records for a block's setting p ("" :
 // the svr task's default): "" when it resolves to the pinned value, else the value.
 func specSVRPrecision(p string) string {
-	if p == "" {
-		p = svr.DefaultPredictPrecision
-	}
+	p = cmp.Or(p, svr.DefaultPredictPrecision)
 	if p == pinnedSVRPrecision {
 		return ""
 	}

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"dpgibo/internal/records"
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/records"
 )
 
 // reproductionDirs are the committed result folders whose manifests must match the code:
@@ -51,9 +52,7 @@ func TestReproductionManifestsMatchTheCode(t *testing.T) {
 				continue
 			}
 			source := m.DataSource
-			if source == "" {
-				source = "stand-in"
-			}
+			source = cmp.Or(source, "stand-in")
 			p, err := makePlan(m.Suite, figs, source)
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)

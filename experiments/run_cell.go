@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"dpgibo/tasks/catalog"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"dpgibo/baselines"
 	"dpgibo/internal/records"
 	"dpgibo/tasks"
+	"dpgibo/tasks/catalog"
 )
 
 // taskSpec describes the task of a cell: the catalog's flat description.

@@ -1,14 +1,14 @@
 package main
 
 import (
-	"dpgibo/baselines"
-	"dpgibo/internal/jsonnum"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
 	"dpgibo/algo"
+	"dpgibo/baselines"
+	"dpgibo/internal/jsonnum"
 	"dpgibo/tasks/svr"
 )
 

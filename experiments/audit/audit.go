@@ -12,6 +12,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -161,63 +162,27 @@ func QuickConfig() Config {
 // withDefaults fills zero fields and validates.
 func (c Config) withDefaults() (Config, error) {
 	d := DefaultConfig()
-	if c.Runs == 0 {
-		c.Runs = d.Runs
-	}
-	if c.Iters == 0 {
-		c.Iters = d.Iters
-	}
-	if c.Mu == 0 {
-		c.Mu = d.Mu
-	}
-	if c.Users == 0 {
-		c.Users = d.Users
-	}
-	if c.Dim == 0 {
-		c.Dim = d.Dim
-	}
-	if c.Clip == 0 {
-		c.Clip = d.Clip
-	}
-	if c.Slope == 0 {
-		c.Slope = 4 * c.Clip
-	}
-	if c.Step == 0 {
-		c.Step = d.Step
-	}
-	if c.HalfWidth == 0 {
-		c.HalfWidth = d.HalfWidth
-	}
-	if c.NoClipFactor == 0 {
-		c.NoClipFactor = d.NoClipFactor
-	}
+	c.Runs = cmp.Or(c.Runs, d.Runs)
+	c.Iters = cmp.Or(c.Iters, d.Iters)
+	c.Mu = cmp.Or(c.Mu, d.Mu)
+	c.Users = cmp.Or(c.Users, d.Users)
+	c.Dim = cmp.Or(c.Dim, d.Dim)
+	c.Clip = cmp.Or(c.Clip, d.Clip)
+	c.Slope = cmp.Or(c.Slope, 4*c.Clip)
+	c.Step = cmp.Or(c.Step, d.Step)
+	c.HalfWidth = cmp.Or(c.HalfWidth, d.HalfWidth)
+	c.NoClipFactor = cmp.Or(c.NoClipFactor, d.NoClipFactor)
 	if len(c.Mechanisms) == 0 {
 		c.Mechanisms = d.Mechanisms
 	}
-	if c.Confidence == 0 {
-		c.Confidence = d.Confidence
-	}
-	if c.BaselineBudget == 0 {
-		c.BaselineBudget = d.BaselineBudget
-	}
-	if c.LossBound == 0 {
-		c.LossBound = d.LossBound
-	}
-	if c.ClipQuantile == 0 {
-		c.ClipQuantile = d.ClipQuantile
-	}
-	if c.ClipRate == 0 {
-		c.ClipRate = d.ClipRate
-	}
-	if c.ClipCountShare == 0 {
-		c.ClipCountShare = d.ClipCountShare
-	}
-	if c.CalibrationShare == 0 {
-		c.CalibrationShare = d.CalibrationShare
-	}
-	if c.CalibrationQueries == 0 {
-		c.CalibrationQueries = d.CalibrationQueries
-	}
+	c.Confidence = cmp.Or(c.Confidence, d.Confidence)
+	c.BaselineBudget = cmp.Or(c.BaselineBudget, d.BaselineBudget)
+	c.LossBound = cmp.Or(c.LossBound, d.LossBound)
+	c.ClipQuantile = cmp.Or(c.ClipQuantile, d.ClipQuantile)
+	c.ClipRate = cmp.Or(c.ClipRate, d.ClipRate)
+	c.ClipCountShare = cmp.Or(c.ClipCountShare, d.ClipCountShare)
+	c.CalibrationShare = cmp.Or(c.CalibrationShare, d.CalibrationShare)
+	c.CalibrationQueries = cmp.Or(c.CalibrationQueries, d.CalibrationQueries)
 	if c.Workers == 0 {
 		c.Workers = min(2, runtime.GOMAXPROCS(0))
 	}

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"context"
-	"dpgibo/internal/records"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/gocarina/gocsv"
 
 	"dpgibo/algo"
+	"dpgibo/internal/records"
 )
 
 // Run audits the configured mechanisms and writes outDir/audit.csv (one Row per mechanism)

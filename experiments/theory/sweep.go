@@ -1,6 +1,7 @@
 package theory
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -107,48 +108,24 @@ func (c Config) withDefaults() (Config, error) {
 	if len(c.Mus) == 0 {
 		c.Mus = d.Mus
 	}
-	if c.RateDim == 0 {
-		c.RateDim = d.RateDim
-	}
+	c.RateDim = cmp.Or(c.RateDim, d.RateDim)
 	if c.RateBatch == 0 {
 		c.RateBatch = c.RateDim + 1
 	}
 	if len(c.Dims) == 0 {
 		c.Dims = d.Dims
 	}
-	if c.EvalUsers == 0 {
-		c.EvalUsers = d.EvalUsers
-	}
-	if c.EvalMu == 0 {
-		c.EvalMu = d.EvalMu
-	}
-	if c.EvalNoiseStd == 0 {
-		c.EvalNoiseStd = d.EvalNoiseStd
-	}
-	if c.Omega == 0 {
-		c.Omega = d.Omega
-	}
-	if c.EvalMaxBatchFactor == 0 {
-		c.EvalMaxBatchFactor = d.EvalMaxBatchFactor
-	}
-	if c.Iters == 0 {
-		c.Iters = d.Iters
-	}
-	if c.Curvature == 0 {
-		c.Curvature = d.Curvature
-	}
-	if c.Step == 0 {
-		c.Step = d.Step
-	}
-	if c.Spread == 0 {
-		c.Spread = d.Spread
-	}
-	if c.Seeds == 0 {
-		c.Seeds = d.Seeds
-	}
-	if c.EvalSeeds == 0 {
-		c.EvalSeeds = d.EvalSeeds
-	}
+	c.EvalUsers = cmp.Or(c.EvalUsers, d.EvalUsers)
+	c.EvalMu = cmp.Or(c.EvalMu, d.EvalMu)
+	c.EvalNoiseStd = cmp.Or(c.EvalNoiseStd, d.EvalNoiseStd)
+	c.Omega = cmp.Or(c.Omega, d.Omega)
+	c.EvalMaxBatchFactor = cmp.Or(c.EvalMaxBatchFactor, d.EvalMaxBatchFactor)
+	c.Iters = cmp.Or(c.Iters, d.Iters)
+	c.Curvature = cmp.Or(c.Curvature, d.Curvature)
+	c.Step = cmp.Or(c.Step, d.Step)
+	c.Spread = cmp.Or(c.Spread, d.Spread)
+	c.Seeds = cmp.Or(c.Seeds, d.Seeds)
+	c.EvalSeeds = cmp.Or(c.EvalSeeds, d.EvalSeeds)
 	if c.Workers == 0 {
 		c.Workers = min(2, runtime.GOMAXPROCS(0))
 	}

@@ -2,7 +2,6 @@ package plotting
 
 import (
 	"bytes"
-	"gonum.org/v1/plot/vg"
 	"image/png"
 	"math"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
 
 	"dpgibo/internal/artefacts"
 	"dpgibo/internal/rates"

@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -184,9 +185,7 @@ func defaultsTable(dir string) (string, error) {
 	var variants []string
 	for _, r := range rows {
 		hand := r.Hand
-		if hand == "" {
-			hand = "the paper's"
-		}
+		hand = cmp.Or(hand, "the paper's")
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %d | %s | %s | %.3f | %v | %s [%s, %s] | %s |\n", r.Problem, r.D, cell(hand), r.Variant, r.Pairs,
 			sig(r.MedianHand), sig(r.MedianVariant), r.Ratio, r.Pass, sig(r.Estimate), sig(r.CILow), sig(r.CIHigh), optSig(r.GapRatio))
 		if !slices.Contains(variants, r.Variant) {

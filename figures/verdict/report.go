@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -256,9 +257,7 @@ func writeStatements(b *strings.Builder, title string, rows []StatementRow, clai
 			what = r.Reason
 		}
 		source := r.SourceSection
-		if source == "" {
-			source = "project"
-		}
+		source = cmp.Or(source, "project")
 		if r.Substitute != "" {
 			what += " (substitute data: " + r.Substitute + ")"
 		}

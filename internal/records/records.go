@@ -22,6 +22,7 @@ package records
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"encoding/csv"
 	"errors"
@@ -412,9 +413,7 @@ func WriteFileAtomic(path string, data []byte) error {
 	writes.RLock()
 	defer writes.RUnlock()
 	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
+	dir = cmp.Or(dir, ".")
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)

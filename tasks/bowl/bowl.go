@@ -6,6 +6,7 @@
 package bowl
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -49,15 +50,9 @@ type Task struct {
 
 // New builds the bowl cfg describes.
 func New(cfg Config) (*Task, error) {
-	if cfg.D == 0 {
-		cfg.D = DefaultD
-	}
-	if cfg.Users == 0 {
-		cfg.Users = DefaultUsers
-	}
-	if cfg.Spread == 0 {
-		cfg.Spread = DefaultSpread
-	}
+	cfg.D = cmp.Or(cfg.D, DefaultD)
+	cfg.Users = cmp.Or(cfg.Users, DefaultUsers)
+	cfg.Spread = cmp.Or(cfg.Spread, DefaultSpread)
 	switch {
 	case cfg.D < 1:
 		return nil, fmt.Errorf("bowl: D must be >= 1, got %d", cfg.D)

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -60,9 +61,7 @@ func svrEvalSeconds(s Spec) float64 {
 	nt := float64(orDefault(s.NTrain, svr.DefaultNTrain))
 	nv := float64(orDefault(s.NVal, svr.DefaultNVal))
 	precision, predict := s.Precision, evalSVRPredict32
-	if precision == "" {
-		precision = svr.DefaultPredictPrecision
-	}
+	precision = cmp.Or(precision, svr.DefaultPredictPrecision)
 	if precision == svr.PrecisionFloat64 {
 		predict = evalSVRPredict64
 	}

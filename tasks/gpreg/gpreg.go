@@ -43,6 +43,7 @@
 package gpreg
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -110,27 +111,13 @@ type Config struct {
 
 // withDefaults returns c with every zero field set to its default.
 func (c Config) withDefaults() Config {
-	if c.D == 0 {
-		c.D = DefaultD
-	}
-	if c.NTrain == 0 {
-		c.NTrain = DefaultNTrain
-	}
-	if c.NVal == 0 {
-		c.NVal = DefaultNVal
-	}
-	if c.SignalVariance == 0 {
-		c.SignalVariance = DefaultSignalVariance
-	}
-	if c.NoiseStd == 0 {
-		c.NoiseStd = DefaultNoiseStd
-	}
-	if c.TrueScaleLo == 0 {
-		c.TrueScaleLo = DefaultTrueScaleLo
-	}
-	if c.TrueScaleHi == 0 {
-		c.TrueScaleHi = DefaultTrueScaleHi
-	}
+	c.D = cmp.Or(c.D, DefaultD)
+	c.NTrain = cmp.Or(c.NTrain, DefaultNTrain)
+	c.NVal = cmp.Or(c.NVal, DefaultNVal)
+	c.SignalVariance = cmp.Or(c.SignalVariance, DefaultSignalVariance)
+	c.NoiseStd = cmp.Or(c.NoiseStd, DefaultNoiseStd)
+	c.TrueScaleLo = cmp.Or(c.TrueScaleLo, DefaultTrueScaleLo)
+	c.TrueScaleHi = cmp.Or(c.TrueScaleHi, DefaultTrueScaleHi)
 	if c.LossBound == 0 {
 		c.LossBound = 9 * (c.SignalVariance + c.NoiseStd*c.NoiseStd)
 	}

@@ -1,12 +1,13 @@
 package gpreg
 
 import (
-	"dpgibo/internal/fastexp"
 	"runtime"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"dpgibo/internal/fastexp"
 )
 
 // The kernel matrices of an evaluation use the identity

@@ -43,6 +43,7 @@
 package grouplasso
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -111,33 +112,15 @@ type Config struct {
 
 // withDefaults returns c with every zero field set to its default.
 func (c Config) withDefaults() Config {
-	if c.D == 0 {
-		c.D = DefaultD
-	}
-	if c.GroupSize == 0 {
-		c.GroupSize = DefaultGroupSize
-	}
-	if c.Rho == 0 {
-		c.Rho = DefaultRho
-	}
-	if c.Informative == 0 {
-		c.Informative = DefaultInformative
-	}
-	if c.NTrain == 0 {
-		c.NTrain = DefaultNTrain
-	}
-	if c.NVal == 0 {
-		c.NVal = DefaultNVal
-	}
-	if c.NoiseStd == 0 {
-		c.NoiseStd = DefaultNoiseStd
-	}
-	if c.ISTAIters == 0 {
-		c.ISTAIters = DefaultISTAIters
-	}
-	if c.LossBound == 0 {
-		c.LossBound = DefaultLossBound
-	}
+	c.D = cmp.Or(c.D, DefaultD)
+	c.GroupSize = cmp.Or(c.GroupSize, DefaultGroupSize)
+	c.Rho = cmp.Or(c.Rho, DefaultRho)
+	c.Informative = cmp.Or(c.Informative, DefaultInformative)
+	c.NTrain = cmp.Or(c.NTrain, DefaultNTrain)
+	c.NVal = cmp.Or(c.NVal, DefaultNVal)
+	c.NoiseStd = cmp.Or(c.NoiseStd, DefaultNoiseStd)
+	c.ISTAIters = cmp.Or(c.ISTAIters, DefaultISTAIters)
+	c.LossBound = cmp.Or(c.LossBound, DefaultLossBound)
 	return c
 }
 

@@ -6,6 +6,7 @@
 package ridge
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -58,30 +59,14 @@ type Config struct {
 }
 
 func (c Config) withDefaults() Config {
-	if c.D == 0 {
-		c.D = DefaultD
-	}
-	if c.GroupSize == 0 {
-		c.GroupSize = DefaultGroupSize
-	}
-	if c.Informative == 0 {
-		c.Informative = DefaultInformative
-	}
-	if c.NTrain == 0 {
-		c.NTrain = DefaultNTrain
-	}
-	if c.NVal == 0 {
-		c.NVal = DefaultNVal
-	}
-	if c.NoiseStd == 0 {
-		c.NoiseStd = DefaultNoiseStd
-	}
-	if c.Rho == 0 {
-		c.Rho = DefaultRho
-	}
-	if c.LossBound == 0 {
-		c.LossBound = DefaultLossBound
-	}
+	c.D = cmp.Or(c.D, DefaultD)
+	c.GroupSize = cmp.Or(c.GroupSize, DefaultGroupSize)
+	c.Informative = cmp.Or(c.Informative, DefaultInformative)
+	c.NTrain = cmp.Or(c.NTrain, DefaultNTrain)
+	c.NVal = cmp.Or(c.NVal, DefaultNVal)
+	c.NoiseStd = cmp.Or(c.NoiseStd, DefaultNoiseStd)
+	c.Rho = cmp.Or(c.Rho, DefaultRho)
+	c.LossBound = cmp.Or(c.LossBound, DefaultLossBound)
 	return c
 }
 

@@ -2,8 +2,6 @@ package svr
 
 import (
 	"bufio"
-	"dpgibo/internal/blasinfo"
-	"dpgibo/internal/fastexp"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +9,9 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+
+	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/fastexp"
 )
 
 // benchTheta is the point of the benchmark: every length-scale 1, epsilon 0.1, gamma 0.1

@@ -1,6 +1,7 @@
 package svr
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -152,9 +153,7 @@ func (s *smo) solve(rows kernelRows, diag, z []float64, p Params) (Dual, error) 
 		return Dual{}, fmt.Errorf("svr: kernel diagonal has %d entries for %d points", len(diag), n)
 	}
 	tol := p.Tol
-	if tol == 0 {
-		tol = DefaultTol
-	}
+	tol = cmp.Or(tol, DefaultTol)
 	maxIter := p.MaxIter
 	if maxIter == 0 {
 		maxIter = DefaultMaxIter(n)

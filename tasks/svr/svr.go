@@ -1,6 +1,7 @@
 package svr
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -132,9 +133,7 @@ func (s *SVR) Fit(X *mat.Dense, y []float64, h Hyper) error {
 	}
 
 	budget := s.CacheBytes
-	if budget == 0 {
-		budget = DefaultCacheBytes
-	}
+	budget = cmp.Or(budget, DefaultCacheBytes)
 	s.shift = kernelShift(grow(s.shift, n), s.norms, h.Gamma)
 	var rows kernelRows
 	if 8*n*n <= budget {

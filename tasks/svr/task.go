@@ -1,6 +1,7 @@
 package svr
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -106,15 +107,9 @@ func (c *Config) defaults(sample *data.CTSlice) {
 			c.NVal = len(data.PatientRows(sample, data.SampleValPatient))
 		}
 	}
-	if c.P == 0 {
-		c.P = DefaultP
-	}
-	if c.LossBound == 0 {
-		c.LossBound = DefaultLossBound
-	}
-	if c.PredictPrecision == "" {
-		c.PredictPrecision = DefaultPredictPrecision
-	}
+	c.P = cmp.Or(c.P, DefaultP)
+	c.LossBound = cmp.Or(c.LossBound, DefaultLossBound)
+	c.PredictPrecision = cmp.Or(c.PredictPrecision, DefaultPredictPrecision)
 }
 
 // Task tunes an epsilon-SVR with the ARD-RBF kernel on the CT-slice data. It implements
