@@ -73,11 +73,11 @@ func SplitMu(mu float64, a *AdaptiveClip) (muGrad, muCount float64) {
 	return mu * math.Sqrt(1-a.CountShare), mu * math.Sqrt(a.CountShare)
 }
 
-// CountNoiseStd is the standard deviation sqrt(T)/muCount of the Gaussian noise added to
+// countNoiseStd is the standard deviation sqrt(T)/muCount of the Gaussian noise added to
 // the count of users under the clipping norm: the count has sensitivity 1 under
 // replacement of one user, so each of the T counts is (muCount/sqrt(T))-GDP and together
 // muCount-GDP (Andrew et al. 2021, Algorithm 1, the noised indicator sum). +Inf gives 0.
-func CountNoiseStd(iters int, muCount float64) float64 {
+func countNoiseStd(iters int, muCount float64) float64 {
 	if math.IsInf(muCount, 1) {
 		return 0
 	}
@@ -85,7 +85,7 @@ func CountNoiseStd(iters int, muCount float64) float64 {
 }
 
 // releaseCount privatises the count of users whose surrogate gradient norm is at most the
-// current clipping norm: count~ = count + N(0, CountNoiseStd^2) (Andrew et al. 2021,
+// current clipping norm: count~ = count + N(0, countNoiseStd^2) (Andrew et al. 2021,
 // Algorithm 1, "b~ = (sum_i b_i + N(0, sigma_b^2)) / m", here kept as a count). It draws one
 // normal from rng whenever the count noise is positive.
 func (r *run) releaseCount(under int) float64 {

@@ -41,8 +41,8 @@ func designAt(t *testing.T, s Settings, pts []float64, d int, theta []float64, s
 
 // The design reports the acquisition value of the batch it returns; the adaptive batch meets
 // BiasTol unless capped; the joint refinement never raises alpha above the greedy batch's
-// (same seed, so the same greedy batch), and DesignGreedyOnly returns that greedy batch.
-func TestDesignGreedyOnlyAndRefinement(t *testing.T) {
+// (same seed, so the same greedy batch), and DesignRefine = RefineNone returns that greedy batch.
+func TestDesignRefineNoneAndRefinement(t *testing.T) {
 	const d = 3
 	rng := rand.New(rand.NewPCG(21, 22))
 	pts := randMat(rng, 6, d, 0.5).RawMatrix().Data
@@ -57,7 +57,7 @@ func TestDesignGreedyOnlyAndRefinement(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			greedy := tc.s
-			greedy.DesignGreedyOnly = true
+			greedy.DesignRefine = RefineNone
 			full, D := designAt(t, tc.s, pts, d, theta, 5)
 			only, _ := designAt(t, greedy, pts, d, theta, 5)
 			for _, r := range []struct {

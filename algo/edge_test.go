@@ -51,7 +51,7 @@ func TestLedgerIsDefinedEverywhere(t *testing.T) {
 }
 
 func TestLedgerJSONRoundTrip(t *testing.T) {
-	for _, l := range []Ledger{NonPrivateLedger(), NewLedger(0.5, 10), NewSplitLedger(0.9, 0.3, 10)} {
+	for _, l := range []Ledger{NonPrivateLedger(), NewLedger(0.5, 10), newSplitLedger(0.9, 0.3, 10)} {
 		b, err := json.Marshal(l)
 		if err != nil {
 			t.Fatalf("%+v: %v", l, err)

@@ -63,11 +63,11 @@ func NewLedger(mu float64, releases int) Ledger {
 	return Ledger{Private: true, Mu: mu, Releases: releases, StepMu: StepMu(mu, releases), Delta: DefaultDelta, Epsilon: eps, GradientMu: mu}
 }
 
-// NewSplitLedger records releases iterations, each releasing a privatised gradient
+// newSplitLedger records releases iterations, each releasing a privatised gradient
 // ((muGrad/sqrt(releases))-GDP) and, when muCount > 0, a privatised count
 // ((muCount/sqrt(releases))-GDP): together ComposeGDP(muGrad, muCount)-GDP. Releases counts
 // iterations and StepMu is the per-iteration mu of the pair.
-func NewSplitLedger(muGrad, muCount float64, releases int) Ledger {
+func newSplitLedger(muGrad, muCount float64, releases int) Ledger {
 	if muCount == 0 || math.IsInf(muGrad, 1) {
 		return NewLedger(muGrad, releases)
 	}

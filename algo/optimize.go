@@ -22,9 +22,12 @@ import (
 // of obj.Losses.
 //
 // With s.Mu finite the released sequence theta^(1..T) is Mu-GDP with respect to replacing
-// one validation user (Theorem 3.1 of the paper): each iteration's clipped mean gradient has
-// sensitivity 2*Clip/n and receives Gaussian noise of standard deviation
-// PrivacyNoiseStd(Clip, Iters, n, Mu) per coordinate. With s.Mu = +Inf it is GIBO.
+// one validation user (Theorem 3.1 of the paper). Mu is split between the gradients and,
+// when B is chosen privately (the default, ClipCalibration) or adapted (AdaptiveClip), the
+// noised counts that choose it: Mu^2 = GradientMu^2 + CalibrationMu^2 (+ CountMu^2). Each
+// iteration's clipped mean gradient has sensitivity 2 B/n and receives Gaussian noise of
+// standard deviation PrivacyNoiseStd(B, Iters, n, GradientMu) per coordinate (the
+// Iteration's NoiseStd; Result.Ledger gives every part). With s.Mu = +Inf it is GIBO.
 func Minimize(ctx context.Context, obj Objective, theta0 []float64, s Settings, rng *rand.Rand, cb Callback) (Result, error) {
 	r, err := newRun(obj, theta0, s, rng)
 	if err != nil {
@@ -119,7 +122,7 @@ func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, 
 	}
 	if set.AdaptiveClip != nil {
 		_, muCount, _ := set.muParts()
-		r.countStd = CountNoiseStd(set.Iters, muCount)
+		r.countStd = countNoiseStd(set.Iters, muCount)
 	}
 	r.des = &designer{set: set, d: d, lo: lo, hi: hi, st: st, rng: rng, llo: make([]float64, d), lhi: make([]float64, d)}
 	return r, nil
@@ -198,10 +201,10 @@ func (r *run) result(done int) Result {
 	if !r.calibrated {
 		muCal = 0
 	}
-	led := withCalibration(NewSplitLedger(muGrad, muCount, r.set.Iters), muCal)
+	led := withCalibration(newSplitLedger(muGrad, muCount, r.set.Iters), muCal)
 	if done < r.set.Iters && led.Private {
 		scale := math.Sqrt(float64(done) / float64(r.set.Iters))
-		led = withCalibration(NewSplitLedger(muGrad*scale, muCount*scale, done), muCal)
+		led = withCalibration(newSplitLedger(muGrad*scale, muCount*scale, done), muCal)
 		led.StepMu = StepMu(r.set.Mu, r.set.Iters)
 	}
 	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led,

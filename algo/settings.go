@@ -153,8 +153,6 @@ type Settings struct {
 	// after it is grown (Algorithm 1, line 5 asks for the joint arg-min). The zero value
 	// RefineDefault refines fixed batches and keeps adaptive batches as grown greedily.
 	DesignRefine Refinement
-	// DesignGreedyOnly, when true, is DesignRefine = RefineNone (its older spelling).
-	DesignGreedyOnly bool
 }
 
 // Refinement is the joint refinement of a batch (Settings.DesignRefine).
@@ -201,9 +199,6 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 	}
 	if s.MaxKept == 0 && adaptive {
 		s.MaxKept = 8 * (d + 1)
-	}
-	if s.DesignGreedyOnly {
-		s.DesignRefine = RefineNone
 	}
 	if s.DesignRefine == RefineDefault {
 		s.DesignRefine = RefineJoint

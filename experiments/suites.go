@@ -75,7 +75,8 @@ type designConfig struct {
 	Starts int `json:"starts,omitempty"`
 	// Evals is algo.Settings.DesignEvals (0: 60).
 	Evals int `json:"evals,omitempty"`
-	// GreedyOnly is algo.Settings.DesignGreedyOnly (false: the joint L-BFGS refinement).
+	// GreedyOnly is algo.Settings.DesignRefine = algo.RefineNone (false: the joint L-BFGS
+	// refinement).
 	GreedyOnly bool `json:"greedy_only,omitempty"`
 	// MaxKept is algo.Settings.MaxKept (0: keep every design point, as Algorithm 1 does).
 	MaxKept int `json:"max_kept,omitempty"`
