@@ -278,25 +278,13 @@ func (m *CMAES) Run(ctx context.Context, obj algo.Objective, budget int, rng *ra
 		sigma0 = math.Min(sigma0, (p.hi[j]-p.lo[j])/6)
 	}
 	s := newCMAState(mean0, sigma0, 4+int(math.Floor(3*math.Log(float64(d)))))
-	var best []float64
-	bestScore := math.Inf(1)
 	for p.remaining() > 0 {
 		gen := make([]cmaSolution, 0, s.lambda)
 		for len(gen) < s.lambda && p.remaining() > 0 {
 			theta := s.sample(rng, p.lo, p.hi)
-			// evaluate rejects NaN/Inf losses before they reach the update.
-			losses, err := p.evaluate(ctx, theta)
+			// observe rejects NaN/Inf losses before they reach the update.
+			score, err := p.observe(ctx, theta, mean, m.opt.OnScore, cb)
 			if err != nil {
-				return algo.Result{}, err
-			}
-			score := mean(losses)
-			if m.opt.OnScore != nil {
-				m.opt.OnScore(append([]float64(nil), theta...), score)
-			}
-			if best == nil || score < bestScore {
-				best, bestScore = theta, score
-			}
-			if err := p.report(cb, best); err != nil {
 				return algo.Result{}, err
 			}
 			gen = append(gen, cmaSolution{theta, score})
@@ -311,5 +299,5 @@ func (m *CMAES) Run(ctx context.Context, obj algo.Objective, budget int, rng *ra
 			s = newCMAState(p.uniform(rng), sigma0, 2*s.lambda)
 		}
 	}
-	return algo.Result{Theta: append([]float64(nil), best...), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+	return algo.Result{Theta: p.released(), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
 }

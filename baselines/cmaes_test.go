@@ -11,22 +11,7 @@ import (
 // concentrates near the minimum of a quadratic, so its mean final loss over 5 seeds is far
 // below random search's.
 func TestCMAESBeatsRandomSearch(t *testing.T) {
-	mean := map[string]float64{}
-	for _, name := range []string{"cmaes", "random"} {
-		for seed := uint64(1); seed <= 5; seed++ {
-			q := newQuadratic([]float64{0.7, -0.4, 1.1}, -2, 2, 3)
-			m, err := New(name, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := m.Run(context.Background(), q, 90, rand.New(rand.NewPCG(seed, 5)), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mean[name] += q.f(res.Theta) / 5
-		}
-	}
-	t.Logf("mean final f over 5 seeds, 90 evaluations: cmaes %.4g, random %.4g", mean["cmaes"], mean["random"])
+	mean := meanFinalF(t, []string{"cmaes", "random"}, []float64{0.7, -0.4, 1.1}, 90)
 	if mean["cmaes"] >= mean["random"]/10 {
 		t.Errorf("CMA-ES (%.4g) is not below a tenth of random search's (%.4g)", mean["cmaes"], mean["random"])
 	}
@@ -102,24 +87,7 @@ func TestCMAESStaysInTheBoxAndUsesTheBudget(t *testing.T) {
 // ceil(30 d / lambda) = 20 generations of 6 in d = 2 (120 evaluations); the restart draws a
 // new mean uniformly from the box, so later evaluations leave the box centre.
 func TestCMAESRestartsOnAFlatLoss(t *testing.T) {
-	q := newQuadratic([]float64{0, 0}, -2, 2, 3)
-	m, _ := New("cmaes", Options{})
-	if _, err := m.Run(context.Background(), flat{q}, 400, rand.New(rand.NewPCG(3, 3)), nil); err != nil {
-		t.Fatal(err)
-	}
-	centreOf := func(pts [][]float64) []float64 {
-		c := make([]float64, 2)
-		for _, p := range pts {
-			c[0] += p[0] / float64(len(pts))
-			c[1] += p[1] / float64(len(pts))
-		}
-		return c
-	}
-	first, later := centreOf(q.Points[:120]), centreOf(q.Points[126:])
-	shift := (first[0]-later[0])*(first[0]-later[0]) + (first[1]-later[1])*(first[1]-later[1])
-	if shift < 0.01 {
-		t.Errorf("evaluations after the 126th centre on %v, within 0.1 of the first search's %v: no restart", later, first)
-	}
+	checkRestartOnFlatLoss(t, "cmaes", 126)
 }
 
 // BenchmarkCMAESRun is one CMA-ES run at fig-peers' SVR d = 103 and budget 1,040 on a cheap

@@ -69,8 +69,6 @@ func (m *GoptunaCMAES) Run(ctx context.Context, obj algo.Objective, budget int, 
 		return algo.Result{}, err
 	}
 
-	var best []float64
-	bestScore := math.Inf(1)
 	for p.remaining() > 0 {
 		popsize := opt.PopulationSize()
 		generation := make([]*cmaes.Solution, 0, popsize)
@@ -79,19 +77,9 @@ func (m *GoptunaCMAES) Run(ctx context.Context, obj algo.Objective, budget int, 
 			if err != nil {
 				return algo.Result{}, fmt.Errorf("baselines: %s: goptuna: %w", name, err)
 			}
-			// evaluate rejects points outside the box and NaN/Inf losses before goptuna sees them.
-			losses, err := p.evaluate(ctx, theta)
+			// observe rejects points outside the box and NaN/Inf losses before goptuna sees them.
+			s, err := p.observe(ctx, theta, mean, m.opt.OnScore, cb)
 			if err != nil {
-				return algo.Result{}, err
-			}
-			s := mean(losses)
-			if m.opt.OnScore != nil {
-				m.opt.OnScore(append([]float64(nil), theta...), s)
-			}
-			if best == nil || s < bestScore {
-				best, bestScore = append(best[:0], theta...), s
-			}
-			if err := p.report(cb, best); err != nil {
 				return algo.Result{}, err
 			}
 			generation = append(generation, &cmaes.Solution{Params: theta, Value: s})
@@ -108,5 +96,5 @@ func (m *GoptunaCMAES) Run(ctx context.Context, obj algo.Objective, budget int, 
 			}
 		}
 	}
-	return algo.Result{Theta: append([]float64(nil), best...), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+	return algo.Result{Theta: p.released(), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
 }

@@ -10,22 +10,7 @@ import (
 // concentrates near the minimum of a quadratic, so its mean final loss over 5 seeds is below
 // random search's.
 func TestGoptunaCMAESBeatsRandomSearch(t *testing.T) {
-	mean := map[string]float64{}
-	for _, name := range []string{"goptuna-cmaes", "random"} {
-		for seed := uint64(1); seed <= 5; seed++ {
-			q := newQuadratic([]float64{0.7, -0.4, 1.1}, -2, 2, 3)
-			m, err := New(name, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := m.Run(context.Background(), q, 90, rand.New(rand.NewPCG(seed, 5)), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mean[name] += q.f(res.Theta) / 5
-		}
-	}
-	t.Logf("mean final f over 5 seeds, 90 evaluations: cmaes %.4g, random %.4g", mean["goptuna-cmaes"], mean["random"])
+	mean := meanFinalF(t, []string{"goptuna-cmaes", "random"}, []float64{0.7, -0.4, 1.1}, 90)
 	if mean["goptuna-cmaes"] >= mean["random"] {
 		t.Errorf("CMA-ES (%.4g) did not beat random search (%.4g)", mean["goptuna-cmaes"], mean["random"])
 	}
@@ -50,8 +35,21 @@ func (f flat) Losses(theta, dst []float64) error {
 // evaluations); the restart draws a new mean uniformly from the box, so evaluations after it
 // leave the neighbourhood of the box centre where the first search started and stayed.
 func TestGoptunaCMAESRestartsOnAFlatLoss(t *testing.T) {
+	checkRestartOnFlatLoss(t, "goptuna-cmaes", 120)
+}
+
+// BenchmarkGoptunaCMAESRun is one CMA-ES run at fig-peers' SVR d = 103 and budget 1,040 on a cheap
+// quadratic objective, so that the time is the method's own (ask/tell, covariance update).
+func BenchmarkGoptunaCMAESRun(b *testing.B) { benchmarkRuns(b, "goptuna-cmaes", 1040) }
+
+// checkRestartOnFlatLoss runs the CMA-ES called name for 400 evaluations on a constant loss
+// in d = 2 from the box centre: its flat-history test fires after 120 evaluations and the
+// restart draws a new mean uniformly from the box, so the mean of the points evaluated from
+// the later-th on is at least 0.1 away from that of the first 120.
+func checkRestartOnFlatLoss(t *testing.T, name string, later int) {
+	t.Helper()
 	q := newQuadratic([]float64{0, 0}, -2, 2, 3)
-	m, _ := New("goptuna-cmaes", Options{})
+	m, _ := New(name, Options{})
 	if _, err := m.Run(context.Background(), flat{q}, 400, rand.New(rand.NewPCG(3, 3)), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -66,14 +64,10 @@ func TestGoptunaCMAESRestartsOnAFlatLoss(t *testing.T) {
 		}
 		return c
 	}
-	first, later := centreOf(q.Points[:120]), centreOf(q.Points[120:])
-	t.Logf("mean evaluated point: first 120 %v, after %v", first, later)
-	shift := (first[0]-later[0])*(first[0]-later[0]) + (first[1]-later[1])*(first[1]-later[1])
+	first, after := centreOf(q.Points[:120]), centreOf(q.Points[later:])
+	t.Logf("%s: mean evaluated point: first 120 %v, from the %dth %v", name, first, later, after)
+	shift := (first[0]-after[0])*(first[0]-after[0]) + (first[1]-after[1])*(first[1]-after[1])
 	if shift < 0.01 {
-		t.Errorf("evaluations after the 120th centre on %v, within 0.1 of the first search's %v: no restart", later, first)
+		t.Errorf("%s: evaluations from the %dth centre on %v, within 0.1 of the first search's %v: no restart", name, later, after, first)
 	}
 }
-
-// BenchmarkGoptunaCMAESRun is one CMA-ES run at fig-peers' SVR d = 103 and budget 1,040 on a cheap
-// quadratic objective, so that the time is the method's own (ask/tell, covariance update).
-func BenchmarkGoptunaCMAESRun(b *testing.B) { benchmarkRuns(b, "goptuna-cmaes", 1040) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	randv1 "math/rand"
 	"math/rand/v2"
 	"strconv"
@@ -142,8 +141,6 @@ func (m *GoptunaTPE) Run(ctx context.Context, obj algo.Objective, budget int, rn
 	for j := range paramNames {
 		paramNames[j] = "x" + strconv.Itoa(j)
 	}
-	var best []float64
-	bestScore := math.Inf(1)
 	var runErr error // the error that stopped the objective, returned as is
 	suggest := func(trial goptuna.Trial) ([]float64, error) {
 		globalRandMu.Lock()
@@ -167,22 +164,8 @@ func (m *GoptunaTPE) Run(ctx context.Context, obj algo.Objective, budget int, rn
 		if err != nil {
 			return 0, fmt.Errorf("baselines: goptuna-tpe: %w", err)
 		}
-		// evaluate rejects points outside the box and NaN/Inf losses before goptuna sees them.
-		losses, err := p.evaluate(ctx, theta)
-		if err != nil {
-			return 0, err
-		}
-		s := mean(losses)
-		if m.opt.OnScore != nil {
-			m.opt.OnScore(append([]float64(nil), theta...), s)
-		}
-		if best == nil || s < bestScore {
-			best, bestScore = theta, s
-		}
-		if err := p.report(cb, best); err != nil {
-			return 0, err
-		}
-		return s, nil
+		// observe rejects points outside the box and NaN/Inf losses before goptuna sees them.
+		return p.observe(ctx, theta, mean, m.opt.OnScore, cb)
 	}
 	if err := study.Optimize(objective, budget); err != nil {
 		if runErr != nil {
@@ -190,8 +173,8 @@ func (m *GoptunaTPE) Run(ctx context.Context, obj algo.Objective, budget int, rn
 		}
 		return algo.Result{}, fmt.Errorf("baselines: goptuna-tpe: goptuna: %w", err)
 	}
-	if best == nil {
+	if p.best == nil {
 		return algo.Result{}, fmt.Errorf("baselines: goptuna-tpe: goptuna ran no trial")
 	}
-	return algo.Result{Theta: append([]float64(nil), best...), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+	return algo.Result{Theta: p.released(), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
 }

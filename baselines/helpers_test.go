@@ -170,3 +170,26 @@ func benchmarkRuns(b *testing.B, name string, budget int) {
 		}
 	}
 }
+
+// meanFinalF runs each method on newQuadratic(center, -2, 2, 3) with the given budget from
+// seeds 1 to 5 (rand.NewPCG(seed, 5)) and returns each method's mean final f, logged.
+func meanFinalF(t *testing.T, names []string, center []float64, budget int) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for _, name := range names {
+		for seed := uint64(1); seed <= 5; seed++ {
+			q := newQuadratic(center, -2, 2, 3)
+			m, err := New(name, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := m.Run(context.Background(), q, budget, rand.New(rand.NewPCG(seed, 5)), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[name] += q.f(res.Theta) / 5
+		}
+		t.Logf("%s: mean final f over 5 seeds, %d evaluations: %.4g", name, budget, out[name])
+	}
+	return out
+}

@@ -23,6 +23,10 @@ type problem struct {
 	budget int
 	evals  int
 	losses []float64 // reused buffer of length users
+	// best is the point of smallest score observed so far (nil before the first), bestScore
+	// its score; see observe.
+	best      []float64
+	bestScore float64
 }
 
 // newProblem checks obj and budget and returns a problem ready for evaluations.
@@ -107,6 +111,29 @@ func (p *problem) evaluate(ctx context.Context, theta []float64) ([]float64, err
 	}
 	return p.losses, nil
 }
+
+// observe is one evaluation of a score-based method: it evaluates theta, scores the
+// losses with score, hands a copy of theta and the score to onScore (if non-nil), keeps
+// theta as p.best when its score is the smallest so far (ties keep the earlier point) and
+// reports p.best to cb. It returns the score.
+func (p *problem) observe(ctx context.Context, theta []float64, score func([]float64) float64,
+	onScore func([]float64, float64), cb algo.Callback) (float64, error) {
+	losses, err := p.evaluate(ctx, theta)
+	if err != nil {
+		return 0, err
+	}
+	s := score(losses)
+	if onScore != nil {
+		onScore(append([]float64(nil), theta...), s)
+	}
+	if p.best == nil || s < p.bestScore {
+		p.best, p.bestScore = append(p.best[:0], theta...), s
+	}
+	return s, p.report(cb, p.best)
+}
+
+// released is a copy of the best point observed so far.
+func (p *problem) released() []float64 { return append([]float64(nil), p.best...) }
 
 // report calls cb (if non-nil) after an evaluation of a one-point-per-iteration method:
 // Iter and Evals are the evaluations so far, Batch is 1, Trace is NaN and Theta is a copy

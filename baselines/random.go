@@ -2,7 +2,6 @@ package baselines
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 
 	"dpgibo/algo"
@@ -43,24 +42,11 @@ func (m *Random) Run(ctx context.Context, obj algo.Objective, budget int, rng *r
 // rng.Float64 values, then (only when noiseStd > 0) one rng.NormFloat64.
 func uniformSearch(ctx context.Context, p *problem, rng *rand.Rand, cb algo.Callback, onScore func([]float64, float64),
 	score func([]float64) float64, noiseStd float64) ([]float64, error) {
-	var best []float64
-	bestScore := math.Inf(1)
+	release := func(losses []float64) float64 { return GaussianRelease(score(losses), noiseStd, rng) }
 	for p.remaining() > 0 {
-		theta := p.uniform(rng)
-		losses, err := p.evaluate(ctx, theta)
-		if err != nil {
-			return nil, err
-		}
-		s := GaussianRelease(score(losses), noiseStd, rng)
-		if onScore != nil {
-			onScore(append([]float64(nil), theta...), s)
-		}
-		if best == nil || s < bestScore {
-			best, bestScore = theta, s
-		}
-		if err := p.report(cb, best); err != nil {
+		if _, err := p.observe(ctx, p.uniform(rng), release, onScore, cb); err != nil {
 			return nil, err
 		}
 	}
-	return append([]float64(nil), best...), nil
+	return p.released(), nil
 }

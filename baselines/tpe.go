@@ -302,8 +302,6 @@ func (m *TPE) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand
 		return algo.Result{}, err
 	}
 	s := &tpeState{lo: p.lo, hi: p.hi, sorted: make([][]tpeObs, p.dim())}
-	var best []float64
-	bestScore := math.Inf(1)
 	for p.remaining() > 0 {
 		var theta []float64
 		if len(s.losses) < tpeStartup {
@@ -311,22 +309,12 @@ func (m *TPE) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand
 		} else {
 			theta = s.suggest(rng)
 		}
-		// evaluate rejects NaN/Inf losses before they reach the estimator.
-		losses, err := p.evaluate(ctx, theta)
+		// observe rejects NaN/Inf losses before they reach the estimator.
+		score, err := p.observe(ctx, theta, mean, m.opt.OnScore, cb)
 		if err != nil {
 			return algo.Result{}, err
 		}
-		score := mean(losses)
-		if m.opt.OnScore != nil {
-			m.opt.OnScore(append([]float64(nil), theta...), score)
-		}
 		s.add(theta, score)
-		if best == nil || score < bestScore {
-			best, bestScore = theta, score
-		}
-		if err := p.report(cb, best); err != nil {
-			return algo.Result{}, err
-		}
 	}
-	return algo.Result{Theta: append([]float64(nil), best...), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+	return algo.Result{Theta: p.released(), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
 }

@@ -12,19 +12,7 @@ import (
 // TestTPEBeatsRandomSearch: after its 10 uniform start-up trials TPE concentrates near the
 // minimum, so over 60 evaluations its mean final loss over 5 seeds is below random search's.
 func TestTPEBeatsRandomSearch(t *testing.T) {
-	mean := map[string]float64{}
-	for _, name := range []string{"tpe", "random"} {
-		for seed := uint64(1); seed <= 5; seed++ {
-			q := newQuadratic([]float64{0.7, -0.4}, -2, 2, 3)
-			m, _ := New(name, Options{})
-			res, err := m.Run(context.Background(), q, 60, rand.New(rand.NewPCG(seed, 5)), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mean[name] += q.f(res.Theta) / 5
-		}
-	}
-	t.Logf("mean final f over 5 seeds, 60 evaluations: tpe %.4g, random %.4g", mean["tpe"], mean["random"])
+	mean := meanFinalF(t, []string{"tpe", "random"}, []float64{0.7, -0.4}, 60)
 	if mean["tpe"] >= mean["random"]/4 {
 		t.Errorf("TPE (%.4g) is not below a quarter of random search's (%.4g)", mean["tpe"], mean["random"])
 	}
