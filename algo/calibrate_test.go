@@ -118,7 +118,7 @@ func TestClipCalibrationFollowsTheQuantile(t *testing.T) {
 		for _, mu := range []float64{4, math.Inf(1)} {
 			set := Settings{Mu: mu, Iters: 4, Step: 1, Batch: 2, Clip: 1, ClipCalibration: &ClipCalibration{Share: 0.5, Quantile: q}}
 			var clip float64
-			_, err := Minimize(context.Background(), obj, []float64{0}, set, rand.New(rand.NewPCG(7, 7)), func(it Iteration) error {
+			res, err := Minimize(context.Background(), obj, []float64{0}, set, rand.New(rand.NewPCG(7, 7)), func(it Iteration) error {
 				if it.Iter == 1 {
 					clip = it.Clip
 				} else if it.Clip != clip {
@@ -128,6 +128,9 @@ func TestClipCalibrationFollowsTheQuantile(t *testing.T) {
 			})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if res.Clip != clip {
+				t.Errorf("q %v, mu %v: Result.Clip %v, the iterations used %v", q, mu, res.Clip, clip)
 			}
 			// The surrogate's gradient of user i is close to its slope; the grid's step is a
 			// factor 2^(24/63) = 1.30, so the share at or below B lies between the shares below

@@ -170,8 +170,9 @@ func TestAdaptiveClipNoiseScalesAndLedger(t *testing.T) {
 	var devs []float64
 	for seed := uint64(0); seed < 30; seed++ {
 		s := Settings{Mu: mu, Iters: iters, Clip: b0, AdaptiveClip: &a, Step: 1, StepRule: GradientDescent, Batch: 1}
-		clip := b0
+		clip, used := b0, 0.0
 		res, err := Minimize(context.Background(), zeroLosses{d, n}, make([]float64, d), s, rand.New(rand.NewPCG(seed, 3)), func(it Iteration) error {
+			used = it.Clip
 			if it.Clip != clip {
 				t.Fatalf("iteration %d used B = %v, want %v from the update of released counts", it.Iter, it.Clip, clip)
 			}
@@ -186,6 +187,9 @@ func TestAdaptiveClipNoiseScalesAndLedger(t *testing.T) {
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if res.Clip != used {
+			t.Fatalf("Result.Clip %v, the last iteration used %v", res.Clip, used)
 		}
 		l := res.Ledger
 		if !l.Private || math.Abs(l.Mu-mu) > 1e-12 || l.GradientMu != muG || l.CountMu != muC || l.Releases != iters {

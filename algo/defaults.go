@@ -176,7 +176,21 @@ func publicFactsOf(obj Objective) (publicFacts, error) {
 	if len(lo) != d || len(hi) != d {
 		return publicFacts{}, fmt.Errorf("algo: bounds have lengths %d and %d, want %d", len(lo), len(hi), d)
 	}
+	if err := checkBox(lo, hi); err != nil {
+		return publicFacts{}, fmt.Errorf("algo: %w", err)
+	}
 	return factsOf(obj, lo, hi)
+}
+
+// checkBox returns an error naming the first coordinate whose bounds are not a finite
+// interval lo <= hi (NaN, an infinite bound, or lo > hi).
+func checkBox(lo, hi []float64) error {
+	for j := range lo {
+		if !(lo[j] <= hi[j]) || math.IsInf(lo[j], 0) || math.IsInf(hi[j], 0) {
+			return fmt.Errorf("bounds of coordinate %d, [%v, %v], are not a finite interval lo <= hi", j, lo[j], hi[j])
+		}
+	}
+	return nil
 }
 
 // PrivacyForecast is what Forecast tells before a run: how much privacy noise DP-GIBO will

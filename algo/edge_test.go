@@ -50,8 +50,11 @@ func TestLedgerIsDefinedEverywhere(t *testing.T) {
 	}
 }
 
+// A ledger survives JSON: every field, CalibrationMu included, so that a reloaded ledger
+// still composes to its Mu.
 func TestLedgerJSONRoundTrip(t *testing.T) {
-	for _, l := range []Ledger{NonPrivateLedger(), NewLedger(0.5, 10), newSplitLedger(0.9, 0.3, 10)} {
+	calibrated := withCalibration(NewLedger(0.9, 10), 0.2)
+	for _, l := range []Ledger{NonPrivateLedger(), NewLedger(0.5, 10), newSplitLedger(0.9, 0.3, 10), calibrated} {
 		b, err := json.Marshal(l)
 		if err != nil {
 			t.Fatalf("%+v: %v", l, err)
@@ -65,6 +68,11 @@ func TestLedgerJSONRoundTrip(t *testing.T) {
 		}
 		if back != l {
 			t.Errorf("round trip %s: got %+v, want %+v", b, back, l)
+		}
+		if l.Private {
+			if composed := ComposeGDP(back.GradientMu, back.CountMu, back.CalibrationMu); math.Abs(composed-back.Mu) > 1e-12 {
+				t.Errorf("reloaded %s composes to %v, not its Mu %v", b, composed, back.Mu)
+			}
 		}
 	}
 	var l Ledger

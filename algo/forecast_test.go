@@ -26,6 +26,16 @@ func (o shapeOnly) Losses(theta, dst []float64) error {
 	panic("Forecast called Losses")
 }
 
+// boxOnly is shapeOnly with the box given.
+type boxOnly struct{ lo, hi []float64 }
+
+func (o boxOnly) Dim() int                   { return len(o.lo) }
+func (o boxOnly) Users() int                 { return 5 }
+func (o boxOnly) Bounds() (lo, hi []float64) { return o.lo, o.hi }
+func (o boxOnly) Losses(theta, dst []float64) error {
+	panic("Forecast called Losses")
+}
+
 func closeTo(got, want float64) bool {
 	return got == want || math.Abs(got-want) <= 1e-12*math.Abs(want)
 }
@@ -151,10 +161,15 @@ func TestForecastBadInput(t *testing.T) {
 		{"no dimension", shapeOnly{n: 5, d: 0}, Settings{Mu: 1}, "dimension 0"},
 		{"mu unset", shapeOnly{n: 5, d: 2}, Settings{}, "Mu must be positive"},
 		{"bad loss bound", WithLossBound(shapeOnly{n: 5, d: 2}, math.NaN()), Settings{Mu: 1}, "LossBound() = NaN"},
+		{"lo > hi", boxOnly{lo: []float64{0, 2}, hi: []float64{1, 1}}, Settings{Mu: 1}, "coordinate 1, [2, 1], are not a finite interval"},
+		{"infinite bound", boxOnly{lo: []float64{math.Inf(-1), 0}, hi: []float64{1, 1}}, Settings{Mu: 1}, "coordinate 0, [-Inf, 1], are not a finite interval"},
 	} {
 		_, err := Forecast(c.obj, c.s)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Count(err.Error(), "algo:") != 1 {
 			t.Errorf("%s: error %v, want one error containing %q", c.name, err, c.want)
+		}
+		if err != nil && (strings.Contains(err.Error(), "Step") || strings.Contains(err.Error(), "Kernel")) {
+			t.Errorf("%s: error %v blames a setting that was not given", c.name, err)
 		}
 	}
 }

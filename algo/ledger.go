@@ -189,6 +189,9 @@ type ledgerJSON struct {
 	// reading such a ledger takes GradientMu = Mu and CountMu = 0.
 	GradientMu *jsonFloat `json:",omitempty"`
 	CountMu    *jsonFloat `json:",omitempty"`
+	// CalibrationMu is absent in ledgers written before ClipCalibration's part was
+	// recorded, and when it is 0; reading such a ledger takes 0.
+	CalibrationMu *jsonFloat `json:",omitempty"`
 }
 
 // jsonFloat is a float64 that encodes non-finite values as strings.
@@ -197,7 +200,12 @@ type jsonFloat = jsonnum.Float
 // MarshalJSON encodes the ledger with +Inf spelled "+Inf" (see Ledger).
 func (l Ledger) MarshalJSON() ([]byte, error) {
 	gm, cm := jsonFloat(l.GradientMu), jsonFloat(l.CountMu)
-	return json.Marshal(ledgerJSON{l.Private, jsonFloat(l.Mu), l.Releases, jsonFloat(l.StepMu), jsonFloat(l.Delta), jsonFloat(l.Epsilon), &gm, &cm})
+	j := ledgerJSON{l.Private, jsonFloat(l.Mu), l.Releases, jsonFloat(l.StepMu), jsonFloat(l.Delta), jsonFloat(l.Epsilon), &gm, &cm, nil}
+	if l.CalibrationMu != 0 {
+		calib := jsonFloat(l.CalibrationMu)
+		j.CalibrationMu = &calib
+	}
+	return json.Marshal(j)
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -212,6 +220,9 @@ func (l *Ledger) UnmarshalJSON(b []byte) error {
 	}
 	if j.CountMu != nil {
 		l.CountMu = float64(*j.CountMu)
+	}
+	if j.CalibrationMu != nil {
+		l.CalibrationMu = float64(*j.CalibrationMu)
 	}
 	return nil
 }

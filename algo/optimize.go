@@ -53,6 +53,7 @@ type run struct {
 	gradSum  []float64 // d
 	adagrad  []float64 // running sum of squared privatised gradients
 	clip     float64   // B_t, the clipping norm of the current iteration
+	lastClip float64   // B of the last iteration clipped (Result.Clip)
 	noiseStd float64   // s_t, the gradient noise std of the current iteration
 	countStd float64   // std of the count noise of adaptive clipping (0 without it)
 	evals    int
@@ -87,10 +88,8 @@ func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, 
 	if len(lo) != d || len(hi) != d {
 		return nil, fmt.Errorf("algo: Minimize: bounds have lengths %d and %d, want %d", len(lo), len(hi), d)
 	}
-	for j := range lo {
-		if !(lo[j] <= hi[j]) || math.IsInf(lo[j], 0) || math.IsInf(hi[j], 0) {
-			return nil, fmt.Errorf("algo: Minimize: bounds of coordinate %d, [%v, %v], are not a finite interval", j, lo[j], hi[j])
-		}
+	if err := checkBox(lo, hi); err != nil {
+		return nil, fmt.Errorf("algo: Minimize: %w", err)
 	}
 	if len(theta0) != d {
 		return nil, fmt.Errorf("algo: Minimize: theta0 has %d values, want %d", len(theta0), d)
@@ -157,6 +156,7 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 			r.calibrateClip()
 		}
 		r.clipAndAggregate()
+		r.lastClip = r.clip
 		var diag *NonPrivateDiagnostics
 		if r.set.NonPrivateDiagnostics {
 			diag = &NonPrivateDiagnostics{ClippedMeanNorm: norm(r.gradSum), ClippedFrac: float64(r.clipped) / float64(r.n)}
@@ -209,7 +209,7 @@ func (r *run) result(done int) Result {
 	}
 	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led,
 		Warnings: append([]string(nil), r.warnings...), CalibrationCounts: append([]float64(nil), r.calibrationCounts...),
-		BLAS: blasinfo.Backend()}
+		Clip: r.lastClip, BLAS: blasinfo.Backend()}
 }
 
 // evaluateBatch obtains the (noisy) per-user evaluations y_i at the batch points

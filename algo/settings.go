@@ -332,6 +332,11 @@ type Result struct {
 	// CalibrationCounts are the noisy counts ClipCalibration released, in query order (nil
 	// without it): part of the private release, covered by Ledger.CalibrationMu.
 	CalibrationCounts []float64
+	// Clip is the clipping norm B of the last iteration run: Settings.Clip when fixed, the
+	// norm ClipCalibration chose from its noisy counts, or the last adapted norm under
+	// AdaptiveClip (each a function of released values only, so it is public). 0 when no
+	// iteration ran.
+	Clip float64
 	// BLAS names the linear algebra the run used: "gonum" (pure Go), or in a program built
 	// with the build tag openblas "openblas VERSION core=CORE", CORE being the kernel set
 	// OpenBLAS picked for this CPU (results agree across backends and kernel sets to
