@@ -141,7 +141,24 @@ func (r *run) calibrateClip() {
 		norms[i] = norm(r.grads[i*r.d : (i+1)*r.d])
 	}
 	target := float64(r.n) * (1 - c.Quantile)
-	r.clip, r.calibrationCounts = calibratedClip(norms, c.grid(r.set.Clip), target, CalibrationNoiseStd(c.Queries, muCal), r.rng)
+	grid := c.grid(r.set.Clip)
+	r.clip, r.calibrationCounts = calibratedClip(norms, grid, target, CalibrationNoiseStd(c.Queries, muCal), r.rng)
 	r.noiseStd = r.set.gradientNoiseStd(r.clip, r.n)
 	r.calibrated = true
+	if w := gridEdgeWarning(r.clip, grid); w != "" {
+		r.warnings = append(r.warnings, w)
+	}
+}
+
+// gridEdgeWarning is the warning for a calibrated B at an end of its grid (largest first),
+// where the quantile sought may lie beyond the grid; "" otherwise. B is a function of the
+// released counts, so the warning is public.
+func gridEdgeWarning(clip float64, grid []float64) string {
+	switch clip {
+	case grid[len(grid)-1]:
+		return fmt.Sprintf("algo: ClipCalibration chose B = %.3g, the smallest candidate of its grid: the users' gradient-norm quantile may lie lower; a smaller Clip (the grid's anchor) or a larger ClipCalibration.Octaves lets the search go lower", clip)
+	case grid[0]:
+		return fmt.Sprintf("algo: ClipCalibration chose B = %.3g, the largest candidate of its grid: the users' gradient-norm quantile may lie higher; a larger Clip (the grid's anchor) or a larger ClipCalibration.TopOctaves lets the search go higher", clip)
+	}
+	return ""
 }

@@ -212,3 +212,31 @@ func TestDefaultCalibrationWithAdaptiveClip(t *testing.T) {
 		t.Errorf("clips %v: want 4 iterations with B adapting after the calibrated B_0", clips)
 	}
 }
+
+// A calibrated B at an end of the grid is flagged in Result.Warnings (public: B is a
+// function of the released counts); a B inside the grid is not.
+func TestCalibrationAtGridEdgeWarns(t *testing.T) {
+	for _, c := range []struct {
+		slope float64
+		want  string
+	}{{1e-12, "smallest candidate"}, {1e12, "largest candidate"}, {1, ""}} {
+		slopes := make([]float64, 200)
+		for i := range slopes {
+			slopes[i] = c.slope * (1 + float64(i)/200)
+		}
+		set := Settings{Mu: math.Inf(1), Iters: 2, Step: 1, Batch: 2, Clip: 1, ClipCalibration: &ClipCalibration{Share: 0.5}}
+		res, err := Minimize(context.Background(), linearUsers{slopes: slopes, d: 1}, []float64{0}, set, rand.New(rand.NewPCG(1, 1)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := ""
+		for _, w := range res.Warnings {
+			if strings.Contains(w, "ClipCalibration chose B") {
+				found = w
+			}
+		}
+		if c.want == "" && found != "" || c.want != "" && !strings.Contains(found, c.want) {
+			t.Errorf("slopes %g: B = %v, calibration warning %q, want one saying %q", c.slope, res.Clip, found, c.want)
+		}
+	}
+}
