@@ -276,7 +276,7 @@ func cellFor(suite string, b blockSpec, d int, value num, method string, seed in
 		if c.BiasTol > 0 && c.MaxBatch == 0 {
 			c.MaxBatch = 4 * (d + 1)
 		}
-		if method == "dpgibo" {
+		if methodReads(method, "mu") {
 			c.Mu = a.Mu
 		}
 		per := c.Batch
