@@ -263,6 +263,18 @@ func (s *cmaState) stop() bool {
 	return small || s.sigma*maxLen > 1e4*s.sigma0 || minLen <= 0 || (maxLen/minLen)*(maxLen/minLen) > 1e14
 }
 
+// cmaStart is where both CMA-ES of this package start on p's box: the mean at the box's
+// centre and the step size sigma0 = min_j (hi_j - lo_j) / 6.
+func cmaStart(p *problem) (mean0 []float64, sigma0 float64) {
+	mean0 = make([]float64, p.dim())
+	sigma0 = math.Inf(1)
+	for j := range mean0 {
+		mean0[j] = (p.lo[j] + p.hi[j]) / 2
+		sigma0 = math.Min(sigma0, (p.hi[j]-p.lo[j])/6)
+	}
+	return mean0, sigma0
+}
+
 // Run implements Method.
 func (m *CMAES) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
 	const name = "cmaes"
@@ -270,14 +282,8 @@ func (m *CMAES) Run(ctx context.Context, obj algo.Objective, budget int, rng *ra
 	if err != nil {
 		return algo.Result{}, err
 	}
-	d := p.dim()
-	mean0 := make([]float64, d)
-	sigma0 := math.Inf(1)
-	for j := range mean0 {
-		mean0[j] = (p.lo[j] + p.hi[j]) / 2
-		sigma0 = math.Min(sigma0, (p.hi[j]-p.lo[j])/6)
-	}
-	s := newCMAState(mean0, sigma0, 4+int(math.Floor(3*math.Log(float64(d)))))
+	mean0, sigma0 := cmaStart(p)
+	s := newCMAState(mean0, sigma0, 4+int(math.Floor(3*math.Log(float64(p.dim())))))
 	for p.remaining() > 0 {
 		gen := make([]cmaSolution, 0, s.lambda)
 		for len(gen) < s.lambda && p.remaining() > 0 {

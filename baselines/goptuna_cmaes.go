@@ -3,7 +3,6 @@ package baselines
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/c-bata/goptuna/cmaes"
@@ -43,16 +42,12 @@ func (m *GoptunaCMAES) Run(ctx context.Context, obj algo.Objective, budget int, 
 	if err != nil {
 		return algo.Result{}, err
 	}
-	d := p.dim()
-	bounds := mat.NewDense(d, 2, nil)
-	mean0 := make([]float64, d)
-	sigma0 := math.Inf(1)
-	for j := range mean0 {
+	bounds := mat.NewDense(p.dim(), 2, nil)
+	for j := range p.lo {
 		bounds.Set(j, 0, p.lo[j])
 		bounds.Set(j, 1, p.hi[j])
-		mean0[j] = (p.lo[j] + p.hi[j]) / 2
-		sigma0 = math.Min(sigma0, (p.hi[j]-p.lo[j])/6)
 	}
+	mean0, sigma0 := cmaStart(p)
 	newOptimizer := func(mean []float64, popsize int) (*cmaes.Optimizer, error) {
 		opts := []cmaes.OptimizerOption{cmaes.OptimizerOptionBounds(bounds), cmaes.OptimizerOptionSeed(rng.Int64())}
 		if popsize > 0 {

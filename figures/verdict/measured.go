@@ -284,15 +284,15 @@ func suiteTotals(dir string) (string, error) {
 	return fmt.Sprintf("\nMeasured cost of the committed runs: %s ([%s](%s#measured-cost)).\n", strings.Join(parts, "; "), ReproducingPage, ReproducingPage), nil
 }
 
-// OwnTimeFigures are the figures whose methods' own time the own-time table reports: where
+// ownTimeFigures are the figures whose methods' own time the own-time table reports: where
 // the baselines run beside DP-GIBO.
-var OwnTimeFigures = []string{"fig-peers", "fig-private", "fig2a"}
+var ownTimeFigures = []string{"fig-peers", "fig-private", "fig2a"}
 
-// OwnTimeGoal is the target share of a method's own time (design seconds over cell seconds)
+// ownTimeGoal is the target share of a method's own time (design seconds over cell seconds)
 // on the tasks whose evaluations are not trivially cheap (svr, gpreg): 0.10, and 0.25 for
 // GP-UCB and DP-UCB, whose GP over every point so far is inherent. Group LASSO's evaluations
 // take microseconds, so any method's own time dominates there and no goal is set.
-func OwnTimeGoal(task, method string) (float64, bool) {
+func ownTimeGoal(task, method string) (float64, bool) {
 	if task != "svr" && task != "gpreg" {
 		return 0, false
 	}
@@ -302,9 +302,9 @@ func OwnTimeGoal(task, method string) (float64, bool) {
 	return 0.10, true
 }
 
-// ownTimeTable renders, for each method of OwnTimeFigures committed in dir, by task and d:
+// ownTimeTable renders, for each method of ownTimeFigures committed in dir, by task and d:
 // the runs, the median seconds of a run and of its own part, and the share of own time in
-// the cell-seconds (sum of design seconds over sum of total seconds) against OwnTimeGoal.
+// the cell-seconds (sum of design seconds over sum of total seconds) against ownTimeGoal.
 func ownTimeTable(dir string) (string, error) {
 	timings, err := readTimings(dir)
 	if err != nil {
@@ -322,7 +322,7 @@ func ownTimeTable(dir string) (string, error) {
 	var keys []key
 	for _, t := range timings {
 		for _, fig := range strings.Split(t.Figures, ";") {
-			if !slices.Contains(OwnTimeFigures, fig) {
+			if !slices.Contains(ownTimeFigures, fig) {
 				continue
 			}
 			k := key{fig, t.Task, t.D, t.Method}
@@ -335,10 +335,10 @@ func ownTimeTable(dir string) (string, error) {
 		}
 	}
 	if len(keys) == 0 {
-		return "", fmt.Errorf("%s: no timings of %s", dir, strings.Join(OwnTimeFigures, ", "))
+		return "", fmt.Errorf("%s: no timings of %s", dir, strings.Join(ownTimeFigures, ", "))
 	}
 	slices.SortFunc(keys, func(a, b key) int {
-		return cmp.Or(cmp.Compare(slices.Index(OwnTimeFigures, a.figure), slices.Index(OwnTimeFigures, b.figure)),
+		return cmp.Or(cmp.Compare(slices.Index(ownTimeFigures, a.figure), slices.Index(ownTimeFigures, b.figure)),
 			cmp.Compare(a.task, b.task), cmp.Compare(a.d, b.d), cmp.Compare(a.method, b.method))
 	})
 	var b strings.Builder
@@ -348,7 +348,7 @@ func ownTimeTable(dir string) (string, error) {
 		g := groups[k]
 		share := floats.Sum(g.design) / floats.Sum(g.total)
 		goalText, metText := "", ""
-		if goal, ok := OwnTimeGoal(k.task, k.method); ok {
+		if goal, ok := ownTimeGoal(k.task, k.method); ok {
 			goals++
 			goalText = fmt.Sprintf("%.2f", goal)
 			metText = "no"

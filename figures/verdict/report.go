@@ -533,7 +533,7 @@ type Section struct {
 	// DefaultsSummary as one line on algo's own defaults (README).
 	Defaults, DefaultsSummary bool
 	// OwnTime renders each baseline's own time in the figures where baselines run
-	// (OwnTimeFigures) from the folder's timings, against OwnTimeGoal.
+	// (ownTimeFigures) from the folder's timings, against ownTimeGoal.
 	OwnTime bool
 	// Cost renders the measured cost of every committed run in the folder and the folders
 	// below it (timings, manifests and invocations.csv).
