@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 
@@ -121,9 +123,8 @@ func (w *marginal) logLik(h gpHyper, grad []float64) (float64, error) {
 	if !w.chol.Factorize(w.K) {
 		return math.NaN(), errNotPD
 	}
-	if err := w.chol.SolveVecTo(w.alpha, w.y); err != nil {
-		return math.NaN(), fmt.Errorf("GP solve: %w", err)
-	}
+	w.alpha.CopyVec(w.y)
+	w.solveInPlace(w.alpha.RawVector())
 	ll := -0.5*mat.Dot(w.y, w.alpha) - 0.5*w.chol.LogDet() - 0.5*float64(m)*math.Log(2*math.Pi)
 	if grad == nil {
 		return ll, nil
@@ -220,6 +221,20 @@ func fitHyper(w *marginal, b hyperBox, starts [][3]float64, maxEvals int) (gpHyp
 		return gpHyper{}, fmt.Errorf("fitting GP hyperparameters: %w", lastErr)
 	}
 	return hyperFromLog(best), nil
+}
+
+// upper is the Cholesky factor U of K = U^T U from the last logLik, in place.
+func (w *marginal) upper() blas64.Triangular {
+	return w.chol.RawU().(*mat.TriDense).RawTriangular()
+}
+
+// solveInPlace overwrites x with K^{-1} x by two triangular solves on the factor of the last
+// logLik (U^T y = x, then U z = y). mat.Cholesky's solves go through LAPACK's row-major
+// interface, which copies K at every call; this does not.
+func (w *marginal) solveInPlace(x blas64.Vector) {
+	u := w.upper()
+	blas64.Trsv(blas.Trans, u, x)
+	blas64.Trsv(blas.NoTrans, u, x)
 }
 
 func equal(a, b []float64) bool {

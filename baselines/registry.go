@@ -24,6 +24,11 @@ type MethodInfo struct {
 	// ReadsOnly, when not nil, lists the only swept parameters the method reads (Ignores
 	// is then unused).
 	ReadsOnly []string
+	// Revision counts the changes of what the method computes under one name (0 or 1: as
+	// first registered). A runner keys its stored results by it, so that results of an
+	// earlier revision are never resumed as this one's. ucb and dp-ucb are at 2: the
+	// refit schedule of UCBConfig.RefitGrowth and solves on the Cholesky factor.
+	Revision int
 }
 
 // Reads reports whether the method reads the swept parameter param.
@@ -46,13 +51,13 @@ var registry = []registered{
 	{MethodInfo{Name: "dpgibo", Legend: "DP-GIBO", Private: true, Local: true}, newDPGIBO},
 	{MethodInfo{Name: "gibo", Legend: "GIBO", Local: true, Ignores: []string{"mu"}}, newGIBO},
 	{MethodInfo{Name: "random", Legend: "Random Search", ReadsOnly: []string{"noise"}}, newRandom},
-	{MethodInfo{Name: "ucb", Legend: "UCB-BO", ReadsOnly: []string{"noise"}}, newUCB},
+	{MethodInfo{Name: "ucb", Legend: "UCB-BO", ReadsOnly: []string{"noise"}, Revision: 2}, newUCB},
 	{MethodInfo{Name: "tpe", Legend: "TPE", ReadsOnly: []string{"noise"}}, newTPE},
 	{MethodInfo{Name: "cmaes", Legend: "CMA-ES", ReadsOnly: []string{"noise"}}, newCMAES},
 	{MethodInfo{Name: "goptuna-tpe", Legend: "TPE (goptuna)", ReadsOnly: []string{"noise"}}, newGoptunaTPE},
 	{MethodInfo{Name: "goptuna-cmaes", Legend: "CMA-ES (goptuna)", ReadsOnly: []string{"noise"}}, newGoptunaCMAES},
 	{MethodInfo{Name: "dp-random", Legend: "DP-Random", Private: true, ReadsOnly: []string{"mu", "noise"}}, newDPRandom},
-	{MethodInfo{Name: "dp-ucb", Legend: "DP-UCB", Private: true, ReadsOnly: []string{"mu", "noise"}}, newDPUCB},
+	{MethodInfo{Name: "dp-ucb", Legend: "DP-UCB", Private: true, ReadsOnly: []string{"mu", "noise"}, Revision: 2}, newDPUCB},
 }
 
 // lookup returns the registered method called name.

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 
@@ -23,9 +25,16 @@ type UCBConfig struct {
 	Delta float64
 	// BetaScale multiplies beta_t (default 1: the schedule as stated in UCB's doc).
 	BetaScale float64
-	// RefitEvery refits the GP hyperparameters by maximum marginal likelihood every
-	// RefitEvery-th model update (default 1: every update); in between, the previous
-	// hyperparameters are kept and only the data change.
+	// RefitGrowth schedules the refits of the GP hyperparameters by maximum marginal
+	// likelihood: they are refitted when the observations number at least 1+RefitGrowth
+	// times those of the last fit (default 0.2); in between, the previous hyperparameters
+	// are kept and only the data change. The fit is cubic in the observations, so the
+	// geometric schedule keeps its total cost within a constant of a single fit on all of
+	// them. It must not be negative.
+	RefitGrowth float64
+	// RefitEvery, when positive, replaces RefitGrowth by a fixed schedule: a refit every
+	// RefitEvery-th model update (RefitEvery 1 refits at every update, the rule of every
+	// run before RefitGrowth existed).
 	RefitEvery int
 	// FitEvals caps likelihood evaluations per L-BFGS run of the hyperparameter fit
 	// (default 200).
@@ -44,7 +53,7 @@ type UCBConfig struct {
 func (c UCBConfig) resolved() (UCBConfig, error) {
 	c.Delta = cmp.Or(c.Delta, 0.1)
 	c.BetaScale = cmp.Or(c.BetaScale, 1)
-	c.RefitEvery = cmp.Or(c.RefitEvery, 1)
+	c.RefitGrowth = cmp.Or(c.RefitGrowth, 0.2)
 	c.FitEvals = cmp.Or(c.FitEvals, 200)
 	c.RawSamples = cmp.Or(c.RawSamples, 256)
 	c.Starts = cmp.Or(c.Starts, 5)
@@ -54,6 +63,8 @@ func (c UCBConfig) resolved() (UCBConfig, error) {
 		return c, fmt.Errorf("UCBConfig.Delta must lie in (0, 1), got %v", c.Delta)
 	case !(c.BetaScale > 0) || math.IsInf(c.BetaScale, 0):
 		return c, fmt.Errorf("UCBConfig.BetaScale must be positive and finite, got %v", c.BetaScale)
+	case !(c.RefitGrowth >= 0) || math.IsInf(c.RefitGrowth, 0):
+		return c, fmt.Errorf("UCBConfig.RefitGrowth must be non-negative and finite, got %v", c.RefitGrowth)
 	case c.RefitEvery < 0 || c.FitEvals < 0 || c.RawSamples < 0 || c.Starts < 0 || c.StartEvals < 0:
 		return c, fmt.Errorf("UCBConfig counts must not be negative (0 means the default), got %+v", c)
 	}
@@ -211,6 +222,8 @@ type ucbState struct {
 	hyp     gpHyper    // current hyperparameters (standardised units)
 	fitted  bool       // hyp holds a previous maximum-likelihood fit
 	updates int        // model updates so far
+	fitN    int        // observations at the last fit
+	midAt   int        // the update of the last fit started from the bounds' mid-point
 	kernel  algo.RBF
 	lik     *marginal // holds the Cholesky factor and alpha at hyp
 	beta    float64   // beta_t for the next point
@@ -280,25 +293,27 @@ func (s *ucbState) update() error {
 	}
 	box := ucbHyperBox(s.noiseFloor / (sdY * sdY))
 	s.lik = newMarginal(s.X, s.ystd)
-	if !s.fitted || s.updates%s.cfg.RefitEvery == 0 {
+	if s.refitDue(m) {
 		mid := [3]float64{}
 		for k := range mid {
 			mid[k] = 0.5 * (box.Lo[k] + box.Hi[k])
 		}
 		// Warm start from the previous fit; the mid-point of the bounds as well at the first
-		// and every tenth update, to leave a poor local optimum.
+		// fit and at the first fit ten or more updates after the last such start, to leave a
+		// poor local optimum (with a refit at every update: every tenth update).
 		var starts [][3]float64
 		if s.fitted {
 			starts = append(starts, s.hyp.logParams())
 		}
-		if !s.fitted || s.updates%10 == 0 {
+		if !s.fitted || s.updates-s.midAt >= 10 {
 			starts = append(starts, mid)
+			s.midAt = s.updates
 		}
 		h, err := fitHyper(s.lik, box, starts, s.cfg.FitEvals)
 		if err != nil {
 			return err
 		}
-		s.hyp, s.fitted = h, true
+		s.hyp, s.fitted, s.fitN = h, true, m
 	} else {
 		// Keep the previous fit but respect a possibly raised noise floor.
 		s.hyp.NoiseVar = math.Min(math.Exp(box.Hi[2]), math.Max(math.Exp(box.Lo[2]), s.hyp.NoiseVar))
@@ -310,6 +325,19 @@ func (s *ucbState) update() error {
 	s.kernel = algo.RBF{Lengthscale: s.hyp.Lengthscale, Variance: s.hyp.SignalVar}
 	s.beta = s.cfg.BetaScale * Beta(s.d, m+1, s.cfg.Delta)
 	return nil
+}
+
+// refitDue reports whether the update with m observations refits the hyperparameters: at
+// the first update, then by UCBConfig.RefitEvery or UCBConfig.RefitGrowth.
+func (s *ucbState) refitDue(m int) bool {
+	switch {
+	case !s.fitted:
+		return true
+	case s.cfg.RefitEvery > 0:
+		return s.updates%s.cfg.RefitEvery == 0
+	default:
+		return m > s.fitN && float64(m) >= (1+s.cfg.RefitGrowth)*float64(s.fitN)
+	}
 }
 
 // acquisition evaluates the lower confidence bound a(u) = mu(u) - sqrt(beta) sigma(u) of
@@ -365,11 +393,10 @@ func (a *acquisition) moments(u []float64) error {
 	for i, ki := range k {
 		mu += ki * alpha[i]
 	}
-	kv := mat.NewVecDense(len(k), k)
-	if err := s.lik.chol.SolveVecTo(a.v, kv); err != nil {
-		return fmt.Errorf("GP predictive solve: %w", err)
-	}
-	variance := s.hyp.SignalVar - mat.Dot(kv, a.v)
+	v := a.v.RawVector()
+	copy(v.Data, k)
+	s.lik.solveInPlace(v)
+	variance := s.hyp.SignalVar - blas64.Dot(blas64.Vector{N: len(k), Inc: 1, Data: k}, v)
 	floor := minVar * s.hyp.SignalVar
 	clamped := variance < floor
 	if clamped {
@@ -423,8 +450,8 @@ func (a *acquisition) at(u, grad []float64) (float64, error) {
 }
 
 // batch returns the acquisition at every row of U (no gradients), with one kernel product
-// and one Cholesky solve for all rows.
-func (a *acquisition) batch(U *mat.Dense) ([]float64, error) {
+// and one triangular solve for all rows: with K = U^T U, k^T K^{-1} k = |U^{-T} k|^2.
+func (a *acquisition) batch(U *mat.Dense) []float64 {
 	s := a.s
 	r, _ := U.Dims()
 	m := s.count()
@@ -432,21 +459,21 @@ func (a *acquisition) batch(U *mat.Dense) ([]float64, error) {
 	s.kernel.Cross(Ks, U, s.X)
 	var mu mat.VecDense
 	mu.MulVec(Ks, s.lik.alpha)
-	var V mat.Dense // K^{-1} Ks^T, m x r
-	if err := s.lik.chol.SolveTo(&V, Ks.T()); err != nil {
-		return nil, fmt.Errorf("GP predictive solve: %w", err)
-	}
+	// Rows of Ks U^{-1} are (U^{-T} k_i)^T.
+	W := Ks.RawMatrix()
+	blas64.Trsm(blas.Right, blas.NoTrans, 1, s.lik.upper(), W)
 	out := make([]float64, r)
 	floor := minVar * s.hyp.SignalVar
 	for i := range out {
+		w := W.Data[i*W.Stride : i*W.Stride+m]
 		kv := 0.0
-		for k := 0; k < m; k++ {
-			kv += Ks.At(i, k) * V.At(k, i)
+		for _, wk := range w {
+			kv += wk * wk
 		}
 		variance := math.Max(floor, s.hyp.SignalVar-kv)
 		out[i] = mu.AtVec(i) - a.sqrtB*math.Sqrt(variance)
 	}
-	return out, nil
+	return out
 }
 
 // nextPoint minimises the acquisition over the unit cube: it scores cfg.RawSamples uniform
@@ -471,10 +498,7 @@ func (s *ucbState) nextPoint(rng *rand.Rand) ([]float64, error) {
 				u[j] = rng.Float64()
 			}
 		}
-		var err error
-		if values, err = acq.batch(U); err != nil {
-			return nil, err
-		}
+		values = acq.batch(U)
 		for r := range raw {
 			raw[r] = cand{append([]float64(nil), U.RawRowView(r)...), values[r]}
 		}

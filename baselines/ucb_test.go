@@ -117,10 +117,7 @@ func TestAcquisitionBatchMatchesPointwise(t *testing.T) {
 		}
 	}
 	U.SetRow(16, s.units[4]) // an observed point, where the variance is smallest
-	got, err := acq.batch(U)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := acq.batch(U)
 	for r := range got {
 		want, err := acq.at(U.RawRowView(r), nil)
 		if err != nil {
@@ -212,9 +209,11 @@ func TestBetaSchedule(t *testing.T) {
 
 // BenchmarkUCBStep is one GP-UCB iteration at d = 10 (fig2a's and fig-private's largest GP
 // regression d) with 100 observations and with 250 (near the end of their budget of 275):
-// the model update (hyperparameter refit by L-BFGS on the marginal likelihood, then the
-// factorisation) and the choice of the next point (256 raw acquisition values, then
-// L-BFGS from 5 starts), apart. dp-ucb is the same loop with a noise floor.
+// the model update with a hyperparameter refit by L-BFGS on the marginal likelihood (refit,
+// which RefitGrowth's schedule runs at about 17 of fig2a's 265 updates at d = 10) and
+// without (update: the factorisation at the kept hyperparameters), and the choice of the
+// next point (256 raw acquisition values, then L-BFGS from 5 starts), apart. dp-ucb is the
+// same loop with a noise floor.
 func BenchmarkUCBStep(b *testing.B) {
 	for _, c := range []struct {
 		name       string
@@ -222,6 +221,15 @@ func BenchmarkUCBStep(b *testing.B) {
 		noiseFloor float64
 	}{{"ucb/obs=100", 100, 0}, {"ucb/obs=250", 250, 0}, {"dp-ucb/obs=250", 250, 0.01}} {
 		s := ucbStateFor(b, 10, c.m, c.noiseFloor, 1)
+		b.Run(c.name+"/refit", func(b *testing.B) {
+			s.cfg.RefitEvery = 1
+			defer func() { s.cfg.RefitEvery = 0 }()
+			for b.Loop() {
+				if err := s.update(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 		b.Run(c.name+"/update", func(b *testing.B) {
 			for b.Loop() {
 				if err := s.update(); err != nil {
@@ -269,6 +277,75 @@ func TestAcquisitionMemoKeepsTheBits(t *testing.T) {
 		}
 		if v != want || g != want || !slices.Equal(grad, wantGrad) {
 			t.Fatalf("at %v: value %v then %v with the memo, %v fresh; gradient %v, fresh %v", u, v, g, want, grad, wantGrad)
+		}
+	}
+}
+
+// TestRefitSchedule: with RefitGrowth the hyperparameters are refitted at the first update
+// and whenever the observations have grown by the factor since the last fit, with a start
+// from the bounds' mid-point at the first fit and again once ten updates have passed; with
+// RefitEvery 1 at every update, with the mid-point start every tenth update (the rule of
+// the runs before the schedule).
+func TestRefitSchedule(t *testing.T) {
+	for _, c := range []struct {
+		cfg            UCBConfig
+		wantFit, wantM []int
+	}{
+		{UCBConfig{RefitGrowth: 0.2}, []int{2, 3, 4, 5, 6, 8, 10, 12, 15, 18, 22, 27, 33, 40, 48, 58},
+			[]int{2, 12, 22, 33, 48, 58}},
+		{UCBConfig{RefitGrowth: 1}, []int{2, 4, 8, 16, 32}, []int{2, 16, 32}},
+		{UCBConfig{RefitEvery: 1}, nil, []int{2, 12, 22, 32, 42, 52}},
+	} {
+		cfg, err := c.cfg.resolved()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newUCBState(1, cfg, 0)
+		var fits, mids []int
+		for m := 2; m <= 60; m++ {
+			if s.refitDue(m) {
+				fits = append(fits, m)
+				// What update does after a fit: mark it, and the mid-point start when due.
+				if !s.fitted || s.updates-s.midAt >= 10 {
+					s.midAt = s.updates
+					mids = append(mids, m)
+				}
+				s.fitted, s.fitN = true, m
+			}
+			s.updates++
+		}
+		if c.wantFit == nil {
+			for m := 2; m <= 60; m++ {
+				c.wantFit = append(c.wantFit, m)
+			}
+		}
+		if !slices.Equal(fits, c.wantFit) || !slices.Equal(mids, c.wantM) {
+			t.Errorf("%+v: refits at %v, want %v; mid-point starts at %v, want %v", c.cfg, fits, c.wantFit, mids, c.wantM)
+		}
+	}
+	if _, err := (UCBConfig{RefitGrowth: -0.1}).resolved(); err == nil {
+		t.Error("a negative RefitGrowth was accepted")
+	}
+}
+
+// TestFactorSolveMatchesCholesky: the acquisition's solve on the Cholesky factor gives
+// K^{-1} x as mat.Cholesky's solve does, to rounding.
+func TestFactorSolveMatchesCholesky(t *testing.T) {
+	s := ucbStateFor(t, 4, 60, 0.01, 3)
+	rng := rand.New(rand.NewPCG(9, 9))
+	x := make([]float64, 60)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	var want mat.VecDense
+	if err := s.lik.chol.SolveVecTo(&want, mat.NewVecDense(60, x)); err != nil {
+		t.Fatal(err)
+	}
+	got := mat.NewVecDense(60, append([]float64(nil), x...))
+	s.lik.solveInPlace(got.RawVector())
+	for i := range x {
+		if math.Abs(got.AtVec(i)-want.AtVec(i)) > 1e-9*(1+math.Abs(want.AtVec(i))) {
+			t.Fatalf("entry %d: factor solve %v, Cholesky solve %v", i, got.AtVec(i), want.AtVec(i))
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"dpgibo/baselines"
 	"dpgibo/data"
 	"dpgibo/tasks/svr"
 )
@@ -33,11 +34,14 @@ type cellSpec struct {
 	// resumed as results on the real file.
 	DataSource string `json:"data_source,omitempty"`
 	// Data is the block's data selection (Block.Data; "" for the task's default).
-	Data      string `json:"data,omitempty"`
-	Method    string `json:"method"`
-	Seed      int    `json:"seed"`
-	Budget    int    `json:"budget"`
-	EvalNoise num    `json:"eval_noise"`
+	Data   string `json:"data,omitempty"`
+	Method string `json:"method"`
+	// MethodRevision is the method's baselines.MethodInfo.Revision when above 1 (absent in
+	// every cell computed before the method's first change).
+	MethodRevision int `json:"method_revision,omitempty"`
+	Seed           int `json:"seed"`
+	Budget         int `json:"budget"`
+	EvalNoise      num `json:"eval_noise"`
 	// Mu is the mu of dpgibo and of the private baselines (+Inf for the others).
 	Mu num `json:"mu"`
 	// Settings of dpgibo and gibo; zero for methods that do not read them.
@@ -247,6 +251,9 @@ func cellFor(suite string, b blockSpec, d int, value num, method string, seed in
 	c := cellSpec{
 		Suite: suite, Task: b.Task, D: d, NTrain: b.NTrain, NVal: b.NVal, DataSeed: dataSeed, Data: b.Data,
 		Method: method, Seed: seed, EvalNoise: evalNoise, Mu: inf,
+	}
+	if info, ok := baselines.Info(method); ok && info.Revision > 1 {
+		c.MethodRevision = info.Revision
 	}
 	if b.Task == "svr" && b.Data == "" {
 		c.DataSource = source

@@ -190,7 +190,7 @@ func TestEstimatedCostOrdersThePaperCells(t *testing.T) {
 // elsewhere) are within 1.5x of every figure's cell-seconds in a full paper run on another
 // machine (reproduction/bench/plan-check: a Zen 4 CPU with OpenBLAS's Cooperlake kernels,
 // where the committed timings were taken with its Haswell kernels), fig3f's two cells
-// included.
+// included, and the cells of methods revised since the run left out.
 func TestPlanMatchesARunOnAnotherMachine(t *testing.T) {
 	path := filepath.Join("..", "reproduction", "bench", "plan-check", "timings-run.csv.gz")
 	run, err := records.ReadFile[records.Timing](path)
@@ -206,12 +206,22 @@ func TestPlanMatchesARunOnAnotherMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inPlan := 0
-	for _, stem := range p.stems {
+	// A cell of a method revised since (baselines.MethodInfo.Revision) is in the plan under
+	// another stem; its time measured another computation and is left out of the ratios.
+	inPlan, revised := 0, 0
+	for i, stem := range p.stems {
 		if _, ok := got[stem]; ok {
 			inPlan++
+			continue
+		}
+		before := p.cells[i]
+		before.MethodRevision = 0
+		if _, ok := got[before.stem()]; ok && p.cells[i].MethodRevision > 0 {
+			inPlan++
+			revised++
 		}
 	}
+	t.Logf("%d of the run's cells are of methods revised since; left out", revised)
 	if inPlan != len(got) {
 		t.Fatalf("%d of the run's %d cells are cells of today's plan: the comparison would leave some out", inPlan, len(got))
 	}

@@ -17,12 +17,16 @@ import (
 // single-precision cross products, judged against NAME itself. ImplementationPrefix names
 // those of the implementation study of TPE and CMA-ES: figure ImplementationPrefix+NAME
 // holds NAME's curves of the project's own tpe and cmaes, judged against NAME's runs of
-// goptuna's (the methods' names before the change).
+// goptuna's (the methods' names before the change). RevisionPrefix names those of a study
+// of a method's new revision (baselines.MethodInfo.Revision): figure RevisionPrefix+NAME
+// holds NAME's curves of the revised methods, judged against NAME's runs of the previous
+// revision.
 const (
 	EquivalencePrefix    = "design-"
 	ReferencePrefix      = "joint-"
 	PrecisionPrefix      = "f32-"
 	ImplementationPrefix = "own-"
+	RevisionPrefix       = "rev-"
 )
 
 // EquivalenceMargin is the study's margin in units of G0: the new design is non-inferior at a
@@ -60,7 +64,7 @@ type EquivalenceRow struct {
 
 // Equivalence judges every design, precision and implementation study in res: each curve of
 // a figure design-NAME against the curve of joint-NAME (else NAME), and each curve of
-// f32-NAME or own-NAME against that of NAME, with the same config, task, data, d and method, paired by seed. shares maps
+// f32-NAME, own-NAME or rev-NAME against that of NAME, with the same config, task, data, d and method, paired by seed. shares maps
 // a figure name to its runs' design shares by curve key and seed (may be nil).
 func Equivalence(res *Results, shares map[string]map[string][]float64) ([]EquivalenceRow, error) {
 	var out []EquivalenceRow
@@ -75,6 +79,8 @@ func Equivalence(res *Results, shares map[string]map[string][]float64) ([]Equiva
 		} else if base, ok = strings.CutPrefix(fig, PrecisionPrefix); ok {
 			ref = base
 		} else if base, ok = strings.CutPrefix(fig, ImplementationPrefix); ok {
+			ref = base
+		} else if base, ok = strings.CutPrefix(fig, RevisionPrefix); ok {
 			ref = base
 		} else {
 			continue

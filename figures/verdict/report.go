@@ -510,6 +510,7 @@ func Sections() []Section {
 		{Dir: "reproduction/design-equivalence", Equivalence: true, File: "docs/library.md"},
 		{Dir: "reproduction/svr-precision", Equivalence: true, File: "docs/library.md"},
 		{Dir: "reproduction/peers-own", Equivalence: true, File: "docs/extending.md"},
+		{Dir: "reproduction/ucb-revision", Equivalence: true, File: "docs/extending.md"},
 		{Dir: "reproduction", OwnTime: true, File: "docs/extending.md"},
 		{Dir: "reproduction/defaults", Defaults: true, File: "docs/library.md"},
 		{Dir: "reproduction/defaults", DefaultsSummary: true},
