@@ -51,7 +51,8 @@ func TestReadmeMatchesReproduction(t *testing.T) {
 // the study folders, their judged table (design-equivalence.csv).
 func TestCommittedVerdictsAreWhatTheRawDataGive(t *testing.T) {
 	studies := []string{filepath.Join("reproduction", "design-equivalence"), filepath.Join("reproduction", "svr-precision"),
-		filepath.Join("reproduction", "peers-own"), filepath.Join("reproduction", "ucb-revision")}
+		filepath.Join("reproduction", "peers-own"), filepath.Join("reproduction", "ucb-revision"),
+		filepath.Join("reproduction", "ucb-solves")}
 	for _, rel := range append([]string{"reproduction", filepath.Join("reproduction", "purego"), filepath.Join("reproduction", "defaults")}, studies...) {
 		dir := filepath.Join("..", "..", rel)
 		if _, err := os.Stat(dir); rel != "reproduction" && err != nil {

@@ -511,6 +511,7 @@ func Sections() []Section {
 		{Dir: "reproduction/svr-precision", Equivalence: true, File: "docs/library.md"},
 		{Dir: "reproduction/peers-own", Equivalence: true, File: "docs/extending.md"},
 		{Dir: "reproduction/ucb-revision", Equivalence: true, File: "docs/extending.md"},
+		{Dir: "reproduction/ucb-solves", Equivalence: true, File: "docs/extending.md"},
 		{Dir: "reproduction", OwnTime: true, File: "docs/extending.md"},
 		{Dir: "reproduction/defaults", Defaults: true, File: "docs/library.md"},
 		{Dir: "reproduction/defaults", DefaultsSummary: true},
