@@ -30,7 +30,8 @@ import (
 //	    costCappedDesign (budget/1600)^2.7 for a design capped at every iteration;
 //	  - the windowed adaptive design (Design.GreedyOnly with Design.MaxKept) costs
 //	    costWindowDesign per evaluation at d = 15, growing with (d/15)^2;
-//	  - GP-UCB refits its GP on every observation: costUCB budget^3;
+//	  - GP-UCB refits its GP on every observation: costUCB budget^3 (least squares on the
+//	    committed GP regression timings of revision 3);
 //	  - TPE evaluates its Parzen mixtures at 24 candidates per coordinate per trial, one
 //	    component per trial so far: costTPE d budget^2.
 const (
@@ -43,7 +44,7 @@ const (
 	costAdaptiveNoisePower  = 1.7
 	costAdaptiveSharePower  = 0.7
 	costWindowDesign        = 1.05e-3
-	costUCB                 = 6e-7
+	costUCB                 = 4e-7
 	costTPE                 = 9e-8
 	costUnknownTaskEvalSecs = 1e-3
 )
