@@ -451,8 +451,9 @@ func readTimings(dir string) ([]records.Timing, error) {
 	return out, nil
 }
 
-// readManifests reads manifest-NAME.json (and manifest.json, filed under every figure it
-// does not name) of dir, by figure.
+// readManifests reads the manifests of dir by figure: manifest-NAME.json under NAME (the
+// record of an -only=NAME run, or of the full run of a suite of that one figure), and
+// manifest.json under its Only ("" for a full run).
 func readManifests(dir string) (map[string]*runinfo.Manifest, error) {
 	out := map[string]*runinfo.Manifest{}
 	paths, err := filepath.Glob(filepath.Join(dir, "manifest*.json"))
@@ -464,7 +465,13 @@ func readManifests(dir string) (map[string]*runinfo.Manifest, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[m.Only] = m
+		// manifest-NAME.json is NAME's record, whether the run was -only=NAME or the full run
+		// of a suite of that one figure.
+		fig := m.Only
+		if name, ok := strings.CutPrefix(strings.TrimSuffix(filepath.Base(p), ".json"), "manifest-"); ok {
+			fig = name
+		}
+		out[fig] = m
 	}
 	return out, nil
 }
