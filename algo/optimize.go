@@ -129,27 +129,36 @@ func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, 
 
 func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 	done := 0
+	// fail is the Result and error of a run stopped by err: cancelled when err comes from
+	// ctx, failed otherwise.
+	fail := func(err error) (Result, error) {
+		status := Failed
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			status = Cancelled
+		}
+		return r.result(done, status), err
+	}
 	for t := 0; t < r.set.Iters; t++ {
 		if err := ctx.Err(); err != nil {
-			return r.result(done), err
+			return fail(err)
 		}
 		r.dropOldest()
 		r.st.setTheta(r.theta)
 		batch, err := r.des.chooseBatch(r.theta)
 		if err != nil {
-			return r.result(done), fmt.Errorf("algo: iteration %d: design: %w", t+1, err)
+			return fail(fmt.Errorf("algo: iteration %d: design: %w", t+1, err))
 		}
 		if r.set.MaxEvals > 0 && r.evals+batch.b > r.set.MaxEvals {
 			if done == 0 {
-				return r.result(done), fmt.Errorf("algo: MaxEvals = %d is below the first iteration's batch of %d evaluations: no iteration could run", r.set.MaxEvals, batch.b)
+				return fail(fmt.Errorf("algo: MaxEvals = %d is below the first iteration's batch of %d evaluations: no iteration could run", r.set.MaxEvals, batch.b))
 			}
-			break
+			return r.result(done, BudgetSpent), nil
 		}
 		if err := r.evaluateBatch(ctx, batch); err != nil {
-			return r.result(done), fmt.Errorf("algo: iteration %d: %w", t+1, err)
+			return fail(fmt.Errorf("algo: iteration %d: %w", t+1, err))
 		}
 		if err := r.updateDesign(batch); err != nil {
-			return r.result(done), fmt.Errorf("algo: iteration %d: %w", t+1, err)
+			return fail(fmt.Errorf("algo: iteration %d: %w", t+1, err))
 		}
 		r.userGradients()
 		if t == 0 && r.set.ClipCalibration != nil {
@@ -176,14 +185,14 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 				it.Diagnostics = diag
 			}
 			if err := cb(it); err != nil {
-				return r.result(done), err
+				return r.result(done, CallbackStop), err
 			}
 		}
 		if r.set.AdaptiveClip != nil {
 			r.adaptClip()
 		}
 	}
-	return r.result(done), nil
+	return r.result(done, Completed), nil
 }
 
 // adaptClip moves the clipping norm for the next iteration by the geometric update of
@@ -196,7 +205,7 @@ func (r *run) adaptClip() {
 
 // result packages the released theta and the ledger of the done iterations. Each release
 // used noise calibrated to Mu/sqrt(Iters), so stopping early only lowers the total mu.
-func (r *run) result(done int) Result {
+func (r *run) result(done int, status Status) Result {
 	muGrad, muCount, muCal := r.set.muParts()
 	if !r.calibrated {
 		muCal = 0
@@ -209,7 +218,7 @@ func (r *run) result(done int) Result {
 	}
 	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led,
 		Warnings: append([]string(nil), r.warnings...), CalibrationCounts: append([]float64(nil), r.calibrationCounts...),
-		Clip: r.lastClip, BLAS: blasinfo.Backend()}
+		Clip: r.lastClip, BLAS: blasinfo.Backend(), Status: status}
 }
 
 // evaluateBatch obtains the (noisy) per-user evaluations y_i at the batch points

@@ -317,12 +317,47 @@ func (s Settings) muParts() (muGrad, muCount, muCal float64) {
 	return s.Mu * math.Sqrt(1-countShare-share), s.Mu * math.Sqrt(countShare), s.Mu * math.Sqrt(share)
 }
 
+// Status is how a run ended (Result.Status), in the manner of gonum/optimize's Status.
+type Status int
+
+// The values of Status. The zero value, StatusUnknown, is that of a Result a method other
+// than DP-GIBO and GIBO made without setting it.
+const (
+	StatusUnknown Status = iota
+	Completed            // every one of the Iters iterations ran
+	BudgetSpent          // Settings.MaxEvals left too few evaluations for the next batch
+	CallbackStop         // the Callback returned an error
+	Cancelled            // the context was cancelled or its deadline passed
+	Failed               // an error stopped the run (Minimize returns it)
+)
+
+// String names the status.
+func (s Status) String() string {
+	switch s {
+	case Completed:
+		return "completed"
+	case BudgetSpent:
+		return "budget spent"
+	case CallbackStop:
+		return "stopped by the callback"
+	case Cancelled:
+		return "cancelled"
+	case Failed:
+		return "failed"
+	}
+	return "unknown"
+}
+
 // Result is what an optimiser returns.
 type Result struct {
 	Theta  []float64 // the released theta^(T)
 	Evals  int       // evaluations of Objective.Losses charged
 	Iters  int       // iterations completed
 	Ledger Ledger    // privacy accounting of the release
+	// Status says how the run ended: Completed (its T iterations), BudgetSpent
+	// (Settings.MaxEvals left too few evaluations for the next batch), CallbackStop,
+	// Cancelled (ctx) or Failed (with the error Minimize returns).
+	Status Status
 	// Warnings are facts about the run's settings that a caller would not want to
 	// miss, one sentence each, from public quantities only (Forecast returns the same list
 	// before a run): the default Clip used S = 1 because the objective declares no loss

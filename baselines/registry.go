@@ -18,27 +18,24 @@ type MethodInfo struct {
 	// Local methods start from the run's theta0 and take Algorithm 1's settings (Options.
 	// Settings); the others search the whole box.
 	Local bool
-	// Ignores lists the swept parameters (mu, noise, bias_tol, clip, noise_std, ...) the
-	// method does not read: a sweep over one of them runs it once, not once per value.
-	Ignores []string
-	// ReadsOnly, when not nil, lists the only swept parameters the method reads (Ignores
-	// is then unused).
-	ReadsOnly []string
+	// Reads lists the swept parameters the method reads, among SweptParams: a sweep over
+	// another runs it once, not once per value.
+	Reads []string
 	// Revision counts the changes of what the method computes under one name (0 or 1: as
 	// first registered). A runner keys its stored results by it, so that results of an
 	// earlier revision are never resumed as this one's. ucb and dp-ucb are at 3: their
 	// solves on the Cholesky factor (revision 2, which also refitted the hyperparameters on
-	// a geometric schedule, was not admitted by its study: docs/extending.md).
+	// a geometric schedule, was not admitted by its study: docs/peers.md).
 	Revision int
 }
 
-// Reads reports whether the method reads the swept parameter param.
-func (m MethodInfo) Reads(param string) bool {
-	if m.ReadsOnly != nil {
-		return slices.Contains(m.ReadsOnly, param)
-	}
-	return !slices.Contains(m.Ignores, param)
-}
+// SweptParams are the parameters a runner sweeps: mu; the noise injected into every loss
+// (with the surrogate told its sigma); and Algorithm 1's bias_tol, clip and noise_std
+// (the sigma told to the surrogate).
+var SweptParams = []string{"mu", "noise", "bias_tol", "clip", "noise_std"}
+
+// ReadsParam reports whether the method reads the swept parameter param.
+func (m MethodInfo) ReadsParam(param string) bool { return slices.Contains(m.Reads, param) }
 
 // registered is a method of the registry: what is known of it and its constructor.
 type registered struct {
@@ -49,16 +46,16 @@ type registered struct {
 // registry lists every method in legend order. Adding a method is one line here plus the
 // file that defines it.
 var registry = []registered{
-	{MethodInfo{Name: "dpgibo", Legend: "DP-GIBO", Private: true, Local: true}, newDPGIBO},
-	{MethodInfo{Name: "gibo", Legend: "GIBO", Local: true, Ignores: []string{"mu"}}, newGIBO},
-	{MethodInfo{Name: "random", Legend: "Random Search", ReadsOnly: []string{"noise"}}, newRandom},
-	{MethodInfo{Name: "ucb", Legend: "UCB-BO", ReadsOnly: []string{"noise"}, Revision: 3}, newUCB},
-	{MethodInfo{Name: "tpe", Legend: "TPE", ReadsOnly: []string{"noise"}}, newTPE},
-	{MethodInfo{Name: "cmaes", Legend: "CMA-ES", ReadsOnly: []string{"noise"}}, newCMAES},
-	{MethodInfo{Name: "goptuna-tpe", Legend: "TPE (goptuna)", ReadsOnly: []string{"noise"}}, newGoptunaTPE},
-	{MethodInfo{Name: "goptuna-cmaes", Legend: "CMA-ES (goptuna)", ReadsOnly: []string{"noise"}}, newGoptunaCMAES},
-	{MethodInfo{Name: "dp-random", Legend: "DP-Random", Private: true, ReadsOnly: []string{"mu", "noise"}}, newDPRandom},
-	{MethodInfo{Name: "dp-ucb", Legend: "DP-UCB", Private: true, ReadsOnly: []string{"mu", "noise"}, Revision: 3}, newDPUCB},
+	{MethodInfo{Name: "dpgibo", Legend: "DP-GIBO", Private: true, Local: true, Reads: SweptParams}, newDPGIBO},
+	{MethodInfo{Name: "gibo", Legend: "GIBO", Local: true, Reads: []string{"noise", "bias_tol", "clip", "noise_std"}}, newGIBO},
+	{MethodInfo{Name: "random", Legend: "Random Search", Reads: []string{"noise"}}, newRandom},
+	{MethodInfo{Name: "ucb", Legend: "UCB-BO", Reads: []string{"noise"}, Revision: 3}, newUCB},
+	{MethodInfo{Name: "tpe", Legend: "TPE", Reads: []string{"noise"}}, newTPE},
+	{MethodInfo{Name: "cmaes", Legend: "CMA-ES", Reads: []string{"noise"}}, newCMAES},
+	{MethodInfo{Name: "goptuna-tpe", Legend: "TPE (goptuna)", Reads: []string{"noise"}}, newGoptunaTPE},
+	{MethodInfo{Name: "goptuna-cmaes", Legend: "CMA-ES (goptuna)", Reads: []string{"noise"}}, newGoptunaCMAES},
+	{MethodInfo{Name: "dp-random", Legend: "DP-Random", Private: true, Reads: []string{"mu", "noise"}}, newDPRandom},
+	{MethodInfo{Name: "dp-ucb", Legend: "DP-UCB", Private: true, Reads: []string{"mu", "noise"}, Revision: 3}, newDPUCB},
 }
 
 // lookup returns the registered method called name.

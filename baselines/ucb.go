@@ -31,7 +31,7 @@ type UCBConfig struct {
 	// change). Zero (the default) refits at every model update. The fit is cubic in the
 	// observations, so a geometric schedule keeps its total cost within a constant of one
 	// fit on all of them; 0.2 cut the own time of a GP regression run at d = 10 about
-	// fourfold, but its study did not show it non-inferior for dp-ucb (docs/extending.md),
+	// fourfold, but its study did not show it non-inferior for dp-ucb (docs/peers.md),
 	// so it is not the default. It must not be negative.
 	RefitGrowth float64
 	// FitEvals caps likelihood evaluations per L-BFGS run of the hyperparameter fit

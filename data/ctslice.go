@@ -58,6 +58,9 @@ const (
 	ArchiveURL = "https://archive.ics.uci.edu/static/public/206/relative+location+of+ct+slices+on+axial+axis.zip"
 	// FetchCommand is the command, run from the repository root, that downloads the data.
 	FetchCommand = "bash data/fetch.sh"
+	// StandInWarning is the line a program prints once when the SVR task runs on the
+	// labelled stand-in because the data were not found.
+	StandInWarning = "warning: CT-slice data not found; SVR results are on the labelled stand-in ctslice-synthetic (get the real data with: " + FetchCommand + ")"
 )
 
 // CTSlice is the CT-slice data set, or a part of it: one row per slice.

@@ -20,7 +20,7 @@ import (
 // command line as a user does (exit statuses, signals, messages on stderr).
 var cliBinary string
 
-// buildBinary builds the command into dir, with the test hooks of testhooks_on.go (and
+// buildBinary builds the command into dir, with the test hooks of internal/testhook (and
 // otherwise the default build: pure Go).
 func buildBinary(dir string) error {
 	// go test puts its own GOROOT/bin first on the PATH of the test process.
@@ -96,7 +96,7 @@ func (b *outputBuffer) Await(text string) <-chan struct{} {
 }
 
 // holding runs cmd with the test hook that holds every task evaluation after the first
-// after ones (testhooks_on.go); ready is closed when the command holds.
+// after ones (internal/testhook); ready is closed when the command holds.
 func holding(cmd *exec.Cmd, stderr *outputBuffer, after int) (ready <-chan struct{}) {
 	cmd.Env = append(os.Environ(), "DPGIBO_TESTHOOK_HOLD="+strconv.Itoa(after))
 	return stderr.Await("testhook: holding")

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+
+	"dpgibo/experiments/runner"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/progress"
 	"dpgibo/internal/records"
@@ -31,7 +34,7 @@ func committedEstimates(t *testing.T) map[string][2]float64 {
 		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "timings-"), ".csv")
 		suite, source := SuitePaper, "stand-in"
 		if b, err := os.ReadFile(filepath.Join("..", "reproduction", "manifest-"+name+".json")); err == nil {
-			var m runManifest
+			var m runner.Manifest
 			if json.Unmarshal(b, &m) == nil {
 				if m.DataSource != "" {
 					source = m.DataSource
@@ -46,7 +49,7 @@ func committedEstimates(t *testing.T) map[string][2]float64 {
 			t.Errorf("%s: %v", path, err)
 			continue
 		}
-		p, err := makePlan(suite, figs, source)
+		p, err := runner.MakePlan(suite, figs, source)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,18 +57,18 @@ func committedEstimates(t *testing.T) map[string][2]float64 {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(timings) != len(p.cells) {
-			t.Errorf("%s: %d timed cells, the code's figure has %d", path, len(timings), len(p.cells))
+		if len(timings) != len(p.Cells) {
+			t.Errorf("%s: %d timed cells, the code's figure has %d", path, len(timings), len(p.Cells))
 			continue
 		}
-		if len(p.cells) < 10 {
+		if len(p.Cells) < 10 {
 			// A figure of a few cells (fig3f: two runs, fig2b's seed 1) is too small a
 			// sample of the cost model; its cells are checked with the figure they share.
 			continue
 		}
 		var est, got float64
-		for i, c := range p.cells {
-			est += estimatedCost(c)
+		for i, c := range p.Cells {
+			est += runner.EstimatedCost(c)
 			got += timings[i].TotalSeconds
 		}
 		out[name] = [2]float64{est, got}
@@ -119,22 +122,22 @@ func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 		t.Errorf("-plan created the output directory (%v)", err)
 	}
 	figs, _ := suiteFigures(SuitePaper, "")
-	p, _ := makePlan(SuitePaper, figs, "stand-in")
+	p, _ := runner.MakePlan(SuitePaper, figs, "stand-in")
 	text := stdout.String()
 	for fi, f := range figs {
-		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(f.Name) + `\s+` + strconv.Itoa(len(p.uses[fi])) + `\s+\d+\s+\S+`).MatchString(text) {
-			t.Errorf("no line for %s with %d cells in:\n%s", f.Name, len(p.uses[fi]), text)
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(f.Name) + `\s+` + strconv.Itoa(len(p.Uses[fi])) + `\s+\d+\s+\S+`).MatchString(text) {
+			t.Errorf("no line for %s with %d cells in:\n%s", f.Name, len(p.Uses[fi]), text)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^total \(distinct cells\)\s+` + strconv.Itoa(len(p.cells)) + `\s`).MatchString(text) {
-		t.Errorf("no total of %d cells in:\n%s", len(p.cells), text)
+	if !regexp.MustCompile(`(?m)^total \(distinct cells\)\s+` + strconv.Itoa(len(p.Cells)) + `\s`).MatchString(text) {
+		t.Errorf("no total of %d cells in:\n%s", len(p.Cells), text)
 	}
-	if got := strings.Contains(text, "uncalibrated"); got != !calibratedBackend(blasinfo.Backend()) {
+	if got := strings.Contains(text, "uncalibrated"); got != !runner.CalibratedBackend(blasinfo.Backend()) {
 		t.Errorf("backend %q: uncalibrated marked = %v:\n%s", blasinfo.Backend(), got, text)
 	}
 	for backend, want := range map[string]bool{"gonum": true, "openblas 0.3.21 core=Haswell": false} {
 		var b bytes.Buffer
-		if err := printPlan(&b, SuitePaper, p, 2, backend); err != nil {
+		if err := runner.PrintPlan(&b, SuitePaper, p, 2, backend); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), "\nBLAS "+backend+"\n") {
@@ -145,13 +148,13 @@ func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 		}
 	}
 	// More workers never lengthen the estimated wall time; one worker takes the cell-seconds.
-	costs := make([]float64, len(p.cells))
-	for i, c := range p.cells {
-		costs[i] = estimatedCost(c)
+	costs := make([]float64, len(p.Cells))
+	for i, c := range p.Cells {
+		costs[i] = runner.EstimatedCost(c)
 	}
 	one, two := progress.WallSeconds(costs, 1), progress.WallSeconds(costs, 2)
-	if math.Abs(one-sum(costs)) > 1e-6*one || !(two < one) || two < one/2-1e-6 {
-		t.Errorf("wall time %v s at 1 worker, %v s at 2, cell-seconds %v", one, two, sum(costs))
+	if math.Abs(one-floats.Sum(costs)) > 1e-6*one || !(two < one) || two < one/2-1e-6 {
+		t.Errorf("wall time %v s at 1 worker, %v s at 2, cell-seconds %v", one, two, floats.Sum(costs))
 	}
 }
 
@@ -160,17 +163,17 @@ func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 // (about two minutes), these above a fixed-batch GP run, and group LASSO runs last.
 func TestEstimatedCostOrdersThePaperCells(t *testing.T) {
 	figs, _ := suiteFigures(SuitePaper, "")
-	p, err := makePlan(SuitePaper, figs, "stand-in")
+	p, err := runner.MakePlan(SuitePaper, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
 	worst := map[string]float64{}
-	for _, c := range p.cells {
+	for _, c := range p.Cells {
 		key := c.Task + "/" + c.Method
 		if c.BiasTol > 0 {
 			key += "/adaptive-sigma=" + strconv.FormatFloat(float64(c.NoiseStd), 'g', -1, 64)
 		}
-		worst[key] = max(worst[key], estimatedCost(c))
+		worst[key] = max(worst[key], runner.EstimatedCost(c))
 	}
 	// Measured (reproduction/timings-*.csv, OpenBLAS): an SVR DP-GIBO cell about 100 s or
 	// more, the sigma = 1 adaptive cell of noise-misspec 46-64 s with the windowed design,
@@ -202,21 +205,21 @@ func TestPlanMatchesARunOnAnotherMachine(t *testing.T) {
 		got[r.Cell] = r.TotalSeconds
 	}
 	figs, _ := suiteFigures(SuitePaper, "")
-	p, err := makePlan(SuitePaper, figs, "stand-in")
+	p, err := runner.MakePlan(SuitePaper, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A cell of a method revised since (baselines.MethodInfo.Revision) is in the plan under
 	// another stem; its time measured another computation and is left out of the ratios.
 	inPlan, revised := 0, 0
-	for i, stem := range p.stems {
+	for i, stem := range p.Stems {
 		if _, ok := got[stem]; ok {
 			inPlan++
 			continue
 		}
-		before := p.cells[i]
+		before := p.Cells[i]
 		before.MethodRevision = 0
-		if _, ok := got[before.stem()]; ok && p.cells[i].MethodRevision > 0 {
+		if _, ok := got[before.Stem()]; ok && p.Cells[i].MethodRevision > 0 {
 			inPlan++
 			revised++
 		}
@@ -225,16 +228,16 @@ func TestPlanMatchesARunOnAnotherMachine(t *testing.T) {
 	if inPlan != len(got) {
 		t.Fatalf("%d of the run's %d cells are cells of today's plan: the comparison would leave some out", inPlan, len(got))
 	}
-	for fi, f := range p.figures {
+	for fi, f := range p.Figures {
 		// The run had the suite's seeds of its day; figures given more seeds since are
 		// compared on the cells it ran.
 		var planned, measured float64
-		for _, ref := range p.uses[fi] {
-			s, ok := got[p.stems[ref.cell]]
+		for _, ref := range p.Uses[fi] {
+			s, ok := got[p.Stems[ref.Cell]]
 			if !ok {
 				continue
 			}
-			seconds, _ := cellCost(p.cells[ref.cell], p.stems[ref.cell])
+			seconds, _ := runner.CellCost(p.Cells[ref.Cell], p.Stems[ref.Cell])
 			planned += seconds
 			measured += s
 		}
@@ -257,20 +260,20 @@ func TestCellCostPrefersMeasurements(t *testing.T) {
 		t.Fatal(err)
 	}
 	figs, _ := suiteFigures(SuitePaper, "fig3f")
-	p, err := makePlan(SuitePaper, figs, "stand-in")
+	p, err := runner.MakePlan(SuitePaper, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, c := range p.cells {
-		want, ok := times[p.stems[i]]
+	for i, c := range p.Cells {
+		want, ok := times[p.Stems[i]]
 		if !ok {
-			t.Fatalf("fig3f's cell %s has no committed timing", p.stems[i])
+			t.Fatalf("fig3f's cell %s has no committed timing", p.Stems[i])
 		}
-		if got, measured := cellCost(c, p.stems[i]); !measured || got != want {
-			t.Errorf("cellCost(%s) = %v, %v; want the committed %v, true", p.stems[i], got, measured, want)
+		if got, measured := runner.CellCost(c, p.Stems[i]); !measured || got != want {
+			t.Errorf("runner.CellCost(%s) = %v, %v; want the committed %v, true", p.Stems[i], got, measured, want)
 		}
-		if got, measured := cellCost(c, p.stems[i]+"-other"); measured || got != estimatedCost(c) {
-			t.Errorf("cellCost of an untimed stem = %v, %v; want the model's %v, false", got, measured, estimatedCost(c))
+		if got, measured := runner.CellCost(c, p.Stems[i]+"-other"); measured || got != runner.EstimatedCost(c) {
+			t.Errorf("cellCost of an untimed stem = %v, %v; want the model's %v, false", got, measured, runner.EstimatedCost(c))
 		}
 	}
 }

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"dpgibo/experiments/runner"
+	"dpgibo/tasks/catalog"
+
 	"gonum.org/v1/gonum/mat"
 
 	"dpgibo/algo"
@@ -23,7 +26,7 @@ type toyBowl struct {
 	centres [][]float64
 }
 
-func newToyBowl(s taskSpec) (tasks.Task, error) {
+func newToyBowl(s runner.TaskSpec) (tasks.Task, error) {
 	if s.D < 1 {
 		return nil, fmt.Errorf("toybowl: d = %d", s.D)
 	}
@@ -89,23 +92,23 @@ func (toyCorner) Run(ctx context.Context, obj algo.Objective, budget int, rng *r
 // A method and a task of one's own run through the runner beside DP-GIBO: one Register call
 // for the method, one task factory for the task, and one figure that uses both.
 func TestAToyMethodAndAToyTaskRunThroughTheRunner(t *testing.T) {
-	if err := baselines.Register(baselines.MethodInfo{Name: "toy-centre", Legend: "Toy centre", ReadsOnly: []string{"noise"}},
+	if err := baselines.Register(baselines.MethodInfo{Name: "toy-centre", Legend: "Toy centre", Reads: []string{"noise"}},
 		func(baselines.Options) (baselines.Method, error) { return toyCorner{}, nil }); err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
 	o := quickOptions(out, 2)
 	o.Suite = "toy"
-	o.Figures = []figureSpec{{Name: "toy", Blocks: []blockSpec{{Task: "toybowl", Dims: []int{2, 3}, DataSeed: 1,
+	o.Figures = []runner.Figure{{Name: "toy", Blocks: []runner.Block{{Task: "toybowl", Dims: []int{2, 3}, DataSeed: 1,
 		Methods: []string{"dpgibo", "toy-centre"}, Seeds: 2,
-		Algo: algoConfig{Iters: 3, Clip: 0.5, Mu: 1, Step: 0.2, Lengthscale: 0.5}}}}}
-	o.NewTask = func(s taskSpec) (tasks.Task, error) {
+		Algo: runner.AlgoConfig{Iters: 3, Clip: 0.5, Mu: 1, Step: 0.2, Lengthscale: 0.5}}}}}
+	o.NewTask = func(s runner.TaskSpec) (tasks.Task, error) {
 		if s.Name == "toybowl" {
 			return newToyBowl(s)
 		}
-		return defaultTaskFactory(s)
+		return catalog.New(s)
 	}
-	if err := runSuite(context.Background(), o, nil); err != nil {
+	if err := runSuite(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := records.ReadFile[records.Row](filepath.Join(out, "toy.csv"))

@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 
+	"dpgibo/data"
 	"dpgibo/internal/records"
+	"dpgibo/internal/testhook"
 	"dpgibo/tasks"
 	"dpgibo/tasks/catalog"
 )
@@ -52,7 +54,7 @@ func runInspect(w, warn io.Writer, spec catalog.Spec, dumpDir, evalTheta string)
 		return fmt.Errorf("inspect: %w", err)
 	}
 	if task.DataLabel() == "ctslice-synthetic" && warn != nil {
-		line := standInWarning()
+		line := data.StandInWarning
 		if t, ok := task.(interface{ Warning() string }); ok && t.Warning() != "" {
 			line = t.Warning()
 		}
@@ -95,7 +97,7 @@ func inspectWriteLosses(w io.Writer, task tasks.Task, theta []float64) error {
 		return usagef("inspect: %w", err)
 	}
 	losses := make([]float64, task.Users())
-	testHold()
+	testhook.Hold()
 	if err := task.Losses(theta, losses); err != nil {
 		return fmt.Errorf("inspect: %w", err)
 	}

@@ -10,9 +10,11 @@ import (
 	"testing"
 
 	"dpgibo/data"
+	"dpgibo/experiments/runner"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/records"
 	"dpgibo/tasks"
+	"dpgibo/tasks/catalog"
 )
 
 // fig1Run runs the quick suite's fig1 into a new directory and returns it with fig1.csv's
@@ -22,7 +24,7 @@ func fig1Run(t *testing.T) (string, []byte) {
 	dir := t.TempDir()
 	o := quickOptions(dir, 2)
 	o.Only = "fig1"
-	if err := runSuite(context.Background(), o, nil); err != nil {
+	if err := runSuite(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	want, err := os.ReadFile(filepath.Join(dir, "fig1.csv"))
@@ -36,11 +38,11 @@ func fig1Run(t *testing.T) (string, []byte) {
 func firstCell(t *testing.T) string {
 	t.Helper()
 	figs, _ := suiteFigures(SuiteQuick, "fig1")
-	p, err := makePlan(SuiteQuick, figs, "stand-in")
+	p, err := runner.MakePlan(SuiteQuick, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p.stems[0]
+	return p.Stems[0]
 }
 
 func TestDamagedCellsAreRunAgainOrRefused(t *testing.T) {
@@ -107,7 +109,7 @@ func TestDamagedCellsAreRunAgainOrRefused(t *testing.T) {
 		os.Remove(filepath.Join(dir, "fig1.csv"))
 		o := quickOptions(dir, 1)
 		o.Only, o.Merge = "fig1", true
-		err := runSuite(context.Background(), o, nil)
+		err := runSuite(context.Background(), o)
 		if err == nil || !strings.Contains(err.Error(), stem) || !strings.Contains(err.Error(), tc.cause) {
 			t.Errorf("%s: -merge gave %v; want a refusal naming %s (%s)", tc.name, err, stem, tc.cause)
 		}
@@ -119,8 +121,8 @@ func TestDamagedCellsAreRunAgainOrRefused(t *testing.T) {
 		ran := 0
 		o = quickOptions(dir, 1)
 		o.Only, o.Resume, o.Stderr = "fig1", true, &notes
-		o.afterCell = func() { ran++ }
-		if err := runSuite(context.Background(), o, nil); err != nil {
+		o.AfterCell = func() { ran++ }
+		if err := runSuite(context.Background(), o); err != nil {
 			t.Fatalf("%s: -resume: %v", tc.name, err)
 		}
 		if ran != 1 || !strings.Contains(notes.String(), "cell "+stem+": ") || !strings.Contains(notes.String(), tc.cause) {
@@ -166,7 +168,7 @@ func TestOtherBackendIsRefusedUnlessAllowed(t *testing.T) {
 			o := quickOptions(dir, 1)
 			o.Only = "fig1"
 			o.Resume, o.Merge = mode == "resume", mode == "merge"
-			err := runSuite(context.Background(), o, nil)
+			err := runSuite(context.Background(), o)
 			if err == nil || !strings.Contains(err.Error(), other) || !strings.Contains(err.Error(), blasinfo.Backend()) ||
 				!strings.Contains(err.Error(), "-allow-mixed-backend") {
 				t.Errorf("-%s over a cell of %q: got %v; want a refusal naming both backends", mode, other, err)
@@ -178,14 +180,14 @@ func TestOtherBackendIsRefusedUnlessAllowed(t *testing.T) {
 	}
 	o := quickOptions(dir, 1)
 	o.Only, o.Merge, o.AllowMixedBackend = "fig1", true, true
-	if err := runSuite(context.Background(), o, nil); err != nil {
+	if err := runSuite(context.Background(), o); err != nil {
 		t.Fatalf("-merge -allow-mixed-backend: %v", err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "manifest-fig1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m runManifest
+	var m runner.Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +202,7 @@ func TestOnlyRunKeepsTheFullRunsTimings(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "timings.csv"), full, 0o644)
 	o := quickOptions(dir, 2)
 	o.Only = "fig1"
-	if err := runSuite(context.Background(), o, nil); err != nil {
+	if err := runSuite(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "timings.csv")); !bytes.Equal(got, full) {
@@ -232,11 +234,11 @@ func TestBadCTSliceFileFoundBeforeTheFirstCell(t *testing.T) {
 	built := 0
 	o := quickOptions(t.TempDir(), 1)
 	o.Only, o.CTSlice = "fig2b", path
-	o.NewTask = func(s taskSpec) (tasks.Task, error) {
+	o.NewTask = func(s runner.TaskSpec) (tasks.Task, error) {
 		built++
-		return defaultTaskFactory(s)
+		return catalog.New(s)
 	}
-	err := runSuite(context.Background(), o, nil)
+	err := runSuite(context.Background(), o)
 	if err == nil || !strings.Contains(err.Error(), path) || built > 0 {
 		t.Errorf("bad CT-slice file: got %v after building %d tasks; want an error naming the file before any cell", err, built)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"dpgibo/experiments/runner"
 	"dpgibo/internal/runlock"
 )
 
@@ -49,11 +50,11 @@ func deadPID(t *testing.T) int {
 func fig1Hash(t *testing.T) string {
 	t.Helper()
 	figs, _ := suiteFigures(SuiteQuick, "fig1")
-	p, err := makePlan(SuiteQuick, figs, "")
+	p, err := runner.MakePlan(SuiteQuick, figs, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return configHash(SuiteQuick, p)
+	return runner.ConfigHash(SuiteQuick, p)
 }
 
 func TestOutputLock(t *testing.T) {
@@ -63,18 +64,18 @@ func TestOutputLock(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		holder runlock.Info
-		shard  shardSpec
+		shard  runner.Shard
 		ok     bool
 		note   string
 	}{
-		{"live run, other settings", runlock.Info{Host: host, PID: live, Suite: "paper", ConfigHash: "other"}, shardSpec{}, false, ""},
-		{"live run, same settings", runlock.Info{Host: host, PID: live, Suite: "quick", ConfigHash: hash}, shardSpec{}, false, ""},
-		{"live run on another host", runlock.Info{Host: host + "-elsewhere", PID: 1, Suite: "quick", ConfigHash: "other"}, shardSpec{}, false, ""},
-		{"stale lock of a killed run", runlock.Info{Host: host, PID: deadPID(t), Suite: "quick", ConfigHash: "other"}, shardSpec{}, true, "stale lock"},
-		{"sibling shard of the same run", runlock.Info{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, shardSpec{K: 1, N: 2}, true, ""},
-		{"shard of another run", runlock.Info{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: "other"}, shardSpec{K: 1, N: 2}, false, ""},
-		{"a whole run beside a running shard", runlock.Info{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, shardSpec{}, false, ""},
-		{"the same shard rerun from another host", runlock.Info{Host: host + "-elsewhere", PID: 1, Suite: "quick", Shard: "1/2", ConfigHash: hash}, shardSpec{K: 1, N: 2}, true, "taking over"},
+		{"live run, other settings", runlock.Info{Host: host, PID: live, Suite: "paper", ConfigHash: "other"}, runner.Shard{}, false, ""},
+		{"live run, same settings", runlock.Info{Host: host, PID: live, Suite: "quick", ConfigHash: hash}, runner.Shard{}, false, ""},
+		{"live run on another host", runlock.Info{Host: host + "-elsewhere", PID: 1, Suite: "quick", ConfigHash: "other"}, runner.Shard{}, false, ""},
+		{"stale lock of a killed run", runlock.Info{Host: host, PID: deadPID(t), Suite: "quick", ConfigHash: "other"}, runner.Shard{}, true, "stale lock"},
+		{"sibling shard of the same run", runlock.Info{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, runner.Shard{K: 1, N: 2}, true, ""},
+		{"shard of another run", runlock.Info{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: "other"}, runner.Shard{K: 1, N: 2}, false, ""},
+		{"a whole run beside a running shard", runlock.Info{Host: host, PID: live, Suite: "quick", Shard: "0/2", ConfigHash: hash}, runner.Shard{}, false, ""},
+		{"the same shard rerun from another host", runlock.Info{Host: host + "-elsewhere", PID: 1, Suite: "quick", Shard: "1/2", ConfigHash: hash}, runner.Shard{K: 1, N: 2}, true, "taking over"},
 	} {
 		dir := t.TempDir()
 		writeLock(t, dir, tc.holder)
@@ -82,8 +83,8 @@ func TestOutputLock(t *testing.T) {
 		o := quickOptions(dir, 1)
 		o.Only, o.Shard, o.Stderr = "fig1", tc.shard, &notes
 		ran := 0
-		o.afterCell = func() { ran++ }
-		err := runSuite(context.Background(), o, nil)
+		o.AfterCell = func() { ran++ }
+		err := runSuite(context.Background(), o)
 		if tc.ok {
 			if err != nil || !strings.Contains(notes.String(), tc.note) {
 				t.Errorf("%s: got %v, notes %q; want the run to proceed (note %q)", tc.name, err, notes.String(), tc.note)

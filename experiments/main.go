@@ -45,49 +45,18 @@ import (
 	"time"
 
 	"dpgibo/experiments/audit"
-	"dpgibo/figures/plotting"
-	"dpgibo/figures/verdict"
+	"dpgibo/experiments/runner"
 	"dpgibo/internal/blasinfo"
-	"dpgibo/internal/fastexp"
-	"dpgibo/internal/progress"
 	"dpgibo/internal/runlock"
 	"dpgibo/internal/shutdown"
 	"dpgibo/tasks/catalog"
-	"dpgibo/tasks/svr"
 )
 
-// runOptions are the command-line settings of a suite run.
+// runOptions are the settings of a suite run: the engine's (runner.Options; Figures, when
+// not nil, are run instead of the suite's, e.g. a study of a method or task of one's own)
+// and the command's own.
 type runOptions struct {
-	Suite string
-	// Figures, when not nil, are run instead of the suite's (a study defined in code, e.g.
-	// a test of a method or task of one's own); Suite still names the run.
-	Figures []figureSpec
-	Only    string
-	Out     string
-	Seeds   int
-	Workers int
-	Resume  bool
-	Merge   bool
-	// AllowMixedBackend admits cells of another BLAS backend on -resume and -merge.
-	AllowMixedBackend bool
-	Shard             shardSpec
-	CTSlice           string
-	Quiet             bool
-	Render            bool
-	// Plan prints every figure's cells and estimated wall time to Stdout and runs nothing.
-	Plan bool
-	// Stdout receives the -plan output (nil: os.Stdout).
-	Stdout io.Writer
-	// ProgressEvery is the period of the plain progress line when stderr is not a terminal.
-	ProgressEvery time.Duration
-	// Stderr receives progress, warnings and notes (nil: os.Stderr).
-	Stderr io.Writer
-	// NewTask and NewMethod build tasks and methods (nil: catalog.New and baselines.New).
-	NewTask   taskFactory
-	NewMethod methodFactory
-
-	// afterCell is passed to the Runner (tests).
-	afterCell func()
+	runner.Options
 	// skipAuditTheory leaves the quick audit and theory sweep out of -suite=quick (tests of
 	// the figure runner).
 	skipAuditTheory bool
@@ -231,7 +200,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usagef("give -suite=%s, or -task=NAME to inspect a task (see -h)", strings.Join(suiteNames, "|"))
 	}
 	var err error
-	if o.Shard, err = parseShard(shard); err != nil {
+	if o.Shard, err = runner.ParseShard(shard); err != nil {
 		return usageError{err}
 	}
 	if o.Workers < 1 {
@@ -257,40 +226,52 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	o.Stderr, o.Stdout = stderr, stdout
-	return runSuite(ctx, o, args)
+	o.Stderr, o.Stdout, o.Args = stderr, stdout, args
+	return runSuite(ctx, o)
 }
 
-// planSuite prints the plan of a figure suite (-plan): no output directory, lock, data or
-// cell is touched.
-func planSuite(o runOptions, figs []figureSpec) error {
-	if figs == nil {
-		return usagef("-plan estimates the figure suites (%s, %s, %s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuitePrecision, o.Suite)
+// runSuite runs one suite with o: the studies (audit, theory, f* search) here, the figure
+// suites (or o.Figures) through the engine, with the quick suite's audit and theory sweep
+// after its merge.
+func runSuite(ctx context.Context, o runOptions) error {
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
 	}
-	if o.Seeds > 0 {
-		overrideSeeds(figs, o.Seeds)
+	if o.Out == "" {
+		o.Out = defaultOut(o.Suite)
 	}
-	source := "stand-in"
-	for _, f := range figs {
-		for _, b := range f.Blocks {
-			if b.Task == "svr" && b.Data == "" {
-				s, err := ctsliceSource(o.CTSlice)
-				if err != nil {
-					return err
-				}
-				source = s
+	figs, err := suiteFigures(o.Suite, o.Only)
+	if o.Figures != nil {
+		figs, err = o.Figures, nil
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	switch o.Suite {
+	case SuiteAudit, SuiteTheory, suiteFStar:
+		if o.Plan {
+			return usagef("-plan estimates the figure suites (%s, %s, %s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuitePrecision, o.Suite)
+		}
+		if err := os.MkdirAll(o.Out, 0o755); err != nil {
+			return fmt.Errorf("output directory %s: %w", o.Out, err)
+		}
+		return runStudy(ctx, o)
+	}
+	ro := o.Options
+	ro.Figures = figs
+	if o.Suite == SuiteQuick && o.Only == "" && !o.skipAuditTheory {
+		out := o.Out
+		ro.AfterMerge = func(ctx context.Context) error {
+			if err := audit.Run(ctx, audit.QuickConfig(), filepath.Join(out, "audit")); err != nil {
+				return fmt.Errorf("quick audit: %w", err)
 			}
+			if err := runTheory(ctx, true, filepath.Join(out, "theory")); err != nil {
+				return fmt.Errorf("quick theory: %w", err)
+			}
+			return nil
 		}
 	}
-	p, err := makePlan(o.Suite, figs, source)
-	if err != nil {
-		return err
-	}
-	out := o.Stdout
-	if out == nil {
-		out = os.Stdout
-	}
-	return printPlan(out, o.Suite, p, o.Workers, planBackend())
+	return runner.Run(ctx, ro)
 }
 
 // defaultOut is the output directory of a suite when -out is not given.
@@ -299,171 +280,6 @@ func defaultOut(suite string) string {
 		return "results"
 	}
 	return "results-" + suite
-}
-
-// prepareOut creates dir and checks that files can be written in it.
-func prepareOut(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("output directory %s: %w", dir, err)
-	}
-	probe, err := os.CreateTemp(dir, ".write-test-*")
-	if err != nil {
-		return fmt.Errorf("output directory %s is not writable: %w", dir, err)
-	}
-	probe.Close()
-	os.Remove(probe.Name())
-	return nil
-}
-
-// runSuite runs one suite (or merges one) with the given options; args are recorded in the
-// manifest.
-func runSuite(ctx context.Context, o runOptions, args []string) error {
-	o = o.withDefaults()
-	shutdown.SetGrace(shutdown.SuiteGrace)
-	figs, err := suiteFigures(o.Suite, o.Only)
-	if o.Figures != nil {
-		figs, err = o.Figures, nil
-	}
-	if err != nil {
-		return usageError{err}
-	}
-	if o.Plan {
-		return planSuite(o, figs)
-	}
-	if err := prepareOut(o.Out); err != nil {
-		return err
-	}
-	switch o.Suite {
-	case SuiteAudit, SuiteTheory, suiteFStar:
-		return runStudy(ctx, o)
-	}
-	if o.Seeds > 0 {
-		overrideSeeds(figs, o.Seeds)
-	}
-	source, err := checkData(o, figs)
-	if err != nil {
-		return err
-	}
-	p, err := makePlan(o.Suite, figs, source)
-	if err != nil {
-		return err
-	}
-	release, err := runlock.Acquire(o.Out, runlock.Info{Suite: o.Suite, Only: o.Only, Shard: o.Shard.String(), ConfigHash: configHash(o.Suite, p)}, o.Stderr)
-	if err != nil {
-		return err
-	}
-	defer release()
-	// One BLAS thread per worker, always: the workers already use the cores, and a
-	// multithreaded OpenBLAS splits reductions by its thread count, so results would
-	// otherwise depend on -workers in the last bits. (No-op in the pure-Go build, whose
-	// parallel products are deterministic.)
-	blasinfo.SetThreads(1)
-	start := time.Now()
-	man := newManifest(o, p, args, start)
-	r := &cellRunner{
-		Out: o.Out, Workers: o.Workers, Resume: o.Resume, Shard: o.Shard, CTSlice: o.CTSlice,
-		Only: o.Only, AllowMixedBackend: o.AllowMixedBackend,
-		NewTask: o.NewTask, NewMethod: o.NewMethod, Warnings: o.Stderr, afterCell: o.afterCell,
-	}
-	if !o.Merge {
-		r.Progress = progress.New(o.Stderr, o.Quiet, o.ProgressEvery)
-		todo, err := r.Todo(p)
-		if err != nil {
-			return err
-		}
-		man.Ran = len(todo)
-		if !o.Quiet {
-			fmt.Fprintf(o.Stderr, "experiments: %s: %s; writing to %s (%s)\n", runName(o), todoNote(r, p, todo), o.Out, backendNote())
-		}
-		if err := r.Execute(ctx, p, todo); err != nil {
-			return err
-		}
-	}
-	if miss := r.missing(p); len(miss) > 0 {
-		if o.Merge {
-			return r.Merge(p) // reports the missing cells
-		}
-		// A shard whose siblings have not finished: the last one to finish merges.
-		if !o.Quiet {
-			fmt.Fprintf(o.Stderr, "shard %s done; %d of %d cells belong to shards still running or not yet run; the last shard to finish (or -merge) writes the CSVs\n",
-				o.Shard, len(miss), len(p.stems))
-		}
-		return man.write(o.Out, time.Now())
-	}
-	if err := r.Merge(p); err != nil {
-		return err
-	}
-	man.CellBLAS = r.cellBLAS
-	if err := afterMerge(ctx, o, figs); err != nil {
-		return err
-	}
-	man.Shard = "" // the merged outputs belong to the whole run
-	if err := man.write(o.Out, time.Now()); err != nil {
-		return err
-	}
-	if !o.Quiet {
-		where := "figure CSVs, summary, claims and manifest in " + o.Out
-		if o.Render {
-			where += ", figures in " + filepath.Join(o.Out, "figures")
-		}
-		fmt.Fprintf(o.Stderr, "experiments: %s: done: %s\n", runName(o), where)
-	}
-	return nil
-}
-
-// runName names a run in its start and end lines: the suite, the figure of -only, the
-// shard.
-func runName(o runOptions) string {
-	name := "suite " + o.Suite
-	if o.Only != "" {
-		name += " -only=" + o.Only
-	}
-	if s := o.Shard.String(); s != "" {
-		name += " shard " + s
-	}
-	return name
-}
-
-// todoNote says what a run is about to do: the cells to run and, on -resume, how many it
-// found finished.
-func todoNote(r *cellRunner, p *plan, todo []int) string {
-	note := fmt.Sprintf("%d cells to run", len(todo))
-	if r.Resume {
-		note += fmt.Sprintf(", %d found finished and verified", r.found(p, todo))
-	}
-	return note
-}
-
-// backendNote names the BLAS backend and kernel set and the exponential's path of this run.
-func backendNote() string {
-	note := "BLAS " + blasinfo.Backend()
-	if core := blasinfo.Replaced(); core != "" {
-		note += " (replacing OpenBLAS's generic " + core + ")"
-	}
-	return note + ", exponentials " + fastexp.Vectorised()
-}
-
-// withDefaults fills the options a caller may leave zero.
-func (o runOptions) withDefaults() runOptions {
-	if o.Stderr == nil {
-		o.Stderr = os.Stderr
-	}
-	if o.Out == "" {
-		o.Out = defaultOut(o.Suite)
-	}
-	if o.Workers < 1 {
-		o.Workers = 1
-	}
-	if o.ProgressEvery <= 0 {
-		o.ProgressEvery = 30 * time.Second
-	}
-	if o.NewTask == nil {
-		o.NewTask = defaultTaskFactory
-	}
-	if o.NewMethod == nil {
-		o.NewMethod = defaultMethodFactory
-	}
-	return o
 }
 
 // runStudy runs the suites that are not figure suites: the privacy audit, the theory sweep
@@ -481,49 +297,4 @@ func runStudy(ctx context.Context, o runOptions) error {
 		return audit.Run(ctx, audit.DefaultConfig(), o.Out)
 	}
 	return runTheory(ctx, false, o.Out)
-}
-
-// checkData returns where the SVR cells' CT-slice data come from ("" when no cell reads it)
-// and, unless merging, reads and validates that data now, before the first cell, rather
-// than when the first SVR cell builds its task.
-func checkData(o runOptions, figs []figureSpec) (string, error) {
-	source := ""
-	for _, f := range figs {
-		for _, b := range f.Blocks {
-			if b.Task == "svr" && b.Data == "" && source == "" {
-				var err error
-				if source, err = ctsliceSource(o.CTSlice); err != nil {
-					return "", err
-				}
-			}
-		}
-	}
-	if source != "" && !o.Merge {
-		if err := svr.Preload(o.CTSlice); err != nil {
-			return "", fmt.Errorf("CT-slice data (checked before the first cell): %w", err)
-		}
-	}
-	return source, nil
-}
-
-// afterMerge writes what follows from the merged CSVs: the quick suite's audit and theory at
-// small sizes, the verdicts, and the figures when rendering.
-func afterMerge(ctx context.Context, o runOptions, figs []figureSpec) error {
-	if o.Suite == SuiteQuick && o.Only == "" && !o.skipAuditTheory {
-		if err := audit.Run(ctx, audit.QuickConfig(), filepath.Join(o.Out, "audit")); err != nil {
-			return fmt.Errorf("quick audit: %w", err)
-		}
-		if err := runTheory(ctx, true, filepath.Join(o.Out, "theory")); err != nil {
-			return fmt.Errorf("quick theory: %w", err)
-		}
-	}
-	if _, err := verdict.WriteDir(o.Out); err != nil {
-		return fmt.Errorf("verdicts: %w", err)
-	}
-	if o.Render {
-		if _, err := plotting.RenderDir(o.Out, filepath.Join(o.Out, "figures"), figureNames(figs)); err != nil {
-			return fmt.Errorf("rendering figures: %w", err)
-		}
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"dpgibo/experiments/runner"
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
 )
@@ -42,7 +43,7 @@ func TestReproductionManifestsMatchTheCode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var m runManifest
+			var m runner.Manifest
 			if err := json.Unmarshal(b, &m); err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
@@ -53,11 +54,11 @@ func TestReproductionManifestsMatchTheCode(t *testing.T) {
 			}
 			source := m.DataSource
 			source = cmp.Or(source, "stand-in")
-			p, err := makePlan(m.Suite, figs, source)
+			p, err := runner.MakePlan(m.Suite, figs, source)
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
-			if got := configHash(m.Suite, p); got != m.ConfigHash {
+			if got := runner.ConfigHash(m.Suite, p); got != m.ConfigHash {
 				t.Errorf("%s: config hash %s, but the code's -suite=%s -only=%s hashes to %s: the committed results are stale; rerun the figure and go run ./figures/readme",
 					path, m.ConfigHash[:12], m.Suite, m.Only, got[:12])
 			}

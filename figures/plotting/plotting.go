@@ -120,8 +120,9 @@ const theoryName = "theory"
 // RenderDir draws every figure whose CSV (NAME.csv or NAME.csv.gz) is in inDir, and
 // theory.png when inDir holds the theory sweep's theory_sweep.csv, or only those in names
 // when names is not empty, into outDir as NAME.png, NAME.svg and NAME.pdf. It returns the
-// files written. A figure named in names whose CSV is absent, an unknown name, or an inDir
-// holding no figure CSV at all is an error. Every input is read and checked, and every
+// files written. A name this package does not know whose CSV is there is a figure of
+// one's own, drawn as the figures across d are (ownFigure). A figure named in names whose
+// CSV is absent, or an inDir holding no figure CSV at all, is an error. Every input is read and checked, and every
 // figure drawn, before the first file is written (Load, Inputs.Draw, records.WriteFiles): on an
 // error outDir is left as it was.
 func RenderDir(inDir, outDir string, names []string) ([]string, error) {
@@ -198,8 +199,8 @@ func Load(inDir string, names []string) (*Inputs, error) {
 		}
 	}
 	for _, n := range names {
-		if _, ok := renderers[n]; !ok && n != theoryName {
-			return nil, fmt.Errorf("unknown figure %q (known: %s)", n, strings.Join(Names(), ", "))
+		if _, csv := records.FindCSV(inDir, n); !csv && !known(n) {
+			return nil, fmt.Errorf("unknown figure %q (known: %s), and no %s.csv in %s to draw as a figure of one's own", n, strings.Join(Names(), ", "), n, inDir)
 		}
 	}
 	var stars map[starKey]float64
@@ -232,12 +233,29 @@ func Load(inDir string, names []string) (*Inputs, error) {
 	return in, nil
 }
 
+// known reports whether name is a figure this package has a drawing of.
+func known(name string) bool {
+	_, ok := renderers[name]
+	return ok || name == theoryName
+}
+
+// renderer is the drawing of figure name: its own, or for a figure of one's own (a name
+// this package does not know) ownFigure's.
+func renderer(name string) figure {
+	if fig, ok := renderers[name]; ok {
+		return fig
+	}
+	return ownFigure
+}
+
+// ownFigure draws a figure of one's own (runner.Figure of another module) as the paper's
+// figures across d are drawn: one panel per task, data and d, the loss against the
+// evaluations, one band per method and configuration.
+var ownFigure = figure{draw: drawAcrossD}
+
 // loadFigure reads figure name from the CSV at path.
 func loadFigure(path, name string, stars map[starKey]float64) (input, error) {
-	fig, ok := renderers[name]
-	if !ok {
-		return input{}, fmt.Errorf("unknown figure %q (known: %s)", name, strings.Join(Names(), ", "))
-	}
+	fig := renderer(name)
 	f := input{name: name, stars: stars}
 	var err error
 	if fig.theta {
@@ -316,7 +334,7 @@ func (f input) panels() ([]drawing, error) {
 		}
 		return []drawing{{f.name, panels}}, nil
 	}
-	fig := renderers[f.name]
+	fig := renderer(f.name)
 	panels, err := fig.draw(f.name, f.rows, f.theta)
 	if err != nil {
 		return nil, fmt.Errorf("figure %s: %w", f.name, err)

@@ -415,3 +415,21 @@ func TestRenderDirAsWritesOnlyTheFormatsAsked(t *testing.T) {
 		t.Fatalf("format gif: error %v, want one naming it", err)
 	}
 }
+
+// A figure of one's own (a name this package has no drawing of, with its CSV in the
+// directory) is drawn as the figures across d are: its PNG is there and has a panel per
+// task and d.
+func TestRenderFigureOfOnesOwn(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	writeCSV(t, in, "mine", traceRows("mine", "sphere", "synthetic", []int{2, 4}, []string{""}, []string{"random", "halving"}, 2, 4))
+	files, err := RenderDirAs(in, out, []string{"mine"}, []string{"png"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || filepath.Base(files[0]) != "mine.png" {
+		t.Fatalf("files %v, want mine.png", files)
+	}
+	if fi, err := os.Stat(files[0]); err != nil || fi.Size() < 1000 {
+		t.Errorf("mine.png: %v, %v", fi, err)
+	}
+}

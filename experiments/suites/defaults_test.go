@@ -1,4 +1,4 @@
-package main
+package suites
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"dpgibo/algo"
+	"dpgibo/experiments/runner"
 	"dpgibo/tasks/catalog"
 	"dpgibo/tasks/svr"
 )
@@ -25,28 +26,28 @@ func TestDefaultsStudySharesThePaperCells(t *testing.T) {
 			}
 		}
 	}
-	paper, err := makePlan(SuitePaper, figs, "stand-in")
+	paper, err := runner.MakePlan(Paper, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
-	study, err := makePlan(SuiteDefaults, defaultsFigures(), "stand-in")
+	study, err := runner.MakePlan(Defaults, defaultsFigures(), "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
 	hand, defaults := 0, 0
 	tuneSeeds, measuredSeeds := map[int]bool{}, map[int]bool{}
-	for i, c := range study.cells {
+	for i, c := range study.Cells {
 		switch {
 		case c.Defaults != "":
 			defaults++
-			if c.Seed < 1 || c.Seed > seedsDefaults || c.Suite != SuiteDefaults {
-				t.Errorf("defaults cell %s: seed %d, suite %s", study.stems[i], c.Seed, c.Suite)
+			if c.Seed < 1 || c.Seed > seedsDefaults || c.Suite != Defaults {
+				t.Errorf("defaults cell %s: seed %d, suite %s", study.Stems[i], c.Seed, c.Suite)
 			}
 		case c.Task == "grouplasso" || c.Task == "gpreg" || c.Task == "svr":
 			hand++
 			// fig2b has 9 seeds: its seed-10 cell is computed as a paper suite cell too.
-			if inPaper := slices.Contains(paper.stems, study.stems[i]); c.Suite != SuitePaper || (!inPaper && !(c.Task == "svr" && c.Seed > seedsFig2b)) {
-				t.Errorf("hand-tuned cell %s (suite %s) is not a paper suite cell", study.stems[i], c.Suite)
+			if inPaper := slices.Contains(paper.Stems, study.Stems[i]); c.Suite != Paper || (!inPaper && !(c.Task == "svr" && c.Seed > seedsFig2b)) {
+				t.Errorf("hand-tuned cell %s (suite %s) is not a paper suite cell", study.Stems[i], c.Suite)
 			}
 		default:
 			if c.Seed > seedBaseTune {
@@ -62,16 +63,16 @@ func TestDefaultsStudySharesThePaperCells(t *testing.T) {
 	if len(tuneSeeds) != seedsDefaultsTune || len(measuredSeeds) != seedsDefaults {
 		t.Errorf("tuning seeds %v, measured seeds %v", tuneSeeds, measuredSeeds)
 	}
-	for fi := range study.figures {
-		for _, ref := range study.uses[fi] {
-			if strings.HasPrefix(ref.label, "clip=") {
-				t.Errorf("a grid row without its step: %q", ref.label)
+	for fi := range study.Figures {
+		for _, ref := range study.Uses[fi] {
+			if strings.HasPrefix(ref.Label, "clip=") {
+				t.Errorf("a grid row without its step: %q", ref.Label)
 			}
 		}
 	}
 }
 
-// algo's zero-value defaults are those of revision algoDefaultsRevision, which the library
+// algo's zero-value defaults are those of revision runner.AlgoDefaultsRevision, which the library
 // study's "library" cells record in their stems: a change of algo's defaults fails here
 // until the revision is raised (and the change then gives those cells new stems).
 func TestAlgoDefaultsRevision(t *testing.T) {
@@ -89,30 +90,7 @@ func TestAlgoDefaultsRevision(t *testing.T) {
 		LocalRadius: 2 * l, Clip: 0.25 / l, Step: 1 / math.Sqrt(20), StepRule: algo.AdaGrad,
 		ClipCalibration: &algo.ClipCalibration{Share: 0.05, Queries: 6, Octaves: 24, TopOctaves: 8, Quantile: 0.25},
 		PriorMean:       algo.PriorUserMean, DesignStarts: 3, DesignEvals: 60, DesignRefine: algo.RefineJoint}
-	if algoDefaultsRevision != 2 || !reflect.DeepEqual(got, want) {
-		t.Errorf("algo's defaults (revision %d) moved:\n got %+v\nwant %+v\nraise algoDefaultsRevision and pin the new values here", algoDefaultsRevision, got, want)
-	}
-}
-
-// The "before" variant pins revision 1's defaults, as algo computed them: on ridge (W = 10,
-// S = 9, d = 6, T = 20) l = 10/6, B = 9/(4 l), Step = 10/(2 sqrt 20), no calibration.
-func TestDefaultsBeforeSettings(t *testing.T) {
-	task, err := catalog.New(catalog.Spec{Name: "ridge", D: 6, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := cellSpec{Method: "dpgibo", D: 6, Iters: 20, Mu: 1, Defaults: defaultsBefore}
-	s := defaultsBeforeSettings(algo.Settings{Iters: 20, Mu: 1}, spec, task)
-	l := 10.0 / 6
-	if s.Kernel.Lengthscale != l || s.LocalRadius != 2*l || s.Clip != 0.25*9/l || s.Step != 10/(2*math.Sqrt(20)) ||
-		s.Batch != 7 || s.ClipCalibration != nil || s.AdaptiveClip != nil || s.StepRule != algo.AdaGrad {
-		t.Errorf("before settings %+v", s)
-	}
-	resolved, err := s.WithDefaults(task)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resolved.ClipCalibration != nil || resolved.Clip != s.Clip || resolved.Step != s.Step {
-		t.Errorf("algo's defaults changed the pinned before settings: %+v", resolved)
+	if runner.AlgoDefaultsRevision != 2 || !reflect.DeepEqual(got, want) {
+		t.Errorf("algo's defaults (revision %d) moved:\n got %+v\nwant %+v\nraise runner.AlgoDefaultsRevision and pin the new values here", runner.AlgoDefaultsRevision, got, want)
 	}
 }

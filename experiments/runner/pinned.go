@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"cmp"
@@ -21,13 +21,13 @@ import (
 // that wants another value sets it in AlgoConfig (PriorMean, Design, AdaptiveClip), which
 // changes the stems of exactly the cells it affects.
 const (
-	pinnedDesignStarts   = 3
-	pinnedDesignEvals    = 60
-	pinnedPriorMean      = priorUserMean
-	pinnedClipQuantile   = 0.5
-	pinnedClipRate       = 0.2
-	pinnedClipCountShare = 0.1
-	pinnedKernelVariance = 1
+	PinnedDesignStarts   = 3
+	PinnedDesignEvals    = 60
+	PinnedPriorMean      = PriorUserMean
+	PinnedClipQuantile   = 0.5
+	PinnedClipRate       = 0.2
+	PinnedClipCountShare = 0.1
+	PinnedKernelVariance = 1
 	// pinnedSVRPrecision is the svr task's precision of the prediction's cross products
 	// in every cell whose spec has no svr_precision.
 	pinnedSVRPrecision = svr.PrecisionFloat64
@@ -35,21 +35,21 @@ const (
 
 // Prior means by name (AlgoConfig.PriorMean, CellSpec.PriorMean).
 const (
-	priorUserMean = "user-mean"
-	priorZero     = "zero"
+	PriorUserMean = "user-mean"
+	PriorZero     = "zero"
 )
 
 // priorMeans maps the names to algo's values.
-var priorMeans = map[string]algo.PriorMean{priorUserMean: algo.PriorUserMean, priorZero: algo.PriorZero}
+var priorMeans = map[string]algo.PriorMean{PriorUserMean: algo.PriorUserMean, PriorZero: algo.PriorZero}
 
 // checkPinnable rejects values of a block's prior mean and design options that algo would
 // reject or that the spec encoding cannot tell from the pinned values.
-func checkPinnable(a algoConfig) error {
+func checkPinnable(a AlgoConfig) error {
 	if _, ok := priorMeans[a.PriorMean]; a.PriorMean != "" && !ok {
-		return fmt.Errorf("unknown prior mean %q (known: %s, %s)", a.PriorMean, priorUserMean, priorZero)
+		return fmt.Errorf("unknown prior mean %q (known: %s, %s)", a.PriorMean, PriorUserMean, PriorZero)
 	}
-	if a.PriorMean == priorZero && a.Standardise {
-		return fmt.Errorf("standardising needs the prior mean %s (Standardise with PriorMean %s)", priorUserMean, priorZero)
+	if a.PriorMean == PriorZero && a.Standardise {
+		return fmt.Errorf("standardising needs the prior mean %s (Standardise with PriorMean %s)", PriorUserMean, PriorZero)
 	}
 	if d := a.Design; d != nil && (d.Starts < 0 || d.Evals < 0 || d.MaxKept < 0) {
 		return fmt.Errorf("design options must be >= 0 (0: the pinned value), got %+v", *d)
@@ -72,7 +72,7 @@ func specSVRPrecision(p string) string {
 
 // cellSVRPrecision is the precision a cell of the svr task computes with (a spec's
 // svr_precision, else the pinned value), "" for every other task.
-func cellSVRPrecision(c cellSpec) string {
+func cellSVRPrecision(c Cell) string {
 	switch {
 	case c.Task != svr.Name:
 		return ""
@@ -84,20 +84,20 @@ func cellSVRPrecision(c cellSpec) string {
 
 // specDesign is the design options of a cell spec: nil when every option has its pinned
 // value, otherwise the options with the pinned ones left zero.
-func specDesign(d *designConfig) *designConfig {
+func specDesign(d *DesignConfig) *DesignConfig {
 	if d == nil {
 		return nil
 	}
 	out := *d
-	if out.Starts == pinnedDesignStarts {
+	if out.Starts == PinnedDesignStarts {
 		out.Starts = 0
 	}
-	if out.Evals == pinnedDesignEvals {
+	if out.Evals == PinnedDesignEvals {
 		out.Evals = 0
 	}
 	// GreedyOnly and MaxKept are pinned at their zero values: the joint refinement and every
 	// design point kept (Algorithm 1, line 6).
-	if out == (designConfig{}) {
+	if out == (DesignConfig{}) {
 		return nil
 	}
 	return &out
@@ -105,7 +105,7 @@ func specDesign(d *designConfig) *designConfig {
 
 // specPriorMean is the prior mean of a cell spec: "" for the pinned one.
 func specPriorMean(name string) string {
-	if name == pinnedPriorMean {
+	if name == PinnedPriorMean {
 		return ""
 	}
 	return name
@@ -114,18 +114,18 @@ func specPriorMean(name string) string {
 // specAdaptiveClip is the adaptive clipping of a cell spec (nil: fixed Clip), with the
 // parameters at their pinned values left zero, as suites written before the pinning left
 // them.
-func specAdaptiveClip(c *adaptiveClipConfig) *adaptiveClipConfig {
+func specAdaptiveClip(c *AdaptiveClipConfig) *AdaptiveClipConfig {
 	if c == nil {
 		return nil
 	}
 	out := *c
-	if out.Quantile == pinnedClipQuantile {
+	if out.Quantile == PinnedClipQuantile {
 		out.Quantile = 0
 	}
-	if out.Rate == pinnedClipRate {
+	if out.Rate == PinnedClipRate {
 		out.Rate = 0
 	}
-	if out.CountShare == pinnedClipCountShare {
+	if out.CountShare == PinnedClipCountShare {
 		out.CountShare = 0
 	}
 	return &out
@@ -133,19 +133,19 @@ func specAdaptiveClip(c *adaptiveClipConfig) *adaptiveClipConfig {
 
 // pinnedSettings fills the fields of s that the suites leave to algo's defaults from the
 // cell spec, with the pinned values where the spec leaves them zero.
-func pinnedSettings(s algo.Settings, spec cellSpec) algo.Settings {
-	s.Kernel.Variance = pinnedKernelVariance
+func pinnedSettings(s algo.Settings, spec Cell) algo.Settings {
+	s.Kernel.Variance = PinnedKernelVariance
 	s.StepRule = algo.AdaGrad
 	if s.MaxBatch == 0 {
 		s.MaxBatch = 4 * (spec.D + 1)
 	}
-	s.PriorMean = priorMeans[pinnedPriorMean]
+	s.PriorMean = priorMeans[PinnedPriorMean]
 	if spec.PriorMean != "" {
 		s.PriorMean = priorMeans[spec.PriorMean]
 	}
 	// algo spells "keep every point" MaxKept < 0 and the joint refinement RefineJoint; the
 	// spec's zero values mean both.
-	s.DesignStarts, s.DesignEvals = pinnedDesignStarts, pinnedDesignEvals
+	s.DesignStarts, s.DesignEvals = PinnedDesignStarts, PinnedDesignEvals
 	s.DesignRefine, s.MaxKept = algo.RefineJoint, -1
 	if d := spec.Design; d != nil {
 		if d.Starts != 0 {
@@ -162,7 +162,7 @@ func pinnedSettings(s algo.Settings, spec cellSpec) algo.Settings {
 		}
 	}
 	if a := spec.AdaptiveClip; a != nil {
-		s.AdaptiveClip = &algo.AdaptiveClip{Quantile: pinnedClipQuantile, Rate: pinnedClipRate, CountShare: pinnedClipCountShare}
+		s.AdaptiveClip = &algo.AdaptiveClip{Quantile: PinnedClipQuantile, Rate: PinnedClipRate, CountShare: PinnedClipCountShare}
 		if a.Quantile != 0 {
 			s.AdaptiveClip.Quantile = float64(a.Quantile)
 		}
@@ -176,16 +176,16 @@ func pinnedSettings(s algo.Settings, spec cellSpec) algo.Settings {
 	return s
 }
 
-// defaultsBeforeSettings is s (Iters and Mu set) with the library study's "before"
+// defaultsBeforeSettings is s (Iters set) with the library study's "before"
 // defaults: algo's zero-value defaults of revision 1, before the default B was calibrated,
 // pinned from the task's public facts as algo computed them then: W the median positive
 // side of the box, l = W/6, LocalRadius 2 l, Clip = S/(4 l) with S the task's loss bound,
 // Step = W/(2 sqrt T), b = d+1, and the remaining fields pinned as for every suite.
-func defaultsBeforeSettings(s algo.Settings, spec cellSpec, task tasks.Task) algo.Settings {
+func defaultsBeforeSettings(s algo.Settings, spec Cell, task tasks.Task) algo.Settings {
 	lo, hi := task.Bounds()
 	width := algo.BoxWidth(lo, hi)
 	l := width / 6
-	s.Kernel = algo.RBF{Lengthscale: l, Variance: pinnedKernelVariance}
+	s.Kernel = algo.RBF{Lengthscale: l, Variance: PinnedKernelVariance}
 	s.LocalRadius = 2 * l
 	s.Clip = 0.25 * task.LossBound() / l
 	s.Step = width / (2 * math.Sqrt(float64(s.Iters)))

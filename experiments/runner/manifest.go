@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"crypto/sha256"
@@ -17,25 +17,26 @@ import (
 	"dpgibo/internal/runinfo"
 )
 
-// runManifest records what a run did, so that every CSV can be traced to its configuration
+// Manifest records what a run did, so that every CSV can be traced to its configuration
 // and code: manifest.json in the output directory, manifest-NAME.json for an -only=NAME
 // run (so that running one figure again never overwrites the full run's record), and
 // manifest[-NAME]-shard-K-of-N.json for a shard.
-type runManifest struct {
+type Manifest struct {
 	runinfo.Manifest
 	// Figures is the full configuration of every figure; CellList the stem of every cell
 	// in plan order.
-	Figures  []figureSpec `json:"figures"`
-	CellList []string     `json:"cell_list"`
+	Figures  []Figure `json:"figures"`
+	CellList []string `json:"cell_list"`
 }
 
-// configHash is the hex SHA-256 of the figures and the plan's cells.
-func configHash(suite string, p *plan) string {
+// ConfigHash is the hex SHA-256 of the figures and the plan's cells: the manifest's
+// config_hash, which the run's lock and the committed results' staleness checks compare.
+func ConfigHash(suite string, p *Plan) string {
 	b, err := json.Marshal(struct {
 		Suite   string
-		Figures []figureSpec
+		Figures []Figure
 		Cells   []string
-	}{suite, p.figures, p.stems})
+	}{suite, p.Figures, p.Stems})
 	if err != nil {
 		panic(fmt.Sprintf("experiments: encoding configuration: %v", err))
 	}
@@ -43,10 +44,11 @@ func configHash(suite string, p *plan) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func newManifest(o runOptions, p *plan, args []string, start time.Time) *runManifest {
+// newManifest is the manifest of a run of p with o started at start.
+func newManifest(o Options, p *Plan, start time.Time) *Manifest {
 	commit, dirty := runinfo.Commit()
-	m := &runManifest{Manifest: runinfo.Manifest{
-		Suite: o.Suite, Only: o.Only, Args: args, Commit: commit, Dirty: dirty,
+	m := &Manifest{Manifest: runinfo.Manifest{
+		Suite: o.Suite, Only: o.Only, Args: o.Args, Commit: commit, Dirty: dirty,
 		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: blasinfo.Backend(), BLASConfig: blasinfo.Config(),
 		KernelExp: fastexp.Vectorised(),
 		Workers:   o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
@@ -56,12 +58,12 @@ func newManifest(o runOptions, p *plan, args []string, start time.Time) *runMani
 		m.BLASReproduce = "OPENBLAS_CORETYPE=" + core
 	}
 	if p != nil {
-		m.ConfigHash = configHash(o.Suite, p)
-		m.Cells = len(p.cells)
-		m.Figures = p.figures
-		m.CellList = p.stems
-		m.ClaimsHashes = claimsHashes(p.figures)
-		for _, c := range p.cells {
+		m.ConfigHash = ConfigHash(o.Suite, p)
+		m.Cells = len(p.Cells)
+		m.Figures = p.Figures
+		m.CellList = p.Stems
+		m.ClaimsHashes = claimsHashes(p.Figures)
+		for _, c := range p.Cells {
 			if c.DataSource != "" {
 				m.DataSource = c.DataSource
 				break
@@ -72,7 +74,7 @@ func newManifest(o runOptions, p *plan, args []string, start time.Time) *runMani
 }
 
 // claimsHashes returns verdict.ClaimsHash of every figure that has claims.
-func claimsHashes(figs []figureSpec) map[string]string {
+func claimsHashes(figs []Figure) map[string]string {
 	statements := verdict.Statements()
 	out := map[string]string{}
 	for _, f := range figs {
@@ -87,7 +89,7 @@ func claimsHashes(figs []figureSpec) map[string]string {
 }
 
 // write stores the manifest atomically in dir under its name.
-func (m *runManifest) write(dir string, end time.Time) error {
+func (m *Manifest) write(dir string, end time.Time) error {
 	m.End = end.Format(time.RFC3339)
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -98,7 +100,7 @@ func (m *runManifest) write(dir string, end time.Time) error {
 
 // fileName is the manifest's file name: manifest.json for a full run, with "-NAME" for an
 // -only run and "-shard-K-of-N" for a shard.
-func (m *runManifest) fileName() string {
+func (m *Manifest) fileName() string {
 	name := "manifest"
 	if m.Only != "" {
 		name += "-" + m.Only

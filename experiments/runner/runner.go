@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"dpgibo/data"
 	"dpgibo/experiments/pool"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/cellstore"
@@ -20,14 +21,14 @@ import (
 	"dpgibo/tasks"
 )
 
-// shardSpec selects a deterministic subset of a run's cells: cell i (in plan order) belongs to
+// Shard selects a deterministic subset of a run's cells: cell i (in plan order) belongs to
 // shard i mod N. K counts from 0 (SLURM_ARRAY_TASK_ID with --array=0-(N-1), or a Kubernetes
-// indexed Job's JOB_COMPLETION_INDEX). The zero shardSpec is the whole run.
-type shardSpec struct{ K, N int }
+// indexed Job's JOB_COMPLETION_INDEX). The zero Shard is the whole run.
+type Shard struct{ K, N int }
 
-func (s shardSpec) owns(i int) bool { return s.N <= 1 || i%s.N == s.K }
+func (s Shard) Owns(i int) bool { return s.N <= 1 || i%s.N == s.K }
 
-func (s shardSpec) String() string {
+func (s Shard) String() string {
 	if s.N <= 1 {
 		return ""
 	}
@@ -35,21 +36,21 @@ func (s shardSpec) String() string {
 }
 
 // parseShard reads "K/N" with 0 <= K < N.
-func parseShard(s string) (shardSpec, error) {
+func ParseShard(s string) (Shard, error) {
 	if s == "" {
-		return shardSpec{}, nil
+		return Shard{}, nil
 	}
 	bad := fmt.Errorf("-shard must be K/N with 0 <= K < N (e.g. 0/4), got %q", s)
 	ks, ns, ok := strings.Cut(s, "/")
 	if !ok {
-		return shardSpec{}, bad
+		return Shard{}, bad
 	}
 	k, err1 := strconv.Atoi(ks)
 	n, err2 := strconv.Atoi(ns)
 	if err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n {
-		return shardSpec{}, bad
+		return Shard{}, bad
 	}
-	return shardSpec{K: k, N: n}, nil
+	return Shard{K: k, N: n}, nil
 }
 
 // cellRunner executes the cells of a plan with a pool of workers. Each finished cell is written
@@ -60,7 +61,7 @@ type cellRunner struct {
 	Out     string
 	Workers int
 	Resume  bool
-	Shard   shardSpec
+	Shard   Shard
 	// Only is the -only figure: Merge then writes timings-NAME.csv, leaving the full run's
 	// timings.csv alone.
 	Only string
@@ -68,8 +69,8 @@ type cellRunner struct {
 	// type) than this build's on -resume, and cells of several backends in one merge.
 	AllowMixedBackend bool
 	CTSlice           string
-	NewTask           taskFactory
-	NewMethod         methodFactory
+	NewTask           TaskFactory
+	NewMethod         MethodFactory
 	// Progress reports finished cells (nil: none).
 	Progress progress.Reporter
 	// Warnings receives one line per run when a task runs on stand-in data (nil: none).
@@ -93,7 +94,7 @@ func (r *cellRunner) store() cellstore.Store { return cellstore.Store{Dir: r.cel
 func (r *cellRunner) cellPath(stem, kind string) string { return r.store().Path(stem, kind) }
 
 // verifyCell checks the cell's files against its done record (cellstore.Store.Verify).
-func (r *cellRunner) verifyCell(stem string, spec cellSpec) (*records.CellDone, error) {
+func (r *cellRunner) verifyCell(stem string, spec Cell) (*records.CellDone, error) {
 	return r.store().Verify(stem, len(spec.ThetaCoords) > 0)
 }
 
@@ -103,7 +104,7 @@ func (r *cellRunner) warn(t tasks.Task) {
 		return
 	}
 	r.warnOnce.Do(func() {
-		line := standInWarning()
+		line := data.StandInWarning
 		if w, ok := t.(interface{ Warning() string }); ok && w.Warning() != "" {
 			line = w.Warning()
 		}
@@ -136,17 +137,17 @@ func (r *cellRunner) warnMethod(cell string, warnings []string) {
 // it is run again, with a note on Warnings saying why. With Resume, a finished cell computed
 // with another BLAS backend than this build's is an error naming both, unless
 // AllowMixedBackend.
-func (r *cellRunner) Todo(p *plan) ([]int, error) {
+func (r *cellRunner) Todo(p *Plan) ([]int, error) {
 	var todo []int
-	for i, stem := range p.stems {
-		if !r.Shard.owns(i) {
+	for i, stem := range p.Stems {
+		if !r.Shard.Owns(i) {
 			continue
 		}
 		if !r.Resume {
 			todo = append(todo, i)
 			continue
 		}
-		rec, err := r.verifyCell(stem, p.cells[i])
+		rec, err := r.verifyCell(stem, p.Cells[i])
 		switch {
 		case err == nil:
 			if backend := blasinfo.Backend(); rec.BLAS != backend && !r.AllowMixedBackend {
@@ -169,10 +170,10 @@ func (r *cellRunner) Todo(p *plan) ([]int, error) {
 
 // found is the number of the shard's cells of p that are not in todo: those a resumed run
 // found finished.
-func (r *cellRunner) found(p *plan, todo []int) int {
+func (r *cellRunner) found(p *Plan, todo []int) int {
 	owned := 0
-	for i := range p.stems {
-		if r.Shard.owns(i) {
+	for i := range p.Stems {
+		if r.Shard.Owns(i) {
 			owned++
 		}
 	}
@@ -197,15 +198,15 @@ func resumeCommand(made string, args []string) string {
 
 // Execute runs the cells todo of p (from Todo). It returns the first error; cells finished
 // before it are kept.
-func (r *cellRunner) Execute(ctx context.Context, p *plan, todo []int) error {
+func (r *cellRunner) Execute(ctx context.Context, p *Plan, todo []int) error {
 	if err := os.MkdirAll(r.cellsDir(), 0o755); err != nil {
 		return fmt.Errorf("output directory: %w", err)
 	}
 	// Longest cells first keeps the pool busy to the end; the order does not change any
 	// output file.
-	costs := make([]float64, len(p.cells))
+	costs := make([]float64, len(p.Cells))
 	for _, i := range todo {
-		costs[i], _ = cellCost(p.cells[i], p.stems[i])
+		costs[i], _ = CellCost(p.Cells[i], p.Stems[i])
 	}
 	sort.SliceStable(todo, func(a, b int) bool { return costs[todo[a]] > costs[todo[b]] })
 	workers := r.Workers
@@ -222,14 +223,14 @@ func (r *cellRunner) Execute(ctx context.Context, p *plan, todo []int) error {
 	}
 	firstErr := pool.Run(ctx, workers, len(todo), func(ctx context.Context, k int) error {
 		i := todo[k]
-		spec, stem := p.cells[i], p.stems[i]
-		name := progress.CellName(p.users[i], stem)
+		spec, stem := p.Cells[i], p.Stems[i]
+		name := progress.CellName(p.Users[i], stem)
 		if r.Progress != nil {
 			r.Progress.Begin(name, costs[i])
 		}
-		out, err := runCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
+		out, err := RunCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
 		if err == nil {
-			r.warnMethod(name, out.warnings)
+			r.warnMethod(name, out.Warnings)
 			err = r.writeCell(stem, spec, out)
 		}
 		if err != nil {
@@ -237,7 +238,7 @@ func (r *cellRunner) Execute(ctx context.Context, p *plan, todo []int) error {
 				// Interrupted: the caller reports the cancellation, not this cell.
 				return nil
 			}
-			return fmt.Errorf("cell %s (%s): %w", stem, strings.Join(p.users[i], ", "), err)
+			return fmt.Errorf("cell %s (%s): %w", stem, strings.Join(p.Users[i], ", "), err)
 		}
 		if r.Progress != nil {
 			r.Progress.Step(name, costs[i])
@@ -258,14 +259,14 @@ func (r *cellRunner) Execute(ctx context.Context, p *plan, todo []int) error {
 
 // writeCell writes the cell's files into the store, the done record (with their checksums)
 // last.
-func (r *cellRunner) writeCell(stem string, spec cellSpec, out *cellOutput) error {
-	return r.store().Write(stem, out.rows, out.theta, len(spec.ThetaCoords) > 0, out.timing, blasinfo.Backend())
+func (r *cellRunner) writeCell(stem string, spec Cell, out *CellOutput) error {
+	return r.store().Write(stem, out.Rows, out.Theta, len(spec.ThetaCoords) > 0, out.Timing, blasinfo.Backend())
 }
 
 // missing returns the stems of the plan's cells without a done file.
-func (r *cellRunner) missing(p *plan) []string {
+func (r *cellRunner) missing(p *Plan) []string {
 	var out []string
-	for _, stem := range p.stems {
+	for _, stem := range p.Stems {
 		if !r.store().Done(stem) {
 			out = append(out, stem)
 		}
@@ -273,20 +274,20 @@ func (r *cellRunner) missing(p *plan) []string {
 	return out
 }
 
-// errIncomplete is returned by Merge when cells are missing.
-var errIncomplete = errors.New("cells are missing")
+// ErrIncomplete is returned by Merge when cells are missing.
+var ErrIncomplete = errors.New("cells are missing")
 
 // Merge writes every figure's CSV, fstar.csv and timings.csv (timings-NAME.csv for an -only
 // run) from the cell files, in plan order. The files depend only on the cells' contents, never on how
 // many workers or shards made them. Every cell is verified against its done record first; a
 // cell that fails, or cells of several BLAS backends (unless AllowMixedBackend), make Merge
 // write nothing and name the cell.
-func (r *cellRunner) Merge(p *plan) error {
+func (r *cellRunner) Merge(p *Plan) error {
 	recs, err := r.verifyAll(p)
 	if err != nil {
 		return err
 	}
-	for fi, fig := range p.figures {
+	for fi, fig := range p.Figures {
 		var data []byte
 		if fig.Theta {
 			data, err = mergeCells(r, p, fi, "theta", func(t *records.ThetaRow, fig, _ string) { t.Figure = fig })
@@ -308,16 +309,16 @@ func (r *cellRunner) Merge(p *plan) error {
 
 // verifyAll checks that every cell of p is done and intact and that all were computed with
 // one BLAS backend (unless AllowMixedBackend), and returns their done records.
-func (r *cellRunner) verifyAll(p *plan) ([]*records.CellDone, error) {
+func (r *cellRunner) verifyAll(p *Plan) ([]*records.CellDone, error) {
 	if miss := r.missing(p); len(miss) > 0 {
 		return nil, fmt.Errorf("%w: %d of %d cells in %s have no done file (first: %s); run the remaining shards or rerun with -resume",
-			errIncomplete, len(miss), len(p.stems), r.cellsDir(), miss[0])
+			ErrIncomplete, len(miss), len(p.Stems), r.cellsDir(), miss[0])
 	}
-	recs := make([]*records.CellDone, len(p.stems))
+	recs := make([]*records.CellDone, len(p.Stems))
 	firstOf := map[string]string{} // backend -> first cell computed with it
 	r.cellBLAS = nil
-	for i, stem := range p.stems {
-		rec, err := r.verifyCell(stem, p.cells[i])
+	for i, stem := range p.Stems {
+		rec, err := r.verifyCell(stem, p.Cells[i])
 		if err != nil {
 			return nil, fmt.Errorf("cell %s cannot be merged: %w; rerun with -resume to compute it again", stem, err)
 		}
@@ -337,15 +338,15 @@ func (r *cellRunner) verifyAll(p *plan) ([]*records.CellDone, error) {
 
 // mergeCells reads the kind ("rows" or "theta") file of every cell figure fi uses, in plan
 // order, labels each row with the figure and the cell's config, and encodes them.
-func mergeCells[T any](r *cellRunner, p *plan, fi int, kind string, label func(row *T, figure, config string)) ([]byte, error) {
+func mergeCells[T any](r *cellRunner, p *Plan, fi int, kind string, label func(row *T, figure, config string)) ([]byte, error) {
 	var all []T
-	for _, ref := range p.uses[fi] {
-		rows, err := records.ReadFile[T](r.cellPath(p.stems[ref.cell], kind))
+	for _, ref := range p.Uses[fi] {
+		rows, err := records.ReadFile[T](r.cellPath(p.Stems[ref.Cell], kind))
 		if err != nil {
 			return nil, err
 		}
 		for i := range rows {
-			label(&rows[i], p.figures[fi].Name, ref.label)
+			label(&rows[i], p.Figures[fi].Name, ref.Label)
 		}
 		all = append(all, rows...)
 	}
@@ -354,19 +355,19 @@ func mergeCells[T any](r *cellRunner, p *plan, fi int, kind string, label func(r
 
 // writeTimings writes the timing of every cell of p, with the figures that use it and its
 // config label (timings.csv, or timings-NAME.csv for an -only run).
-func (r *cellRunner) writeTimings(p *plan, recs []*records.CellDone) error {
-	labels := make([]string, len(p.stems))
-	for fi := range p.figures {
-		for _, ref := range p.uses[fi] {
-			if labels[ref.cell] == "" {
-				labels[ref.cell] = ref.label
+func (r *cellRunner) writeTimings(p *Plan, recs []*records.CellDone) error {
+	labels := make([]string, len(p.Stems))
+	for fi := range p.Figures {
+		for _, ref := range p.Uses[fi] {
+			if labels[ref.Cell] == "" {
+				labels[ref.Cell] = ref.Label
 			}
 		}
 	}
 	var timings []records.Timing
-	for i := range p.stems {
+	for i := range p.Stems {
 		t := recs[i].Timing
-		t.Figures = strings.Join(p.users[i], ";")
+		t.Figures = strings.Join(p.Users[i], ";")
 		t.Config = labels[i]
 		timings = append(timings, t)
 	}

@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"context"
@@ -11,26 +11,33 @@ import (
 	"dpgibo/algo"
 	"dpgibo/baselines"
 	"dpgibo/internal/records"
+	"dpgibo/internal/testhook"
 	"dpgibo/tasks"
 	"dpgibo/tasks/catalog"
 )
 
-// taskSpec describes the task of a cell: the catalog's flat description.
-type taskSpec = catalog.Spec
+// TaskSpec describes the task of a cell: the catalog's flat description.
+type TaskSpec = catalog.Spec
 
-// taskFactory builds a task; the default is catalog.New.
-type taskFactory func(taskSpec) (tasks.Task, error)
+// TaskFactory builds a task; the default is catalog.New.
+type TaskFactory func(TaskSpec) (tasks.Task, error)
 
-// methodFactory builds a method by registry name; the default is baselines.New.
-type methodFactory func(name string, opts baselines.Options) (baselines.Method, error)
+// MethodFactory builds a method by registry name; the default is baselines.New.
+type MethodFactory func(name string, opts baselines.Options) (baselines.Method, error)
 
-// cellOutput is what one run produces.
-type cellOutput struct {
-	rows   []records.Row
-	theta  []records.ThetaRow
-	timing records.Timing
-	// warnings are the method's Result.Warnings (not written to the cell's files).
-	warnings []string
+func defaultTaskFactory(s TaskSpec) (tasks.Task, error) { return catalog.New(s) }
+
+func defaultMethodFactory(name string, opts baselines.Options) (baselines.Method, error) {
+	return baselines.New(name, opts)
+}
+
+// CellOutput is what one cell's run produces: its rows (loss traces) or theta paths, its
+// timing, and the method's Result.Warnings (not written to the cell's files).
+type CellOutput struct {
+	Rows     []records.Row
+	Theta    []records.ThetaRow
+	Timing   records.Timing
+	Warnings []string
 }
 
 // timedObjective wraps the objective a method sees: it counts evaluations, times them, and
@@ -46,7 +53,7 @@ type timedObjective struct {
 }
 
 func (t *timedObjective) Losses(theta, dst []float64) error {
-	testHold()
+	testhook.Hold()
 	start := time.Now()
 	err := t.Objective.Losses(theta, dst)
 	t.elapsed += time.Since(start)
@@ -85,7 +92,7 @@ func coordName(task string, d, j int) string {
 
 // runCell performs one run: builds the task, wraps it (noise, timing), runs the method and
 // records the loss of every released theta on the noiseless task.
-func runCell(ctx context.Context, spec cellSpec, newTask taskFactory, newMethod methodFactory, ctslice string, warn func(tasks.Task)) (*cellOutput, error) {
+func RunCell(ctx context.Context, spec Cell, newTask TaskFactory, newMethod MethodFactory, ctslice string, warn func(tasks.Task)) (*CellOutput, error) {
 	start := time.Now()
 	task, timed, err := cellTask(spec, newTask, ctslice, warn)
 	if err != nil {
@@ -136,11 +143,11 @@ func runCell(ctx context.Context, spec cellSpec, newTask taskFactory, newMethod 
 	if err := rec.stamp(res.Ledger); err != nil {
 		return nil, err
 	}
-	rec.out.warnings = res.Warnings
+	rec.out.Warnings = res.Warnings
 	total := time.Since(start)
 	eval := timed.elapsed - evalBefore
 	design := total - setup - eval - rec.reportTime
-	rec.out.timing = records.Timing{
+	rec.out.Timing = records.Timing{
 		Task: spec.Task, Data: task.DataLabel(), Method: spec.Method, D: spec.D, Seed: spec.Seed, Evals: timed.evals,
 		SetupSeconds: setup.Seconds(), DesignSeconds: design.Seconds(), EvalSeconds: eval.Seconds(),
 		ReportSeconds: rec.reportTime.Seconds(), TotalSeconds: total.Seconds(),
@@ -150,8 +157,8 @@ func runCell(ctx context.Context, spec cellSpec, newTask taskFactory, newMethod 
 
 // cellTask builds the cell's task and the objective its method sees: the task, with the
 // cell's evaluation noise added, counted and timed (and memoised when noiseless).
-func cellTask(spec cellSpec, newTask taskFactory, ctslice string, warn func(tasks.Task)) (tasks.Task, *timedObjective, error) {
-	task, err := newTask(taskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice, Data: spec.Data,
+func cellTask(spec Cell, newTask TaskFactory, ctslice string, warn func(tasks.Task)) (tasks.Task, *timedObjective, error) {
+	task, err := newTask(TaskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice, Data: spec.Data,
 		Precision: cellSVRPrecision(spec)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("building task: %w", err)
@@ -179,7 +186,7 @@ func cellTask(spec cellSpec, newTask taskFactory, ctslice string, warn func(task
 
 // cellStart returns theta0, which depends on the seed and the task only (so DP-GIBO and GIBO
 // start together), and the method's random stream.
-func cellStart(spec cellSpec, task tasks.Task) ([]float64, *rand.Rand) {
+func cellStart(spec Cell, task tasks.Task) ([]float64, *rand.Rand) {
 	lo, hi := task.Bounds()
 	startRNG := rand.New(rand.NewPCG(uint64(spec.Seed), stream("theta0", spec.Task, fmt.Sprint(spec.D))))
 	theta0 := make([]float64, spec.D)
@@ -189,22 +196,23 @@ func cellStart(spec cellSpec, task tasks.Task) ([]float64, *rand.Rand) {
 	return theta0, rand.New(rand.NewPCG(uint64(spec.Seed), stream("method", spec.Method)))
 }
 
-// cellOptions are the method's options: mu and the task's loss bound, and for DP-GIBO and
-// GIBO theta0 and Algorithm 1's settings with every default the suites do not set pinned.
-func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) baselines.Options {
+// cellOptions are the method's options: mu (Options.Mu, its one home: dpgibo copies it
+// into its Settings) and the task's loss bound, and for DP-GIBO and GIBO theta0 and
+// Algorithm 1's other settings with every default the suites do not set pinned.
+func cellOptions(spec Cell, task tasks.Task, theta0 []float64) baselines.Options {
 	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
 	if spec.local() && spec.Defaults != "" {
 		// The library study: algo's defaults for everything but T and mu.
 		opts.Theta0 = theta0
-		opts.Settings = algo.Settings{Iters: spec.Iters, Mu: float64(spec.Mu), NonPrivateDiagnostics: true}
-		if spec.Defaults == defaultsBefore {
+		opts.Settings = algo.Settings{Iters: spec.Iters, NonPrivateDiagnostics: true}
+		if spec.Defaults == DefaultsBefore {
 			opts.Settings = defaultsBeforeSettings(opts.Settings, spec, task)
 		}
 	} else if spec.local() {
 		opts.Theta0 = theta0
 		opts.Settings = pinnedSettings(algo.Settings{
 			Iters: spec.Iters, Batch: spec.Batch, BiasTol: float64(spec.BiasTol), MaxBatch: spec.MaxBatch,
-			Clip: float64(spec.Clip), Mu: float64(spec.Mu), NoiseStd: float64(spec.NoiseStd),
+			Clip: float64(spec.Clip), NoiseStd: float64(spec.NoiseStd),
 			Step: float64(spec.Step), StepRule: algo.AdaGrad,
 			Kernel: algo.RBF{Lengthscale: float64(spec.Lengthscale), Variance: 1},
 			// Every suite keeps design points within two surrogate length-scales of theta
@@ -222,7 +230,7 @@ func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) baselines.Opt
 // cellRecorder turns the thetas a method releases into the cell's rows: the noiseless loss
 // of each (computed by the runner, never charged to the method) and the configuration.
 type cellRecorder struct {
-	spec       cellSpec
+	spec       Cell
 	task       tasks.Task
 	timed      *timedObjective
 	lo, hi     []float64
@@ -234,10 +242,10 @@ type cellRecorder struct {
 	// step and clip are, in a defaults cell, the run's step and its latest clipping norm,
 	// which the rows give instead of the spec's (0 before the first iteration).
 	step, clip float64
-	out        cellOutput
+	out        CellOutput
 }
 
-func newCellRecorder(spec cellSpec, task tasks.Task, timed *timedObjective) *cellRecorder {
+func newCellRecorder(spec Cell, task tasks.Task, timed *timedObjective) *cellRecorder {
 	lo, hi := task.Bounds()
 	return &cellRecorder{spec: spec, task: task, timed: timed, lo: lo, hi: hi,
 		losses: make([]float64, task.Users()), reported: map[string]float64{}}
@@ -299,9 +307,9 @@ func (c *cellRecorder) record(iter, evals, batch int, theta []float64, it *algo.
 		row.ClippedFrac = records.Some(it.Diagnostics.ClippedFrac)
 		row.NoiseScale = records.Some(it.NoiseStd)
 	}
-	c.out.rows = append(c.out.rows, row)
+	c.out.Rows = append(c.out.Rows, row)
 	for _, j := range spec.ThetaCoords {
-		c.out.theta = append(c.out.theta, records.ThetaRow{
+		c.out.Theta = append(c.out.Theta, records.ThetaRow{
 			Suite: spec.Suite, Task: spec.Task, Method: spec.Method, D: spec.D, Seed: spec.Seed,
 			Iter: iter, Evals: evals, Coord: j, Name: coordName(spec.Task, spec.D, j), Value: theta[j],
 		})
@@ -313,19 +321,19 @@ func (c *cellRecorder) record(iter, evals, batch int, theta []float64, it *algo.
 // stamp writes the data label and the ledger's privacy into every row; a run that released
 // nothing or returned no ledger is an error.
 func (c *cellRecorder) stamp(led algo.Ledger) error {
-	if len(c.out.rows) == 0 {
+	if len(c.out.Rows) == 0 {
 		return fmt.Errorf("method %s released nothing", c.spec.Method)
 	}
 	if led.Delta == 0 {
 		return fmt.Errorf("method %s returned no privacy ledger (algo.Ledger is zero)", c.spec.Method)
 	}
 	label := c.task.DataLabel()
-	for i := range c.out.rows {
-		r := &c.out.rows[i]
+	for i := range c.out.Rows {
+		r := &c.out.Rows[i]
 		r.Data, r.Private, r.Mu, r.DPEpsilon = label, led.Private, led.Mu, led.Epsilon
 	}
-	for i := range c.out.theta {
-		r := &c.out.theta[i]
+	for i := range c.out.Theta {
+		r := &c.out.Theta[i]
 		r.Data, r.Private, r.Mu = label, led.Private, led.Mu
 	}
 	return nil

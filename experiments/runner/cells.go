@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"crypto/sha256"
@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,12 +16,12 @@ import (
 	"dpgibo/tasks/svr"
 )
 
-// cellSpec is everything that determines the output of one run: one task at one d, one
+// Cell is everything that determines the output of one run: one task at one d, one
 // method, one configuration and one replication seed. Two figures that need the same run
 // share its cell (fig3f reuses fig2b's first DP-GIBO and GIBO runs). The cell's file name
 // ends with a hash of this struct, so -resume never reuses a cell computed with other
 // settings.
-type cellSpec struct {
+type Cell struct {
 	Suite    string `json:"suite"`
 	Task     string `json:"task"`
 	D        int    `json:"d"`
@@ -41,35 +40,35 @@ type cellSpec struct {
 	MethodRevision int `json:"method_revision,omitempty"`
 	Seed           int `json:"seed"`
 	Budget         int `json:"budget"`
-	EvalNoise      num `json:"eval_noise"`
+	EvalNoise      Num `json:"eval_noise"`
 	// Mu is the mu of dpgibo and of the private baselines (+Inf for the others).
-	Mu num `json:"mu"`
+	Mu Num `json:"mu"`
 	// Settings of dpgibo and gibo; zero for methods that do not read them.
 	Iters       int   `json:"iters,omitempty"`
 	Batch       int   `json:"batch,omitempty"`
-	BiasTol     num   `json:"bias_tol,omitempty"`
+	BiasTol     Num   `json:"bias_tol,omitempty"`
 	MaxBatch    int   `json:"max_batch,omitempty"`
-	Clip        num   `json:"clip,omitempty"`
-	NoiseStd    num   `json:"noise_std,omitempty"`
-	Step        num   `json:"step,omitempty"`
-	Lengthscale num   `json:"lengthscale,omitempty"`
+	Clip        Num   `json:"clip,omitempty"`
+	NoiseStd    Num   `json:"noise_std,omitempty"`
+	Step        Num   `json:"step,omitempty"`
+	Lengthscale Num   `json:"lengthscale,omitempty"`
 	ThetaCoords []int `json:"theta_coords,omitempty"`
 	// AdaptiveClip and Standardise are dpgibo's and gibo's adaptive clipping and per-user
 	// standardisation (absent: fixed Clip, raw observations).
-	AdaptiveClip *adaptiveClipConfig `json:"adaptive_clip,omitempty"`
+	AdaptiveClip *AdaptiveClipConfig `json:"adaptive_clip,omitempty"`
 	Standardise  bool                `json:"standardise,omitempty"`
 	// PriorMean and Design are dpgibo's and gibo's prior mean and batch design options,
 	// present only where they differ from the pinned values of pinned.go (which every
 	// committed cell used), so that a cell computed with another design has another stem.
 	PriorMean string        `json:"prior_mean,omitempty"`
-	Design    *designConfig `json:"design,omitempty"`
+	Design    *DesignConfig `json:"design,omitempty"`
 	// Diagnostics marks cells of dpgibo and gibo whose rows carry the non-private
 	// diagnostics columns, so that cells written before those columns existed are never
 	// resumed into a file that has them.
 	Diagnostics bool `json:"diagnostics,omitempty"`
-	// Defaults marks dpgibo and gibo cells run with algo's defaults (algoConfig.Defaults);
+	// Defaults marks dpgibo and gibo cells run with algo's defaults (AlgoConfig.Defaults);
 	// absent for every cell with the suite's settings. DefaultsRevision is
-	// algoDefaultsRevision in a "library" cell (absent in the cells of revision 1).
+	// AlgoDefaultsRevision in a "library" cell (absent in the cells of revision 1).
 	Defaults         string `json:"defaults,omitempty"`
 	DefaultsRevision int    `json:"defaults_revision,omitempty"`
 	// SVRPrecision is the svr task's precision of the prediction's cross products, present
@@ -79,54 +78,54 @@ type cellSpec struct {
 }
 
 // local reports whether the cell's method starts from theta0 (DP-GIBO, GIBO).
-func (c cellSpec) local() bool { return isLocal(c.Method) }
+func (c Cell) local() bool { return isLocal(c.Method) }
 
 // hash is the hex SHA-256 of the spec's JSON encoding.
-func (c cellSpec) hash() string {
+func (c Cell) hash() string {
 	b, err := json.Marshal(c)
 	if err != nil {
-		// Every field is a plain value or num; Marshal cannot fail.
+		// Every field is a plain value or Num; Marshal cannot fail.
 		panic(fmt.Sprintf("experiments: encoding cell spec: %v", err))
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 
-// stem is the cell's file name stem: readable fields, then 12 hex digits of the hash.
-func (c cellSpec) stem() string {
+// Stem is the cell's file name stem: readable fields, then 12 hex digits of the hash.
+func (c Cell) Stem() string {
 	return fmt.Sprintf("%s-d%d-%s-s%d-%s", c.Task, c.D, c.Method, c.Seed, c.hash()[:12])
 }
 
-// cellRef is one use of a cell by a figure: the cell and its configuration label there.
-type cellRef struct {
-	cell  int    // index into the run's cell list
-	label string // records.Row.Config
+// CellRef is one use of a cell by a figure: the cell and its configuration label there.
+type CellRef struct {
+	Cell  int    // index into the run's cell list
+	Label string // records.Row.Config
 }
 
-// plan is the deduplicated cell list of a run and the cells each figure uses, in order.
-type plan struct {
-	figures []figureSpec
-	cells   []cellSpec
-	stems   []string
-	uses    [][]cellRef // per figure
-	users   [][]string  // per cell: figure names using it
+// Plan is the deduplicated cell list of a run and the cells each figure uses, in order.
+type Plan struct {
+	Figures []Figure
+	Cells   []Cell
+	Stems   []string
+	Uses    [][]CellRef // per figure
+	Users   [][]string  // per cell: figure names using it
 }
 
-// makePlan enumerates the cells of figs: for each figure, block, d, sweep value, method and
+// MakePlan enumerates the cells of figs: for each figure, block, d, sweep value, method and
 // seed in that order, skipping cells already listed. The order is the cell order of every
 // output file and of shard assignment.
-func makePlan(suite string, figs []figureSpec, source string) (*plan, error) {
-	p := &plan{figures: figs, uses: make([][]cellRef, len(figs))}
+func MakePlan(suite string, figs []Figure, source string) (*Plan, error) {
+	p := &Plan{Figures: figs, Uses: make([][]CellRef, len(figs))}
 	index := map[string]int{}
 	for fi, fig := range figs {
 		seen := map[int]bool{}
 		for bi, b := range fig.Blocks {
-			if err := checkBlock(b); err != nil {
+			if err := CheckBlock(b); err != nil {
 				return nil, fmt.Errorf("figure %s, block %d (%s): %w", fig.Name, bi+1, b.Task, err)
 			}
 			values := b.Values
 			if b.Sweep == "" {
-				values = []num{0}
+				values = []Num{0}
 			}
 			for _, d := range b.Dims {
 				for _, v := range values {
@@ -135,20 +134,20 @@ func makePlan(suite string, figs []figureSpec, source string) (*plan, error) {
 							continue
 						}
 						for seed := b.SeedBase + 1; seed <= b.SeedBase+b.Seeds; seed++ {
-							spec, label := cellFor(suite, b, d, v, m, seed, source)
-							key := spec.stem()
+							spec, label := CellFor(suite, b, d, v, m, seed, source)
+							key := spec.Stem()
 							i, ok := index[key]
 							if !ok {
-								i = len(p.cells)
+								i = len(p.Cells)
 								index[key] = i
-								p.cells = append(p.cells, spec)
-								p.stems = append(p.stems, key)
-								p.users = append(p.users, nil)
+								p.Cells = append(p.Cells, spec)
+								p.Stems = append(p.Stems, key)
+								p.Users = append(p.Users, nil)
 							}
 							if !seen[i] {
 								seen[i] = true
-								p.uses[fi] = append(p.uses[fi], cellRef{cell: i, label: label})
-								p.users[i] = append(p.users[i], fig.Name)
+								p.Uses[fi] = append(p.Uses[fi], CellRef{Cell: i, Label: label})
+								p.Users[i] = append(p.Users[i], fig.Name)
 							}
 						}
 					}
@@ -160,7 +159,7 @@ func makePlan(suite string, figs []figureSpec, source string) (*plan, error) {
 }
 
 // checkBlock rejects blocks that cannot run.
-func checkBlock(b blockSpec) error {
+func CheckBlock(b Block) error {
 	switch {
 	case len(b.Dims) == 0:
 		return fmt.Errorf("no dimensions")
@@ -173,18 +172,16 @@ func checkBlock(b blockSpec) error {
 	case b.Sweep != "" && len(b.Values) == 0:
 		return fmt.Errorf("sweep %q has no values", b.Sweep)
 	}
-	switch b.Sweep {
-	case "", "mu", "bias_tol", "clip", "noise_std", "noise":
-	default:
-		return fmt.Errorf("unknown sweep parameter %q", b.Sweep)
+	if b.Sweep != "" && !slices.Contains(baselines.SweptParams, b.Sweep) {
+		return fmt.Errorf("unknown sweep parameter %q (known: %s)", b.Sweep, strings.Join(baselines.SweptParams, ", "))
 	}
 	if err := checkPinnable(b.Algo); err != nil {
 		return err
 	}
 	switch b.Algo.Defaults {
-	case "", defaultsLibrary, defaultsBefore:
+	case "", DefaultsLibrary, DefaultsBefore:
 	default:
-		return fmt.Errorf("unknown defaults %q (known: %s, %s)", b.Algo.Defaults, defaultsLibrary, defaultsBefore)
+		return fmt.Errorf("unknown defaults %q (known: %s, %s)", b.Algo.Defaults, DefaultsLibrary, DefaultsBefore)
 	}
 	if b.SeedBase < 0 {
 		return fmt.Errorf("seed base must be >= 0, got %d", b.SeedBase)
@@ -220,7 +217,7 @@ func checkBlock(b blockSpec) error {
 }
 
 // cellFor builds the spec of one run and its label within the figure.
-func cellFor(suite string, b blockSpec, d int, value num, method string, seed int, source string) (cellSpec, string) {
+func CellFor(suite string, b Block, d int, value Num, method string, seed int, source string) (Cell, string) {
 	if b.CellSuite != "" {
 		suite = b.CellSuite
 	}
@@ -248,7 +245,7 @@ func cellFor(suite string, b blockSpec, d int, value num, method string, seed in
 	if b.DataPerSeed {
 		dataSeed += uint64(seed)
 	}
-	c := cellSpec{
+	c := Cell{
 		Suite: suite, Task: b.Task, D: d, NTrain: b.NTrain, NVal: b.NVal, DataSeed: dataSeed, Data: b.Data,
 		Method: method, Seed: seed, EvalNoise: evalNoise, Mu: inf,
 	}
@@ -274,8 +271,8 @@ func cellFor(suite string, b blockSpec, d int, value num, method string, seed in
 			c.Defaults = a.Defaults
 			label = joinLabel(label, "defaults="+a.Defaults)
 		}
-		if a.Defaults == defaultsLibrary {
-			c.DefaultsRevision = algoDefaultsRevision
+		if a.Defaults == DefaultsLibrary {
+			c.DefaultsRevision = AlgoDefaultsRevision
 		}
 		if c.Batch == 0 && c.BiasTol == 0 {
 			c.Batch = d + 1
@@ -344,6 +341,3 @@ func stream(parts ...string) uint64 {
 	}
 	return h.Sum64()
 }
-
-// isInf reports whether x is +Inf.
-func isInf(x num) bool { return math.IsInf(float64(x), 1) }

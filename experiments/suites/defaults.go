@@ -1,15 +1,17 @@
-package main
+package suites
 
 import (
 	"slices"
 	"strconv"
 
+	"dpgibo/experiments/runner"
+
 	"dpgibo/tasks/svr"
 )
 
-// SuiteDefaults is the library study: DP-GIBO with algo's own defaults against hand-tuned
+// Defaults is the library study: DP-GIBO with algo's own defaults against hand-tuned
 // settings on five problems (defaultsFigures).
-const SuiteDefaults = "defaults"
+const Defaults = "defaults"
 
 // Seeds of the library study: measured on seeds 1-10; the own problems' grids are tuned on
 // seeds 101-105, disjoint from them.
@@ -32,7 +34,7 @@ var (
 // defaultsFigures returns the library study (declared in docs/library.md before it ran): for
 // each problem, DP-GIBO with algo's defaults ("defaults=library": every Settings field at
 // its zero value but Iters and Mu, the task's honest LossBound declared, revision
-// algoDefaultsRevision; "defaults=before": revision 1's defaults, pinned) beside the
+// runner.AlgoDefaultsRevision; "defaults=before": revision 1's defaults, pinned) beside the
 // hand-tuned setting, paired by seed:
 //
 //   - defaults-grouplasso: group LASSO d = 10 with fig1's T and mu; hand-tuned = fig1's
@@ -44,15 +46,15 @@ var (
 //     users; tasks/ridge d = 6, 200 users), T = 20, mu = 1, b = d+1, AdaGrad, l = W/6 (the
 //     box's side over six, the defaults' rule): hand-tuned = the best point of the declared
 //     Clip x Step grid on the tuning seeds, every grid point also run on the measured seeds.
-func defaultsFigures() []figureSpec {
-	var paper = map[string]figureSpec{}
+func defaultsFigures() []runner.Figure {
+	var paper = map[string]runner.Figure{}
 	for _, f := range paperFigures() {
 		paper[f.Name] = f
 	}
-	hand := func(fig string, task string, d int) blockSpec {
+	hand := func(fig string, task string, d int) runner.Block {
 		for _, b := range paper[fig].Blocks {
 			if b.Task == task && slices.Contains(b.Dims, d) && slices.Contains(b.Methods, "dpgibo") {
-				b.Dims, b.Methods, b.Seeds, b.CellSuite = []int{d}, []string{"dpgibo"}, seedsDefaults, SuitePaper
+				b.Dims, b.Methods, b.Seeds, b.CellSuite = []int{d}, []string{"dpgibo"}, seedsDefaults, Paper
 				if task == svr.Name {
 					// The library study ran before the precision study: its svr cells
 					// keep the float64 cross products they were computed with.
@@ -66,14 +68,14 @@ func defaultsFigures() []figureSpec {
 	// withDefaults returns the block's two defaults variants, with the hand-tuned settings
 	// that algo's defaults replace cleared, so that neither their stems nor their rows
 	// carry values they did not use (the rows give the clip and step the run used).
-	withDefaults := func(b blockSpec) []blockSpec {
+	withDefaults := func(b runner.Block) []runner.Block {
 		b.CellSuite, b.Sweep, b.Values = "", "", nil
 		b.Algo.Clip, b.Algo.Step, b.Algo.Lengthscale, b.Algo.NoiseStd = 0, 0, 0, 0
 		lib, before := b, b
-		lib.Algo.Defaults, before.Algo.Defaults = defaultsLibrary, defaultsBefore
-		return []blockSpec{lib, before}
+		lib.Algo.Defaults, before.Algo.Defaults = runner.DefaultsLibrary, runner.DefaultsBefore
+		return []runner.Block{lib, before}
 	}
-	var out []figureSpec
+	var out []runner.Figure
 	for _, p := range []struct {
 		name, fig, task string
 		d               int
@@ -83,7 +85,7 @@ func defaultsFigures() []figureSpec {
 		{"defaults-svr", "fig2b", "svr", 103},
 	} {
 		h := hand(p.fig, p.task, p.d)
-		out = append(out, figureSpec{Name: p.name, Blocks: append([]blockSpec{h}, withDefaults(h)...)})
+		out = append(out, runner.Figure{Name: p.name, Blocks: append([]runner.Block{h}, withDefaults(h)...)})
 	}
 	own := []struct {
 		name, task string
@@ -96,9 +98,9 @@ func defaultsFigures() []figureSpec {
 		{"defaults-ridge", "ridge", 6, 10, ridgeClipGrid, ridgeStepGrid},
 	}
 	for _, p := range own {
-		base := blockSpec{Task: p.task, Dims: []int{p.d}, DataSeed: 1, Methods: []string{"dpgibo"}, Seeds: seedsDefaults,
-			Algo: algoConfig{Iters: 20, Mu: 1, Lengthscale: num(p.width / 6)}, Sweep: "clip", Values: p.clips}
-		fig := figureSpec{Name: p.name}
+		base := runner.Block{Task: p.task, Dims: []int{p.d}, DataSeed: 1, Methods: []string{"dpgibo"}, Seeds: seedsDefaults,
+			Algo: runner.AlgoConfig{Iters: 20, Mu: 1, Lengthscale: num(p.width / 6)}, Sweep: "clip", Values: p.clips}
+		fig := runner.Figure{Name: p.name}
 		for _, step := range p.steps {
 			for _, seedBase := range []int{0, seedBaseTune} {
 				b := base

@@ -1,6 +1,6 @@
 //go:build testhooks
 
-package main
+package testhook
 
 import (
 	"fmt"
@@ -45,8 +45,8 @@ func init() {
 	}
 }
 
-// testHold is called before every task evaluation of a suite or an inspection.
-func testHold() {
+// Hold is called before every task evaluation of a suite run or a task inspection.
+func Hold() {
 	if !holding || holdLeft.Add(-1) >= 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"fmt"
@@ -13,39 +13,39 @@ import (
 
 // calibratedBackend reports whether the cost model was fitted on this build's BLAS backend
 // (OpenBLAS); the pure-Go build's estimates are uncalibrated.
-func calibratedBackend(backend string) bool { return strings.HasPrefix(backend, "openblas") }
+func CalibratedBackend(backend string) bool { return strings.HasPrefix(backend, "openblas") }
 
 // printPlan writes, without running anything, every figure's cells, their estimated
 // cell-seconds and wall time at workers workers (each figure run alone, -only=NAME), and the
 // run's total over its distinct cells (figures share cells, so the total is below the sum).
-func printPlan(w io.Writer, suite string, p *plan, workers int, backend string) error {
-	calibrated := calibratedBackend(backend)
+func PrintPlan(w io.Writer, suite string, p *Plan, workers int, backend string) error {
+	calibrated := CalibratedBackend(backend)
 	mark := ""
 	if !calibrated {
 		mark = " (uncalibrated)"
 	}
-	fmt.Fprintf(w, "plan of -suite=%s at -workers=%d: a cell the committed reproduction timed costs its measured time (reproduction/timings-*.csv), any other the cost model's estimate (experiments/cost.go, catalog.EvalSeconds)\n", suite, workers)
+	fmt.Fprintf(w, "plan of -suite=%s at -workers=%d: a cell the committed reproduction timed costs its measured time (reproduction/timings-*.csv), any other the cost model's estimate (experiments/runner/cost.go, catalog.EvalSeconds)\n", suite, workers)
 	fmt.Fprintf(w, "BLAS %s\n", backend)
 	if !calibrated {
 		fmt.Fprintf(w, "UNCALIBRATED: this build uses BLAS backend %q; the cost model was fitted to the OpenBLAS build (-tags openblas), and pure-Go evaluations measured 1-2.7x slower\n", backend)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "figure\tcells\tcell-seconds\twall time\tmeasured cells")
-	costs := make([]float64, len(p.cells))
-	measured := make([]bool, len(p.cells))
+	costs := make([]float64, len(p.Cells))
+	measured := make([]bool, len(p.Cells))
 	nMeasured := 0
-	for i, c := range p.cells {
-		costs[i], measured[i] = cellCost(c, p.stems[i])
+	for i, c := range p.Cells {
+		costs[i], measured[i] = CellCost(c, p.Stems[i])
 		if measured[i] {
 			nMeasured++
 		}
 	}
-	for fi, fig := range p.figures {
+	for fi, fig := range p.Figures {
 		var figCosts []float64
 		figMeasured := 0
-		for _, ref := range p.uses[fi] {
-			figCosts = append(figCosts, costs[ref.cell])
-			if measured[ref.cell] {
+		for _, ref := range p.Uses[fi] {
+			figCosts = append(figCosts, costs[ref.Cell])
+			if measured[ref.Cell] {
 				figMeasured++
 			}
 		}

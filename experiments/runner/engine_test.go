@@ -1,0 +1,254 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"dpgibo/algo"
+	"dpgibo/baselines"
+	"dpgibo/internal/records"
+	"dpgibo/tasks"
+	"dpgibo/tasks/catalog"
+)
+
+// fakeTask is a 2-d quadratic with 4 users.
+type fakeTask struct{}
+
+func (fakeTask) Dim() int { return 2 }
+
+func (fakeTask) Bounds() (lo, hi []float64) { return []float64{-1, -1}, []float64{1, 1} }
+
+func (fakeTask) Users() int { return 4 }
+
+func (fakeTask) Losses(theta, dst []float64) error {
+	for i := range dst {
+		dst[i] = theta[0]*theta[0] + theta[1]*theta[1] + float64(i)
+	}
+	return nil
+}
+
+func (fakeTask) Name() string { return "fake" }
+
+func (fakeTask) DataLabel() string { return "ctslice-synthetic" }
+
+func (fakeTask) LossBound() float64 { return 10 }
+
+func (fakeTask) Data() (train, val tasks.Dataset) { return }
+
+func newFakeTask(TaskSpec) (tasks.Task, error) { return fakeTask{}, nil }
+
+// fakeMethod evaluates a fixed list of points and reports each.
+type fakeMethod struct{ points [][]float64 }
+
+func (f fakeMethod) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
+	dst := make([]float64, obj.Users())
+	for i, p := range f.points {
+		if err := obj.Losses(p, dst); err != nil {
+			return algo.Result{}, err
+		}
+		if err := cb(algo.Iteration{Iter: i + 1, Evals: i + 1, Batch: 1, Theta: p}); err != nil {
+			return algo.Result{}, err
+		}
+	}
+	return algo.Result{Theta: f.points[len(f.points)-1], Evals: len(f.points), Ledger: algo.NonPrivateLedger()}, nil
+}
+
+func TestCellGuardsTheMethodContract(t *testing.T) {
+	spec := Cell{Suite: "test", Task: "fake", D: 2, Method: "random", Seed: 1, Budget: 2, Mu: inf}
+	for _, tc := range []struct {
+		points [][]float64
+		want   string
+	}{
+		{[][]float64{{0, 0}, {0.5, 0}, {0, 0.5}}, "over its budget 2"},
+		{[][]float64{{0, 0}, {2, 0}}, "outside the task's box"},
+	} {
+		m := fakeMethod{tc.points}
+		_, err := RunCell(context.Background(), spec, newFakeTask,
+			func(string, baselines.Options) (baselines.Method, error) { return m, nil }, "", nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("points %v: got %v, want an error containing %q", tc.points, err, tc.want)
+		}
+	}
+	// Within the contract: the reported loss is the noiseless mean, and the stand-in
+	// warning is printed once however many cells use it.
+	var warnings bytes.Buffer
+	r := &cellRunner{Warnings: &warnings}
+	for i := 0; i < 3; i++ {
+		out, err := RunCell(context.Background(), spec, newFakeTask,
+			func(string, baselines.Options) (baselines.Method, error) {
+				return fakeMethod{[][]float64{{0.5, 0}, {0, 0}}}, nil
+			}, "", r.warn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var losses []float64
+		for _, row := range out.Rows {
+			losses = append(losses, row.Loss)
+		}
+		if len(losses) != 2 || losses[0] != 0.25+1.5 || losses[1] != 1.5 {
+			t.Fatalf("reported losses %v, want [1.75 1.5]", losses)
+		}
+	}
+	if got := strings.Count(warnings.String(), "\n"); got != 1 || !strings.Contains(warnings.String(), "bash data/fetch.sh") {
+		t.Errorf("stand-in warning printed %d times: %q", got, warnings.String())
+	}
+}
+
+// A method's warning is printed once per run however many cells raise it, naming the first.
+func TestMethodWarningsOncePerRun(t *testing.T) {
+	var buf bytes.Buffer
+	r := &cellRunner{Warnings: &buf}
+	r.warnMethod("fig/a", []string{"algo: one", "algo: two"})
+	r.warnMethod("fig/b", []string{"algo: two", "algo: three"})
+	want := "warning: algo: one (first raised by fig/a; printed once per run)\n" +
+		"warning: algo: two (first raised by fig/a; printed once per run)\n" +
+		"warning: algo: three (first raised by fig/b; printed once per run)\n"
+	if buf.String() != want {
+		t.Errorf("warnings printed:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
+
+// runCell passes the pinned values of algo's defaults explicitly, and a cell's own design
+// options where it has them.
+func TestRunCellPinsAlgoDefaults(t *testing.T) {
+	spec := Cell{Suite: "test", Task: "fake", D: 2, Method: "dpgibo", Seed: 1, Budget: 6, Mu: 1,
+		Iters: 2, Batch: 3, Clip: 1, Step: 0.5, Lengthscale: 1, AdaptiveClip: &AdaptiveClipConfig{}}
+	capture := func(spec Cell) algo.Settings {
+		var got algo.Settings
+		errStop := errors.New("captured")
+		_, err := RunCell(context.Background(), spec, newFakeTask, func(_ string, o baselines.Options) (baselines.Method, error) {
+			got = o.Settings
+			return nil, errStop
+		}, "", nil)
+		if !errors.Is(err, errStop) {
+			t.Fatalf("runCell: %v", err)
+		}
+		return got
+	}
+	s := capture(spec)
+	want := algo.AdaptiveClip{Quantile: 0.5, Rate: 0.2, CountShare: 0.1}
+	if s.DesignStarts != 3 || s.DesignEvals != 60 || s.DesignRefine != algo.RefineJoint || s.MaxKept >= 0 || s.PriorMean != algo.PriorUserMean ||
+		s.StepRule != algo.AdaGrad || s.Kernel.Variance != 1 || s.MaxBatch != 12 || s.AdaptiveClip == nil || *s.AdaptiveClip != want {
+		t.Errorf("settings of a cell at the pinned values: %+v (adaptive %+v)", s, s.AdaptiveClip)
+	}
+	spec.Design = &DesignConfig{Starts: 2, Evals: 40, GreedyOnly: true, MaxKept: 9}
+	spec.PriorMean = PriorZero
+	spec.AdaptiveClip = &AdaptiveClipConfig{Rate: 0.5}
+	s = capture(spec)
+	want.Rate = 0.5
+	if s.DesignStarts != 2 || s.DesignEvals != 40 || s.DesignRefine != algo.RefineNone || s.MaxKept != 9 || s.PriorMean != algo.PriorZero || *s.AdaptiveClip != want {
+		t.Errorf("settings of a cell with its own design: %+v (adaptive %+v)", s, s.AdaptiveClip)
+	}
+}
+
+// A block that would leave a scale setting or an unknown design value to algo is rejected
+// before any cell runs.
+func TestBlocksLeaveNothingToAlgoDefaults(t *testing.T) {
+	base := Block{Task: "gpreg", Dims: []int{2}, Methods: []string{"dpgibo"}, Seeds: 1,
+		Algo: AlgoConfig{Iters: 2, Clip: 1, Mu: 1, Step: 0.3, Lengthscale: 1}}
+	if err := CheckBlock(base); err != nil {
+		t.Fatalf("valid block: %v", err)
+	}
+	for _, tc := range []struct {
+		edit func(*Block)
+		want string
+	}{
+		{func(b *Block) { b.Algo.Step = 0 }, "Step and Lengthscale"},
+		{func(b *Block) { b.Algo.Lengthscale = 0 }, "Step and Lengthscale"},
+		{func(b *Block) { b.Algo.Clip = 0 }, "Clip set or swept"},
+		{func(b *Block) { b.Algo.PriorMean = "mean" }, "unknown prior mean"},
+		{func(b *Block) { b.Algo.PriorMean, b.Algo.Standardise = PriorZero, true }, "standardising needs"},
+		{func(b *Block) { b.Algo.Design = &DesignConfig{Starts: -1} }, "design options"},
+	} {
+		b := base
+		tc.edit(&b)
+		if err := CheckBlock(b); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("block %+v: %v, want an error containing %q", b.Algo, err, tc.want)
+		}
+	}
+	b := base
+	b.Algo.Clip, b.Sweep, b.Values = 0, "clip", []Num{0.1}
+	if err := CheckBlock(b); err != nil {
+		t.Errorf("swept clip: %v", err)
+	}
+	b = base
+	b.Methods, b.Algo.Step = []string{"random"}, 0
+	if err := CheckBlock(b); err != nil {
+		t.Errorf("random search needs no Step: %v", err)
+	}
+}
+
+// The "before" variant pins revision 1's defaults, as algo computed them: on ridge (W = 10,
+// S = 9, d = 6, T = 20) l = 10/6, B = 9/(4 l), Step = 10/(2 sqrt 20), no calibration.
+func TestDefaultsBeforeSettings(t *testing.T) {
+	task, err := catalog.New(catalog.Spec{Name: "ridge", D: 6, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := Cell{Method: "dpgibo", D: 6, Iters: 20, Mu: 1, Defaults: DefaultsBefore}
+	s := defaultsBeforeSettings(algo.Settings{Iters: 20, Mu: 1}, spec, task)
+	l := 10.0 / 6
+	if s.Kernel.Lengthscale != l || s.LocalRadius != 2*l || s.Clip != 0.25*9/l || s.Step != 10/(2*math.Sqrt(20)) ||
+		s.Batch != 7 || s.ClipCalibration != nil || s.AdaptiveClip != nil || s.StepRule != algo.AdaGrad {
+		t.Errorf("before settings %+v", s)
+	}
+	resolved, err := s.WithDefaults(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resolved.ClipCalibration != nil || resolved.Clip != s.Clip || resolved.Step != s.Step {
+		t.Errorf("algo's defaults changed the pinned before settings: %+v", resolved)
+	}
+}
+
+// TestFStarFileLeavesOutUnknownSettingsAndKeepsOthers writes fstar.csv for a plan with a
+// setting that has no committed f*: it is left out with one warning, and rows of an earlier
+// fstar.csv for settings the run did not touch are kept.
+func TestFStarFileLeavesOutUnknownSettingsAndKeepsOthers(t *testing.T) {
+	out := t.TempDir()
+	figs := []Figure{{Name: "odd", Blocks: []Block{{Task: "grouplasso", Dims: []int{2, 3}, NTrain: 30, NVal: 41, DataSeed: 1,
+		Methods: []string{"random"}, Seeds: 1, Algo: AlgoConfig{Iters: 2}}}}}
+	// d = 2 with 41 users has no committed f*; an earlier file holds another setting.
+	earlier := []records.FStar{{Task: "gpreg", Data: "synthetic", D: 7, NUsers: 9, NTrain: 9, FStar: 0.5, ThetaSource: "earlier run"}}
+	data, err := records.Marshal(earlier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "fstar.csv"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	o := Options{Suite: "quick", Out: out, Workers: 1, Quiet: true, Stderr: &warn}
+	p, err := MakePlan("quick", figs, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &cellRunner{Out: o.Out, Workers: 1, NewTask: defaultTaskFactory, NewMethod: defaultMethodFactory, Warnings: &warn}
+	todo, err := r.Todo(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Execute(context.Background(), p, todo); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Merge(p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := records.ReadFile[records.FStar](filepath.Join(out, "fstar.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != earlier[0] {
+		t.Errorf("fstar.csv = %+v, want only the earlier run's row", got)
+	}
+	if n := strings.Count(warn.String(), "no committed f*"); n != 1 || !strings.Contains(warn.String(), "2 setting(s)") {
+		t.Errorf("warnings: %q", warn.String())
+	}
+}

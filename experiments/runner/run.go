@@ -1,0 +1,316 @@
+// Package runner is the engine that runs figures: a Figure crosses tasks, dimensions,
+// swept values, methods and seeds (its Blocks) into cells, one run each; Run plans the
+// cells of a list of figures, runs those not yet finished on a pool of workers, writes
+// each finished cell atomically under OUT/cells/ (so an interrupted run resumes and loses
+// nothing; shards of a run split its cells and a merge joins them), and, once every cell
+// is present, writes each figure's CSV, the timings, fstar.csv, the verdicts, a manifest
+// and the figures, byte-identical for any number of workers or shards.
+//
+// The paper's figures are in package dpgibo/experiments/suites; the command
+// dpgibo/experiments runs them from the command line. A module of one's own adds a method
+// (baselines.Register), a task (Options.NewTask) and figures of its own, and runs them, or
+// the paper's with its method added, through Run (docs/extending.md).
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"dpgibo/figures/plotting"
+	"dpgibo/figures/verdict"
+	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/fastexp"
+	"dpgibo/internal/progress"
+	"dpgibo/internal/runlock"
+	"dpgibo/internal/shutdown"
+	"dpgibo/tasks/svr"
+)
+
+// Options configure one run of figures: which figures, where their cells and outputs go,
+// and how the cells run. Zero values are usable except for Figures and Out.
+type Options struct {
+	// Suite names the run: the suite column of every row, part of every cell's stem and of
+	// the manifest (e.g. "paper", or a name of one's own).
+	Suite string
+	// Figures are the figures to run (required).
+	Figures []Figure
+	// Only is the -only figure of the command line, recorded in the manifest and the lock:
+	// Merge then writes timings-NAME.csv, leaving a full run's timings.csv alone. Figures
+	// must already be that one figure.
+	Only string
+	// Out is the output directory (required): cells under Out/cells, the figure CSVs,
+	// timings, fstar.csv, verdicts, manifest and figures at the top.
+	Out string
+	// Seeds, when positive, replaces the number of replications of every block with more
+	// than one.
+	Seeds int
+	// Workers is the number of cells run in parallel (0: 1).
+	Workers int
+	// Resume skips the cells already finished in Out; Merge runs nothing and writes the
+	// outputs from the cells in Out (after sharded runs).
+	Resume, Merge bool
+	// AllowMixedBackend admits cells of another BLAS backend on Resume and Merge.
+	AllowMixedBackend bool
+	// Shard selects the cells of one shard (zero: all).
+	Shard Shard
+	// CTSlice is the CT-slice data file or directory of the svr task ("": its lookup
+	// order, then the stand-in).
+	CTSlice string
+	// Quiet prints no progress and no start and end lines.
+	Quiet bool
+	// Render renders the figures into Out/figures when the CSVs are complete.
+	Render bool
+	// Plan prints every figure's cells and estimated wall time to Stdout and runs nothing.
+	Plan bool
+	// Stdout receives the Plan output (nil: os.Stdout).
+	Stdout io.Writer
+	// ProgressEvery is the period of the plain progress line when Stderr is not a terminal
+	// (0: 30 s).
+	ProgressEvery time.Duration
+	// Stderr receives progress, warnings and notes (nil: os.Stderr).
+	Stderr io.Writer
+	// NewTask and NewMethod build tasks and methods (nil: catalog.New and baselines.New).
+	NewTask   TaskFactory
+	NewMethod MethodFactory
+	// Args is the command line recorded in the manifest.
+	Args []string
+	// AfterMerge, when set, runs after the figure CSVs are written and before the verdicts
+	// (the quick suite's audit and theory sweep).
+	AfterMerge func(context.Context) error
+	// AfterCell, when set, is called after each cell is written (tests stop a run midway
+	// with it).
+	AfterCell func()
+}
+
+// Run runs (or, with Merge, merges; with Plan, estimates) the figures of o: it plans their
+// cells, runs those not yet finished on o.Workers workers, and once every cell is present
+// writes each figure's CSV, the timings, fstar.csv, the verdicts, the manifest and, with
+// Render, the figures.
+func Run(ctx context.Context, o Options) error {
+	o = o.withDefaults()
+	figs := o.Figures
+	if len(figs) == 0 {
+		return errors.New("runner: no figures to run")
+	}
+	if o.Out == "" && !o.Plan {
+		return errors.New("runner: no output directory")
+	}
+	shutdown.SetGrace(shutdown.SuiteGrace)
+	if o.Seeds > 0 {
+		figs = OverrideSeeds(figs, o.Seeds)
+	}
+	if o.Plan {
+		return planRun(o, figs)
+	}
+	if err := prepareOut(o.Out); err != nil {
+		return err
+	}
+	source, err := checkData(o, figs)
+	if err != nil {
+		return err
+	}
+	p, err := MakePlan(o.Suite, figs, source)
+	if err != nil {
+		return err
+	}
+	release, err := runlock.Acquire(o.Out, runlock.Info{Suite: o.Suite, Only: o.Only, Shard: o.Shard.String(), ConfigHash: ConfigHash(o.Suite, p)}, o.Stderr)
+	if err != nil {
+		return err
+	}
+	defer release()
+	// One BLAS thread per worker, always: the workers already use the cores, and a
+	// multithreaded OpenBLAS splits reductions by its thread count, so results would
+	// otherwise depend on -workers in the last bits. (No-op in the pure-Go build, whose
+	// parallel products are deterministic.)
+	blasinfo.SetThreads(1)
+	start := time.Now()
+	man := newManifest(o, p, start)
+	r := &cellRunner{
+		Out: o.Out, Workers: o.Workers, Resume: o.Resume, Shard: o.Shard, CTSlice: o.CTSlice,
+		Only: o.Only, AllowMixedBackend: o.AllowMixedBackend,
+		NewTask: o.NewTask, NewMethod: o.NewMethod, Warnings: o.Stderr, afterCell: o.AfterCell,
+	}
+	if !o.Merge {
+		r.Progress = progress.New(o.Stderr, o.Quiet, o.ProgressEvery)
+		todo, err := r.Todo(p)
+		if err != nil {
+			return err
+		}
+		man.Ran = len(todo)
+		if !o.Quiet {
+			fmt.Fprintf(o.Stderr, "experiments: %s: %s; writing to %s (%s)\n", runName(o), todoNote(r, p, todo), o.Out, backendNote())
+		}
+		if err := r.Execute(ctx, p, todo); err != nil {
+			return err
+		}
+	}
+	if miss := r.missing(p); len(miss) > 0 {
+		if o.Merge {
+			return r.Merge(p) // reports the missing cells
+		}
+		// A shard whose siblings have not finished: the last one to finish merges.
+		if !o.Quiet {
+			fmt.Fprintf(o.Stderr, "shard %s done; %d of %d cells belong to shards still running or not yet run; the last shard to finish (or -merge) writes the CSVs\n",
+				o.Shard, len(miss), len(p.Stems))
+		}
+		return man.write(o.Out, time.Now())
+	}
+	if err := r.Merge(p); err != nil {
+		return err
+	}
+	man.CellBLAS = r.cellBLAS
+	if err := afterMerge(ctx, o, figs); err != nil {
+		return err
+	}
+	man.Shard = "" // the merged outputs belong to the whole run
+	if err := man.write(o.Out, time.Now()); err != nil {
+		return err
+	}
+	if !o.Quiet {
+		where := "figure CSVs, summary, claims and manifest in " + o.Out
+		if o.Render {
+			where += ", figures in " + filepath.Join(o.Out, "figures")
+		}
+		fmt.Fprintf(o.Stderr, "experiments: %s: done: %s\n", runName(o), where)
+	}
+	return nil
+}
+
+// planRun prints the plan of the figures (Options.Plan): no output directory, lock, data
+// or cell is touched.
+func planRun(o Options, figs []Figure) error {
+	source := "stand-in"
+	for _, f := range figs {
+		for _, b := range f.Blocks {
+			if b.Task == "svr" && b.Data == "" {
+				s, err := ctsliceSource(o.CTSlice)
+				if err != nil {
+					return err
+				}
+				source = s
+			}
+		}
+	}
+	p, err := MakePlan(o.Suite, figs, source)
+	if err != nil {
+		return err
+	}
+	out := o.Stdout
+	if out == nil {
+		out = os.Stdout
+	}
+	return PrintPlan(out, o.Suite, p, o.Workers, planBackend())
+}
+
+// prepareOut creates dir and checks that files can be written in it.
+func prepareOut(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	probe, err := os.CreateTemp(dir, ".write-test-*")
+	if err != nil {
+		return fmt.Errorf("output directory %s is not writable: %w", dir, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// runName names a run in its start and end lines: the suite, the figure of -only, the
+// shard.
+func runName(o Options) string {
+	name := "suite " + o.Suite
+	if o.Only != "" {
+		name += " -only=" + o.Only
+	}
+	if s := o.Shard.String(); s != "" {
+		name += " shard " + s
+	}
+	return name
+}
+
+// todoNote says what a run is about to do: the cells to run and, on -resume, how many it
+// found finished.
+func todoNote(r *cellRunner, p *Plan, todo []int) string {
+	note := fmt.Sprintf("%d cells to run", len(todo))
+	if r.Resume {
+		note += fmt.Sprintf(", %d found finished and verified", r.found(p, todo))
+	}
+	return note
+}
+
+// backendNote names the BLAS backend and kernel set and the exponential's path of this run.
+func backendNote() string {
+	note := "BLAS " + blasinfo.Backend()
+	if core := blasinfo.Replaced(); core != "" {
+		note += " (replacing OpenBLAS's generic " + core + ")"
+	}
+	return note + ", exponentials " + fastexp.Vectorised()
+}
+
+// withDefaults fills the options a caller may leave zero.
+func (o Options) withDefaults() Options {
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.Workers < 1 {
+		o.Workers = 1
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = 30 * time.Second
+	}
+	if o.NewTask == nil {
+		o.NewTask = defaultTaskFactory
+	}
+	if o.NewMethod == nil {
+		o.NewMethod = defaultMethodFactory
+	}
+	return o
+}
+
+// checkData returns where the SVR cells' CT-slice data come from ("" when no cell reads it)
+// and, unless merging, reads and validates that data now, before the first cell, rather
+// than when the first SVR cell builds its task.
+func checkData(o Options, figs []Figure) (string, error) {
+	source := ""
+	for _, f := range figs {
+		for _, b := range f.Blocks {
+			if b.Task == "svr" && b.Data == "" && source == "" {
+				var err error
+				if source, err = ctsliceSource(o.CTSlice); err != nil {
+					return "", err
+				}
+			}
+		}
+	}
+	if source != "" && !o.Merge {
+		if err := svr.Preload(o.CTSlice); err != nil {
+			return "", fmt.Errorf("CT-slice data (checked before the first cell): %w", err)
+		}
+	}
+	return source, nil
+}
+
+// afterMerge writes what follows from the merged CSVs: o.AfterMerge's outputs, the
+// verdicts, and the figures when rendering.
+func afterMerge(ctx context.Context, o Options, figs []Figure) error {
+	if o.AfterMerge != nil {
+		if err := o.AfterMerge(ctx); err != nil {
+			return err
+		}
+	}
+	if _, err := verdict.WriteDir(o.Out); err != nil {
+		return fmt.Errorf("verdicts: %w", err)
+	}
+	if o.Render {
+		if _, err := plotting.RenderDir(o.Out, filepath.Join(o.Out, "figures"), FigureNames(figs)); err != nil {
+			return fmt.Errorf("rendering figures: %w", err)
+		}
+	}
+	return nil
+}
