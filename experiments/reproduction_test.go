@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"dpgibo/experiments/runner"
-	"dpgibo/figures/verdict"
+	"dpgibo/figures/claims"
 	"dpgibo/internal/records"
 )
 
@@ -63,7 +63,7 @@ func TestReproductionManifestsMatchTheCode(t *testing.T) {
 					path, m.ConfigHash[:12], m.Suite, m.Only, got[:12])
 			}
 			for _, f := range figs {
-				want := verdict.ClaimsHash(f.Name, verdict.Statements())
+				want := claims.Hash(f.Name, claims.Statements())
 				if got := m.ClaimsHashes[f.Name]; got != want && !history[f.Name+" "+want] {
 					t.Errorf("%s: figure %s was run with claims hash %q, but the declared claims hash to %q, and reproduction/claims-history.csv does not record that they changed after the run (go run ./figures/claimshistory after committing them, or rerun the figure)",
 						path, f.Name, got, want)

@@ -20,6 +20,7 @@ import (
 	"dpgibo/algo"
 	"dpgibo/baselines"
 	"dpgibo/experiments/runner"
+	"dpgibo/figures/claims"
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/blasinfo"
@@ -492,7 +493,7 @@ func TestFig2bRealRunsOnTheSampleSplitByPatient(t *testing.T) {
 // Every figure with declared claims has at least the seeds at which an exact paired test can
 // reach alpha after Holm over its k claim tests: 2/2^n <= Alpha/k.
 func TestSeedsMeetTheHolmRule(t *testing.T) {
-	statements := verdict.Statements()
+	statements := claims.Statements()
 	k := map[string]int{}
 	for _, st := range statements {
 		for _, c := range st.Claims {

@@ -6,8 +6,8 @@
 //
 // Each figure NAME.csv found in -in becomes NAME.png, NAME.svg and NAME.pdf in -out. The
 // drawing code is in package dpgibo/figures/plotting. The statistics of every figure CSV in
-// -in (summary.csv, comparisons.csv, claims.csv and statements.csv, package
-// dpgibo/figures/verdict) are written into -out beside the drawings, so that -in is only
+// -in (summary.csv, comparisons.csv, claims.csv and statements.csv, and the studies'
+// tables; package dpgibo/figures/outputs) are written into -out beside the drawings, so that -in is only
 // read (figure CSVs may be NAME.csv or NAME.csv.gz); -verdicts=false skips them.
 //
 // Every input is read and checked (package dpgibo/internal/records: required columns,
@@ -24,8 +24,8 @@ import (
 	"os"
 	"strings"
 
+	"dpgibo/figures/outputs"
 	"dpgibo/figures/plotting"
-	"dpgibo/figures/verdict"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/records"
 )
@@ -82,7 +82,7 @@ func figures(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *verdicts {
-		staged, err := verdict.Outputs(*in)
+		staged, err := outputs.Files(*in)
 		if err != nil {
 			return fmt.Errorf("verdicts: %w", err)
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"dpgibo/figures/verdict"
+	"dpgibo/figures/claims"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/fastexp"
 	"dpgibo/internal/records"
@@ -73,12 +73,12 @@ func newManifest(o Options, p *Plan, start time.Time) *Manifest {
 	return m
 }
 
-// claimsHashes returns verdict.ClaimsHash of every figure that has claims.
+// claimsHashes returns claims.Hash of every figure that has claims.
 func claimsHashes(figs []Figure) map[string]string {
-	statements := verdict.Statements()
+	statements := claims.Statements()
 	out := map[string]string{}
 	for _, f := range figs {
-		if h := verdict.ClaimsHash(f.Name, statements); h != "" {
+		if h := claims.Hash(f.Name, statements); h != "" {
 			out[f.Name] = h
 		}
 	}

@@ -21,8 +21,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"dpgibo/figures/outputs"
 	"dpgibo/figures/plotting"
-	"dpgibo/figures/verdict"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/fastexp"
 	"dpgibo/internal/progress"
@@ -304,7 +304,7 @@ func afterMerge(ctx context.Context, o Options, figs []Figure) error {
 			return err
 		}
 	}
-	if _, err := verdict.WriteDir(o.Out); err != nil {
+	if _, err := outputs.WriteDir(o.Out); err != nil {
 		return fmt.Errorf("verdicts: %w", err)
 	}
 	if o.Render {

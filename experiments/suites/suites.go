@@ -57,7 +57,7 @@ var (
 )
 
 // Seeds of the paper suite, fixed before the run whose verdicts docs/results.md reports (the claims
-// are declared in package dpgibo/figures/verdict). Rule: at least the smallest n at which an
+// are declared in package dpgibo/figures/claims). Rule: at least the smallest n at which an
 // exact paired test can reach alpha = 0.05 after Holm over the figure's k claim tests,
 // 2/2^n <= 0.05/k (TestSeedsMeetTheHolmRule checks it against the declared claims), raised
 // where the suite affords it: to 30 where one seed costs under a minute of one core (fig3c,

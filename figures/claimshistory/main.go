@@ -1,5 +1,5 @@
 // Command claimshistory writes reproduction/claims-history.csv: for every figure with
-// declared claims, each claims hash (verdict.ClaimsHash) its committed manifests have
+// declared claims, each claims hash (claims.Hash) its committed manifests have
 // recorded and the one the code declares now, with the commit that declared it and whether
 // that was before or after the figure's first committed results. It reads the repository's
 // git history (run it in a clone with history); README's generator and the tests read only
@@ -20,7 +20,7 @@ import (
 	"os/exec"
 	"strings"
 
-	"dpgibo/figures/verdict"
+	"dpgibo/figures/claims"
 	"dpgibo/internal/records"
 	"dpgibo/internal/runinfo"
 )
@@ -60,10 +60,10 @@ func run(args []string) error {
 		return err
 	}
 	head = strings.TrimSpace(head)
-	if status, err := git("status", "--porcelain", "--", "figures/verdict"); err != nil {
+	if status, err := git("status", "--porcelain", "--", "figures/claims"); err != nil {
 		return err
 	} else if status != "" {
-		return errors.New("figures/verdict has uncommitted changes: commit the claims first, so that the table names the commit that declares them")
+		return errors.New("figures/claims has uncommitted changes: commit the claims first, so that the table names the commit that declares them")
 	}
 	// A hash already in the table keeps the commit that declared it there: the code of that
 	// commit had the claims, and a later regeneration must not move the declaration forward.
@@ -78,9 +78,9 @@ func run(args []string) error {
 	declared := func(fig, hash, otherwise string) string {
 		return cmp.Or(declaredAt[fig+" "+hash], otherwise)
 	}
-	statements := verdict.Statements()
+	statements := claims.Statements()
 	var rows []records.ClaimsHistory
-	for _, fig := range verdict.Figures(statements) {
+	for _, fig := range claims.Figures(statements) {
 		// The first results are the first commit of any of the figure's files: its raw CSV,
 		// timings or manifest (early runs committed timings and verdicts before raw data).
 		// A figure that reruns another's curves has that figure's first results too.
@@ -116,7 +116,7 @@ func run(args []string) error {
 			seen[h] = true
 			rows = append(rows, row(fig, h, declared(fig, h, m.Commit), c, firstResult))
 		}
-		if h := verdict.ClaimsHash(fig, statements); !seen[h] {
+		if h := claims.Hash(fig, statements); !seen[h] {
 			rows = append(rows, row(fig, h, declared(fig, h, head), "", firstResult))
 		}
 	}

@@ -33,6 +33,7 @@ import (
 	"text/tabwriter"
 
 	"dpgibo/experiments/pool"
+	"dpgibo/figures/claims"
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
 )
@@ -47,9 +48,9 @@ func main() {
 	}
 }
 
-// Row is one line of the power table (power.csv): verdict.PowerRow, which README's
+// Row is one line of the power table (power.csv): records.PowerRow, which README's
 // generator reads.
-type Row = verdict.PowerRow
+type Row = records.PowerRow
 
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("power", flag.ContinueOnError)
@@ -78,8 +79,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	statements := verdict.Statements()
-	figs := verdict.Figures(statements)
+	statements := claims.Statements()
+	figs := claims.Figures(statements)
 	if *figList != "" {
 		figs = strings.Split(*figList, ",")
 	}
@@ -183,8 +184,8 @@ func resample(res *verdict.Results, fig string, committed []int, drawn []int) *v
 
 // figurePower judges B replicates of fig at each n and returns one row per statement with a
 // counted claim on fig and per n.
-func figurePower(res *verdict.Results, statements []verdict.Statement, fig string, ns []int, replicates, workers int, seed uint64, perSeed float64) ([]Row, error) {
-	var touched []verdict.Statement
+func figurePower(res *verdict.Results, statements []claims.Statement, fig string, ns []int, replicates, workers int, seed uint64, perSeed float64) ([]Row, error) {
+	var touched []claims.Statement
 	for _, st := range statements {
 		for _, c := range st.Claims {
 			if c.Figure == fig && c.Aside == "" {

@@ -7,7 +7,7 @@
 //	go run ./figures/readme                 # rewrite README.md and the docs pages from reproduction/
 //	go run ./figures/readme -check          # exit 1 if either is not what reproduction/ gives
 //
-// Each section lies between verdict.SectionBegin(dir) and verdict.ReportEnd.
+// Each section lies between SectionBegin(dir) and ReportEnd.
 package main
 
 import (
@@ -18,7 +18,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
 )
 
@@ -41,7 +40,7 @@ func generate(path, root, file string) (old, updated string, err error) {
 		return "", "", err
 	}
 	updated = string(b)
-	for _, s := range verdict.Sections() {
+	for _, s := range Sections() {
 		if s.File != file {
 			continue
 		}
@@ -49,7 +48,7 @@ func generate(path, root, file string) (old, updated string, err error) {
 		if err != nil {
 			return "", "", fmt.Errorf("reading %s: %w", s.Dir, err)
 		}
-		if updated, err = verdict.RewriteSection(updated, s.Dir, body); err != nil {
+		if updated, err = RewriteSection(updated, s.Dir, body); err != nil {
 			return "", "", fmt.Errorf("%s: %w", path, err)
 		}
 	}
@@ -60,7 +59,7 @@ func generate(path, root, file string) (old, updated string, err error) {
 // pages.
 func files(readme, pages string) map[string]string {
 	out := map[string]string{"": readme}
-	for _, s := range verdict.Sections() {
+	for _, s := range Sections() {
 		if s.File != "" {
 			out[s.File] = filepath.Join(pages, s.File)
 		}

@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"dpgibo/figures/claims"
+	"dpgibo/figures/outputs"
 	"dpgibo/figures/plotting"
+	"dpgibo/figures/studies"
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/artefacts"
 	"dpgibo/internal/records"
@@ -28,7 +31,7 @@ func TestReadmeMatchesReproduction(t *testing.T) {
 			t.Fatalf("%s's generated sections differ from reproduction/: run go run ./figures/readme", path)
 		}
 	}
-	page, err := os.ReadFile(filepath.Join(root, verdict.ResultsPage))
+	page, err := os.ReadFile(filepath.Join(root, ResultsPage))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +43,7 @@ func TestReadmeMatchesReproduction(t *testing.T) {
 	}
 	for _, c := range claims {
 		if c.Verdict != verdict.NotYetRun && !strings.Contains(old, "`"+c.Claim+"`") {
-			t.Errorf("claim %s is not in %s", c.Claim, verdict.ResultsPage)
+			t.Errorf("claim %s is not in %s", c.Claim, ResultsPage)
 		}
 	}
 }
@@ -50,10 +53,10 @@ func TestReadmeMatchesReproduction(t *testing.T) {
 // comparisons, claims and statements byte for byte, and writes nothing into the folder; in
 // the study folders, their judged table (design-equivalence.csv).
 func TestCommittedVerdictsAreWhatTheRawDataGive(t *testing.T) {
-	studies := []string{filepath.Join("reproduction", "design-equivalence"), filepath.Join("reproduction", "svr-precision"),
+	studyDirs := []string{filepath.Join("reproduction", "design-equivalence"), filepath.Join("reproduction", "svr-precision"),
 		filepath.Join("reproduction", "peers-own"), filepath.Join("reproduction", "ucb-revision"),
 		filepath.Join("reproduction", "ucb-solves")}
-	for _, rel := range append([]string{"reproduction", filepath.Join("reproduction", "purego"), filepath.Join("reproduction", "defaults")}, studies...) {
+	for _, rel := range append([]string{"reproduction", filepath.Join("reproduction", "purego"), filepath.Join("reproduction", "defaults")}, studyDirs...) {
 		dir := filepath.Join("..", "..", rel)
 		if _, err := os.Stat(dir); rel != "reproduction" && err != nil {
 			continue // the pure-Go and library-study folders are committed once their runs are
@@ -63,14 +66,14 @@ func TestCommittedVerdictsAreWhatTheRawDataGive(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := t.TempDir()
-		if _, err := verdict.WriteTo(dir, out); err != nil {
+		if _, err := outputs.WriteTo(dir, out); err != nil {
 			t.Fatal(err)
 		}
 		names := verdict.Files
-		if slices.Contains(studies, rel) {
+		if slices.Contains(studyDirs, rel) {
 			names = nil
 		}
-		for _, extra := range []string{verdict.EquivalenceFile, verdict.DefaultsFile} {
+		for _, extra := range []string{studies.EquivalenceFile, studies.DefaultsFile} {
 			if _, err := os.Stat(filepath.Join(dir, extra)); err == nil {
 				names = append(names, extra)
 			}
@@ -136,9 +139,9 @@ func TestCheckFailsOnAStaleReadme(t *testing.T) {
 	stale := func(file string) string {
 		var b strings.Builder
 		b.WriteString("intro\n")
-		for _, s := range verdict.Sections() {
+		for _, s := range Sections() {
 			if s.File == file {
-				b.WriteString(verdict.SectionBegin(s.Dir) + "\nhand-written numbers\n" + verdict.ReportEnd + "\nbetween\n")
+				b.WriteString(SectionBegin(s.Dir) + "\nhand-written numbers\n" + ReportEnd + "\nbetween\n")
 			}
 		}
 		b.WriteString("outro\n")
@@ -184,17 +187,17 @@ func TestCommittedVerdictsMirrorWhenSidesSwap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	statements := verdict.Statements()
-	swapped := make([]verdict.Statement, len(statements))
+	statements := claims.Statements()
+	swapped := make([]claims.Statement, len(statements))
 	changed := 0
 	for i, st := range statements {
 		st.Claims = slices.Clone(st.Claims)
 		for j, c := range st.Claims {
 			switch c.Kind {
-			case verdict.Lower:
-				c.Kind = verdict.Higher
-			case verdict.Higher:
-				c.Kind = verdict.Lower
+			case claims.Lower:
+				c.Kind = claims.Higher
+			case claims.Higher:
+				c.Kind = claims.Lower
 			default:
 				continue
 			}
@@ -235,9 +238,9 @@ func TestCommittedFiguresAreWhatTheRawDataRender(t *testing.T) {
 	}
 	for _, path := range files {
 		name := filepath.Base(path)
-		want, err := os.ReadFile(filepath.Join(root, verdict.FiguresDir, name))
+		want, err := os.ReadFile(filepath.Join(root, FiguresDir, name))
 		if err != nil {
-			t.Errorf("%s: %v (render it: go run ./figures -in reproduction -out %s -formats png -verdicts=false)", name, err, verdict.FiguresDir)
+			t.Errorf("%s: %v (render it: go run ./figures -in reproduction -out %s -formats png -verdicts=false)", name, err, FiguresDir)
 			continue
 		}
 		got, err := os.ReadFile(path)
@@ -245,15 +248,15 @@ func TestCommittedFiguresAreWhatTheRawDataRender(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !samePixels(t, got, want) {
-			t.Errorf("%s/%s is not what reproduction/ renders to", verdict.FiguresDir, name)
+			t.Errorf("%s/%s is not what reproduction/ renders to", FiguresDir, name)
 		}
 	}
-	committed, err := filepath.Glob(filepath.Join(root, verdict.FiguresDir, "*.png"))
+	committed, err := filepath.Glob(filepath.Join(root, FiguresDir, "*.png"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(committed) != len(files) {
-		t.Errorf("%d PNGs committed in %s, %d rendered", len(committed), verdict.FiguresDir, len(files))
+		t.Errorf("%d PNGs committed in %s, %d rendered", len(committed), FiguresDir, len(files))
 	}
 }
 
@@ -285,8 +288,8 @@ func samePixels(t *testing.T, a, b []byte) bool {
 // The committed equivalence studies (the design study, the svr precision study) are what
 // their committed raw runs give.
 func TestCommittedDesignStudyIsWhatItsRunsGive(t *testing.T) {
-	studies := 0
-	for _, s := range verdict.Sections() {
+	judged := 0
+	for _, s := range Sections() {
 		if !s.Equivalence {
 			continue
 		}
@@ -294,24 +297,24 @@ func TestCommittedDesignStudyIsWhatItsRunsGive(t *testing.T) {
 		if _, err := os.Stat(dir); os.IsNotExist(err) {
 			continue // not run yet; the section says so
 		}
-		studies++
+		judged++
 		out := t.TempDir()
-		if _, err := verdict.WriteTo(dir, out); err != nil {
+		if _, err := outputs.WriteTo(dir, out); err != nil {
 			t.Fatal(err)
 		}
-		want, err := os.ReadFile(filepath.Join(dir, verdict.EquivalenceFile))
+		want, err := os.ReadFile(filepath.Join(dir, studies.EquivalenceFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := os.ReadFile(filepath.Join(out, verdict.EquivalenceFile))
+		got, err := os.ReadFile(filepath.Join(out, studies.EquivalenceFile))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if string(got) != string(want) {
-			t.Errorf("%s/%s is not what its raw runs give", s.Dir, verdict.EquivalenceFile)
+			t.Errorf("%s/%s is not what its raw runs give", s.Dir, studies.EquivalenceFile)
 		}
 	}
-	if studies == 0 {
+	if judged == 0 {
 		t.Error("no committed equivalence study")
 	}
 }

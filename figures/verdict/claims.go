@@ -7,175 +7,10 @@ import (
 	"sort"
 	"strings"
 
+	"dpgibo/figures/claims"
 	"dpgibo/figures/stats"
 	"dpgibo/internal/records"
 )
-
-// Kind is the form of a claim. Every kind but Trend compares the values of two sides, A and
-// B, by their difference a - b; Margin (when set) is the declared margin delta.
-type Kind int
-
-const (
-	// Lower: a - b < -delta (A lower than B; by more than delta when Margin > 0).
-	Lower Kind = iota
-	// Higher: a - b > delta.
-	Higher
-	// NotWorse: a - b < delta (A is not worse than B by more than delta): "tracks",
-	// "competitive", "no better than" with the sides swapped.
-	NotWorse
-	// Equivalent: |a - b| < delta, two one-sided tests ("roughly the same").
-	Equivalent
-	// Trend: along Configs (in order, one d), Along's metric increases (Increasing) or
-	// decreases: Page's L test over the seeds as blocks.
-	Trend
-)
-
-func (k Kind) String() string {
-	switch k {
-	case Lower:
-		return "lower"
-	case Higher:
-		return "higher"
-	case NotWorse:
-		return "not-worse"
-	case Equivalent:
-		return "equivalent"
-	case Trend:
-		return "trend"
-	}
-	return fmt.Sprintf("kind(%d)", int(k))
-}
-
-// Where a side's value is read on each run.
-const (
-	// AtFinal (the zero value): the final loss, the last reported row.
-	AtFinal = ""
-	// AtStart: the loss at theta0 (the run's iteration-0 row; for a method without one, the
-	// theta0 of the figure's DP-GIBO runs, else GIBO's, at the same setting and seed).
-	AtStart = "start"
-	// AtHalf: the loss at the checkpoint e_h = ceil(K/2)(d+1), where K = floor(E/(d+1)) and E
-	// the fewest final evaluations of the side's runs: the loss of the theta the run had
-	// released at its last report with at most e_h evaluations.
-	AtHalf = "half"
-	// AtEnd is the final loss where "" means "as the other side" (Side.MinusAt).
-	AtEnd = "final"
-	// AtOracle is f* of the side's setting for every seed: a method that sits at the best
-	// known optimum. Only the attainability control reads it.
-	AtOracle = "oracle"
-)
-
-// Metrics of a claim.
-const (
-	// MetricLoss (the zero value) is the loss f of the released theta; a margin is
-	// Margin x G0 of the setting.
-	MetricLoss = ""
-	// MetricEvals is the number of evaluations used (final row).
-	MetricEvals = "evals"
-	// MetricRegret is the normalised regret (f - f*)/G0(setting); a margin is Margin itself.
-	// It compares settings of different d on one scale.
-	MetricRegret = "regret"
-	// MetricLogGap is the log of the normalised regret, log(max((f - f*)/G0, GapFloor)); a
-	// margin is Margin itself, so "A below B by log 2" says A's gap to f* is less than half
-	// B's. It is the scale of "substantially": relative to the worse side's own gap, where a
-	// margin of 0.1 G0 could exceed that gap. Chosen after the results were seen (post hoc).
-	MetricLogGap = "log-gap"
-)
-
-// GapFloor is the normalised regret below which MetricLogGap does not distinguish gaps: a
-// method at f* (gap 0) has log gap log(GapFloor), not minus infinity.
-const GapFloor = 1e-3
-
-// SubstantialMargin is the margin of a "substantially" claim on MetricLogGap: one side's gap
-// to f* at least twice the other's.
-var SubstantialMargin = math.Log(2)
-
-// Side selects the values of one curve of a claim's figure, one value per seed. Task and Data
-// may be empty when the figure has only one.
-type Side struct {
-	Task, Data, Method, Config string
-	D                          int
-	// At is where each run's value is read: AtFinal, AtStart or AtHalf.
-	At string
-	// Minus names a method whose value (same task, data, d, config "" and seed) is
-	// subtracted: the privacy cost DP-GIBO - GIBO, paired within a setting. MinusAt is where
-	// the subtracted value is read ("" : where At reads, AtEnd: the final loss).
-	Minus, MinusAt string
-	// FromD, when set, subtracts the side's value at d = FromD from its value at D, seed by
-	// seed index: the change across d of independent runs (any fixed pairing of independent
-	// runs gives independent differences), e.g. how much random search degrades from d = 2
-	// to d = 20.
-	FromD int
-}
-
-func (s Side) String() string {
-	out := s.Method
-	if s.Minus != "" {
-		out += " - " + s.Minus
-	}
-	if s.Config != "" {
-		out += " " + s.Config
-	}
-	out += fmt.Sprintf(" d=%d", s.D)
-	if s.FromD != 0 {
-		out += fmt.Sprintf(" minus d=%d", s.FromD)
-	}
-	if s.At != AtFinal {
-		out += " at " + s.At
-	}
-	return out
-}
-
-// Claim is one test of a statement: two sides (or a trend), a kind, a metric and a margin,
-// judged on one figure. Claims are declared in code (Statements) before the runs whose
-// results judge them; ClaimsHash pins their judged content.
-type Claim struct {
-	// ID is unique, e.g. fig1-dp-tracks-gibo-d20.
-	ID string
-	// Figure is the figure whose CSV the claim is judged on.
-	Figure string
-	Kind   Kind
-	// A and B are the sides compared (all kinds but Trend).
-	A, B Side
-	// Margin is delta in units of G0 (loss) or absolute (regret); 0 for a plain direction.
-	Margin float64
-	// Metric is MetricLoss, MetricEvals or MetricRegret.
-	Metric string
-	// Along is the curve whose Config is swept (Trend; its Config is ignored); Configs are
-	// the configs in the claimed order and Increasing the claimed direction.
-	Along      Side
-	Configs    []string
-	Increasing bool
-	// Throughout judges the claim at every checkpoint e_k = k(d+1), k = 1..K, after the
-	// start (intersection-union test: its p is the largest of the K p-values; one Holm
-	// member); K from the fewest final evaluations of either side.
-	Throughout bool
-	// Contrast lists the methods the statement sets A's method against: the specificity
-	// control re-judges the claim with A's method (and B's, when it is the same method)
-	// replaced by each of them. A claim that a substitute also reproduces is "not specific"
-	// and does not count towards its statement.
-	Contrast []string
-	// ContrastB makes the specificity control replace B's method rather than A's: the
-	// statement's subject is side B ("UCB-BO performs no better than random search" is
-	// declared as random not worse than UCB, and re-judged with GIBO in UCB's place).
-	ContrastB bool
-	// ContrastConfigs lists configs of A's method that the statement sets A's config
-	// against: the claim is re-judged with A's config replaced by each (eps = 0.3 "like" eps
-	// = 0.5 should not hold for eps = 2 too).
-	ContrastConfigs []string
-	// Aside, when set, says why the claim is shown but does not count towards its
-	// statement's verdict (a choice made after an outcome, substitute data of another size).
-	Aside string
-}
-
-// isMargin reports whether the claim is a "within delta" claim: the kinds a do-nothing
-// control must refute.
-func (c Claim) isMargin() bool { return c.Kind == NotWorse || c.Kind == Equivalent }
-
-// isDirectionalMargin reports whether the claim says one side is better than the other by
-// at least its margin: the kinds an oracle must be able to satisfy.
-func (c Claim) isDirectionalMargin() bool {
-	return (c.Kind == Lower || c.Kind == Higher) && c.Margin > 0
-}
 
 // ClaimRow is one judged claim (claims.csv), beside its statement. The first five columns
 // (claim, figure, statement, verdict, evidence) are the file's contract.
@@ -238,6 +73,17 @@ const (
 	NotTestable   = "not testable"
 )
 
+// CurvesOf returns the curves of figure fig, in order.
+func (r *Results) CurvesOf(fig string) []*Curve { return curvesOf(r, fig) }
+
+// Find returns the curve of figure fig that s selects (its task and data when set, method,
+// config and d), or nil.
+func (r *Results) Find(fig string, s claims.Side) *Curve { return newFigureData(r, fig).find(s) }
+
+// G0 is the start gap of the setting of curve c of figure fig, the median over seeds of
+// f(theta0) - f*: the unit of the claims' margins.
+func (r *Results) G0(fig string, c *Curve) (float64, error) { return newFigureData(r, fig).G0(c) }
+
 // figureData is one figure's curves with what the claims need of them.
 type figureData struct {
 	res    *Results
@@ -249,7 +95,7 @@ func newFigureData(res *Results, fig string) *figureData {
 }
 
 // find returns the curve selected by s (ignoring At, Minus and FromD).
-func (f *figureData) find(s Side) *Curve {
+func (f *figureData) find(s claims.Side) *Curve {
 	for _, c := range f.curves {
 		if c.Method == s.Method && c.Config == s.Config && c.D == s.D &&
 			(s.Task == "" || c.Task == s.Task) && (s.Data == "" || c.Data == s.Data) {
@@ -335,10 +181,10 @@ func checkpoints(d int, cs ...*Curve) int {
 // lossesAt returns seed -> loss of c read at at (AtFinal, AtStart or AtHalf) or, when
 // checkpoint > 0, at evaluation count checkpoint.
 func (f *figureData) lossesAt(c *Curve, at string, checkpoint int) (map[int]float64, error) {
-	if at == AtStart {
+	if at == claims.AtStart {
 		return f.starts(c)
 	}
-	if at == AtOracle {
+	if at == claims.AtOracle {
 		fs, err := f.fstar(c)
 		if err != nil {
 			return nil, err
@@ -349,16 +195,16 @@ func (f *figureData) lossesAt(c *Curve, at string, checkpoint int) (map[int]floa
 		}
 		return out, nil
 	}
-	if at == AtEnd {
-		at = AtFinal
+	if at == claims.AtEnd {
+		at = claims.AtFinal
 	}
-	if at == AtHalf {
+	if at == claims.AtHalf {
 		k := checkpoints(c.D, c)
 		if k < 2 {
 			return nil, fmt.Errorf("%s d=%d has fewer than two checkpoints", c.Method, c.D)
 		}
 		checkpoint = (k + 1) / 2 * (c.D + 1)
-	} else if at != AtFinal {
+	} else if at != claims.AtFinal {
 		return nil, fmt.Errorf("unknown At %q", at)
 	}
 	out := map[int]float64{}
@@ -377,7 +223,7 @@ func (f *figureData) lossesAt(c *Curve, at string, checkpoint int) (map[int]floa
 // values returns seed -> value of side s under metric (checkpoint > 0 overrides a final
 // read), the curve of s at D, and the scale of a margin on this metric (G0 for loss, 1 for
 // regret, 0 when no margin applies).
-func (f *figureData) values(s Side, metric string, checkpoint int) (map[int]float64, *Curve, float64, error) {
+func (f *figureData) values(s claims.Side, metric string, checkpoint int) (map[int]float64, *Curve, float64, error) {
 	c := f.find(s)
 	if c == nil {
 		return nil, nil, 0, fmt.Errorf("no runs of %s", s)
@@ -409,8 +255,8 @@ func (f *figureData) values(s Side, metric string, checkpoint int) (map[int]floa
 }
 
 // metricValues is values for one d.
-func (f *figureData) metricValues(c *Curve, s Side, metric string, checkpoint int) (map[int]float64, float64, error) {
-	if metric == MetricEvals {
+func (f *figureData) metricValues(c *Curve, s claims.Side, metric string, checkpoint int) (map[int]float64, float64, error) {
+	if metric == claims.MetricEvals {
 		out := map[int]float64{}
 		for _, r := range c.Runs {
 			out[r.Seed] = float64(r.Evals)
@@ -423,7 +269,7 @@ func (f *figureData) metricValues(c *Curve, s Side, metric string, checkpoint in
 	}
 	g0, g0err := f.G0(c)
 	if s.Minus != "" {
-		ms := Side{Task: c.Task, Data: c.Data, Method: s.Minus, D: c.D, At: s.At}
+		ms := claims.Side{Task: c.Task, Data: c.Data, Method: s.Minus, D: c.D, At: s.At}
 		if s.MinusAt != "" {
 			ms.At = s.MinusAt
 		}
@@ -444,13 +290,13 @@ func (f *figureData) metricValues(c *Curve, s Side, metric string, checkpoint in
 		losses = diff
 	}
 	switch metric {
-	case MetricLoss:
+	case claims.MetricLoss:
 		return losses, g0, nil // a missing G0 leaves scale 0: margin claims report it
-	case MetricRegret, MetricLogGap:
+	case claims.MetricRegret, claims.MetricLogGap:
 		if g0err != nil {
 			return nil, 0, g0err
 		}
-		if metric == MetricLogGap && s.Minus != "" {
+		if metric == claims.MetricLogGap && s.Minus != "" {
 			return nil, 0, fmt.Errorf("metric %q of a difference (%s)", metric, s)
 		}
 		fs := 0.0
@@ -462,8 +308,8 @@ func (f *figureData) metricValues(c *Curve, s Side, metric string, checkpoint in
 		out := map[int]float64{}
 		for seed, v := range losses {
 			out[seed] = (v - fs) / g0
-			if metric == MetricLogGap {
-				out[seed] = math.Log(max(out[seed], GapFloor))
+			if metric == claims.MetricLogGap {
+				out[seed] = math.Log(max(out[seed], claims.GapFloor))
 			}
 		}
 		return out, 1, nil
@@ -475,7 +321,7 @@ func (f *figureData) metricValues(c *Curve, s Side, metric string, checkpoint in
 // FromD), and methods whose runs at one seed share theta0 and random streams (the same
 // method under two configs, or DP-GIBO against GIBO). Runs at two d share neither data nor
 // theta0 and are never paired.
-func pairedSides(a, b Side, ca, cb *Curve) bool {
+func pairedSides(a, b claims.Side, ca, cb *Curve) bool {
 	if ca.Task != cb.Task || ca.Data != cb.Data || a.D != b.D || a.FromD != b.FromD || a.Minus != b.Minus {
 		return false
 	}
@@ -516,7 +362,7 @@ func sortedSeeds(m map[int]float64) []int {
 
 // judged is a claim's test before Holm's adjustment.
 type judged struct {
-	claim      Claim
+	claim      claims.Claim
 	rows       []Comparison // the claim's rows of comparisons.csv
 	pFor       float64
 	pAgainst   float64
@@ -544,7 +390,7 @@ type pairTest struct {
 }
 
 // judgePair tests claim cl (not a trend) reading both sides at checkpoint (0: as declared).
-func (f *figureData) judgePair(cl Claim, checkpoint int) (pairTest, error) {
+func (f *figureData) judgePair(cl claims.Claim, checkpoint int) (pairTest, error) {
 	var pt pairTest
 	xa, ca, scale, err := f.values(cl.A, cl.Metric, checkpoint)
 	if err != nil {
@@ -560,7 +406,7 @@ func (f *figureData) judgePair(cl Claim, checkpoint int) (pairTest, error) {
 		}
 		return pt, fmt.Errorf("a margin on metric %q", cl.Metric)
 	}
-	if cl.Kind == NotWorse && cl.Margin > 0 {
+	if cl.Kind == claims.NotWorse && cl.Margin > 0 {
 		pt.bothBelow = f.belowMargin(cl.A, ca, xa, cl.Metric, cl.Margin*scale) && f.belowMargin(cl.B, cb, xb, cl.Metric, cl.Margin*scale)
 	}
 	isPaired := pairedSides(cl.A, cl.B, ca, cb)
@@ -588,12 +434,12 @@ func (f *figureData) judgePair(cl Claim, checkpoint int) (pairTest, error) {
 		}
 	}
 	switch cl.Kind {
-	case Lower, Higher, NotWorse:
+	case claims.Lower, claims.Higher, claims.NotWorse:
 		threshold, forAlt, againstAlt := delta, stats.Less, stats.Greater
 		switch cl.Kind {
-		case Lower:
+		case claims.Lower:
 			threshold = -delta
-		case Higher:
+		case claims.Higher:
 			forAlt, againstAlt = stats.Greater, stats.Less
 		}
 		f, err := run(threshold, forAlt)
@@ -613,7 +459,7 @@ func (f *figureData) judgePair(cl Claim, checkpoint int) (pairTest, error) {
 			}
 			pt.pZero = z.PValue
 		}
-	case Equivalent:
+	case claims.Equivalent:
 		upper, err := run(delta, stats.Less) // a - b < +delta
 		if err != nil {
 			return pt, err
@@ -648,7 +494,7 @@ func (f *figureData) judgePair(cl Claim, checkpoint int) (pairTest, error) {
 // belowMargin reports whether side s (values x of curve c under metric) has a median gap to
 // f* below delta: then a margin of delta cannot tell it from a method at f*. Sides read as
 // differences (Minus, FromD) or as evaluation counts have no gap and report false.
-func (f *figureData) belowMargin(s Side, c *Curve, x map[int]float64, metric string, delta float64) bool {
+func (f *figureData) belowMargin(s claims.Side, c *Curve, x map[int]float64, metric string, delta float64) bool {
 	if s.Minus != "" || s.FromD != 0 || len(x) == 0 {
 		return false
 	}
@@ -657,7 +503,7 @@ func (f *figureData) belowMargin(s Side, c *Curve, x map[int]float64, metric str
 		gaps = append(gaps, v)
 	}
 	switch metric {
-	case MetricLoss:
+	case claims.MetricLoss:
 		fs, err := f.fstar(c)
 		if err != nil {
 			return false
@@ -665,7 +511,7 @@ func (f *figureData) belowMargin(s Side, c *Curve, x map[int]float64, metric str
 		for i := range gaps {
 			gaps[i] -= fs
 		}
-	case MetricRegret:
+	case claims.MetricRegret:
 	default:
 		return false
 	}
@@ -688,16 +534,16 @@ func enough(xa, xb map[int]float64, isPaired bool) bool {
 }
 
 func metricName(m string) string {
-	if m == MetricLoss {
+	if m == claims.MetricLoss {
 		return "loss"
 	}
 	return m
 }
 
 // judge runs the claim's test(s) on the figure's curves.
-func (f *figureData) judge(cl Claim) (judged, error) {
+func (f *figureData) judge(cl claims.Claim) (judged, error) {
 	j := judged{claim: cl}
-	if cl.Kind == Trend {
+	if cl.Kind == claims.Trend {
 		return f.judgeTrend(cl, j)
 	}
 	if !cl.Throughout {
@@ -757,7 +603,7 @@ func (j *judged) fill(pt pairTest) {
 
 // judgeTrend runs Page's L test along the claim's configs, the seeds present in every
 // config as blocks.
-func (f *figureData) judgeTrend(cl Claim, j judged) (judged, error) {
+func (f *figureData) judgeTrend(cl claims.Claim, j judged) (judged, error) {
 	var along []map[int]float64
 	var first *Curve
 	for _, cfg := range cl.Configs {
@@ -832,25 +678,25 @@ type controls struct {
 func (f *figureData) control(j judged, k int) controls {
 	cl := j.claim
 	out := controls{refuted: true, specific: true, attainable: true}
-	if cl.isDirectionalMargin() {
+	if cl.IsDirectionalMargin() {
 		f.attainability(cl, k, &out)
 	}
-	if cl.isMargin() {
+	if cl.IsMargin() {
 		ctl := cl
 		if cl.A.Minus != "" && cl.A.MinusAt == "" {
 			// Doing nothing is the private method staying at theta0 while the subtracted one
 			// runs as declared.
 			ctl.A.MinusAt = cl.A.At
-			if ctl.A.MinusAt == AtFinal {
-				ctl.A.MinusAt = AtEnd
+			if ctl.A.MinusAt == claims.AtFinal {
+				ctl.A.MinusAt = claims.AtEnd
 			}
 		}
-		ctl.A.At = AtStart
+		ctl.A.At = claims.AtStart
 		out.controlP, out.refuted = f.judgeControl(ctl, k, false, "do-nothing", &out.controlNotes)
 	}
 	type substitute struct {
 		name  string
-		claim Claim
+		claim claims.Claim
 	}
 	var subs []substitute
 	for _, m := range cl.Contrast {
@@ -864,7 +710,7 @@ func (f *figureData) control(j judged, k int) controls {
 			other.Method = m
 		}
 		subject.Method = m
-		for _, side := range []*Side{&sub.A, &sub.B} {
+		for _, side := range []*claims.Side{&sub.A, &sub.B} {
 			if side.Method == m && f.find(*side) == nil {
 				side.Config = "" // the substitute does not sweep the config
 			}
@@ -885,7 +731,7 @@ func (f *figureData) control(j judged, k int) controls {
 			verdict = "no"
 			if sj.pFor*float64(k) <= Alpha {
 				verdict = "yes"
-				if sub.isMargin() || sub.isDirectionalMargin() {
+				if sub.IsMargin() || sub.IsDirectionalMargin() {
 					if c := f.control(sj, k); !c.refuted {
 						verdict = "no (its do-nothing control is not refuted)"
 					} else if !c.attainable {
@@ -906,24 +752,24 @@ func (f *figureData) control(j judged, k int) controls {
 // margin: the side it says is better (A for Lower, B for Higher) is replaced by f* and the
 // claim judged again at one reading; it is attainable when that p x k <= Alpha. A side read as
 // a difference (Minus, FromD) has no oracle: the control does not apply.
-func (f *figureData) attainability(cl Claim, k int, out *controls) {
+func (f *figureData) attainability(cl claims.Claim, k int, out *controls) {
 	oracle := cl
 	oracle.Contrast, oracle.ContrastConfigs = nil, nil
 	better := &oracle.A
-	if cl.Kind == Higher {
+	if cl.Kind == claims.Higher {
 		better = &oracle.B
 	}
-	if better.Minus != "" || better.FromD != 0 || cl.Metric == MetricEvals {
+	if better.Minus != "" || better.FromD != 0 || cl.Metric == claims.MetricEvals {
 		return
 	}
-	better.At = AtOracle
+	better.At = claims.AtOracle
 	out.attainP, out.attainable = f.judgeControl(oracle, k, true, "attainability", &out.controlNotes)
 }
 
 // judgeControl judges a control claim at one reading (not Throughout) and returns its p x k,
 // in the claim's direction (forward) or the opposite one, and whether that is <= Alpha. A
 // control that cannot be tested is not passed and adds a note naming it (what).
-func (f *figureData) judgeControl(ctl Claim, k int, forward bool, what string, notes *[]string) (records.OptFloat, bool) {
+func (f *figureData) judgeControl(ctl claims.Claim, k int, forward bool, what string, notes *[]string) (records.OptFloat, bool) {
 	ctl.Throughout = false
 	cj, err := f.judge(ctl)
 	if err != nil || !cj.tested {
@@ -944,7 +790,7 @@ func (f *figureData) judgeControl(ctl Claim, k int, forward bool, what string, n
 
 // judgeAll judges every claim of figure fig with Holm's adjustment over the figure's tested
 // claims, and runs their controls.
-func judgeAll(res *Results, fig string, claims []Claim) ([]judged, []float64, []float64, []controls, error) {
+func judgeAll(res *Results, fig string, claims []claims.Claim) ([]judged, []float64, []float64, []controls, error) {
 	f := newFigureData(res, fig)
 	js := make([]judged, len(claims))
 	for i, cl := range claims {
@@ -978,11 +824,11 @@ func judgeAll(res *Results, fig string, claims []Claim) ([]judged, []float64, []
 // over each figure's tested claims. It returns one row per claim (claims of figures not in
 // res as "not yet run"), one row per statement, and the claims' test rows of
 // comparisons.csv, in declaration order.
-func Judge(res *Results, statements []Statement) ([]ClaimRow, []StatementRow, []Comparison, error) {
-	if err := checkStatements(statements); err != nil {
+func Judge(res *Results, statements []claims.Statement) ([]ClaimRow, []StatementRow, []Comparison, error) {
+	if err := claims.Check(statements); err != nil {
 		return nil, nil, nil, err
 	}
-	byFigure := map[string][]Claim{}
+	byFigure := map[string][]claims.Claim{}
 	aside := map[string]bool{} // claims shown beside their statement, not counted
 	for _, st := range statements {
 		for _, cl := range st.Claims {
@@ -1061,7 +907,7 @@ func claimRow(j judged, pHolm, pAgainstHolm float64, ctl controls, k int) ClaimR
 		return row
 	}
 	row.Test, row.N = j.test, j.n
-	if j.claim.Kind != Trend {
+	if j.claim.Kind != claims.Trend {
 		row.Estimate, row.CILow, row.CIHigh = j.estimate, j.lo, j.hi
 	}
 	if j.margin > 0 {
@@ -1128,7 +974,7 @@ func evidence(j judged, pHolm, pAgainstHolm float64, k int, ctl controls) string
 	if j.bothBelow {
 		b.WriteString("; both sides' median gaps to f* are below the margin: the claim only says A is within the margin of f*")
 	}
-	if j.claim.Metric == MetricLogGap {
+	if j.claim.Metric == claims.MetricLogGap {
 		b.WriteString("; log-gap rule for \"substantially\" (post hoc: chosen after the results were seen)")
 	}
 	for _, n := range ctl.controlNotes {

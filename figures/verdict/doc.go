@@ -27,9 +27,9 @@
 //
 // # Statements and claims
 //
-// A Statement is one clause of the paper (its sentence and section) or of this project's own
-// comparisons; a Claim is one test of it between two sides of one figure, declared once in
-// code (see Statements) before the run whose results judge it. Directional claims use a
+// A statement is one clause of the paper (its sentence and section) or of this project's own
+// comparisons; a claim is one test of it between two sides of one figure, declared once in
+// code (package dpgibo/figures/claims) before the run whose results judge it. Directional claims use a
 // one-sided test in the claimed direction; margin claims ("not worse than", "about equal")
 // shift the differences by delta = Margin x G0, G0 the setting's median start gap f(theta0) -
 // f* (or by Margin on the normalised regret (f - f*)/G0 across d); trends over a swept value
@@ -38,7 +38,7 @@
 // tests of one figure only, so adding a method or a claim to another figure changes no
 // verdict here.
 //
-// "Substantially" is judged on MetricLogGap, the log of the normalised gap to f*, with margin
+// "Substantially" is judged on claims.MetricLogGap, the log of the normalised gap to f*, with margin
 // log 2 (one gap at least twice the other), a rule chosen after the results were seen (post
 // hoc, said in each such claim's evidence).
 //
@@ -52,4 +52,9 @@
 // opposite direction is significant at Alpha after Holm, "inconclusive" otherwise, and "not
 // yet run" while its figure has no results. A statement is reproduced iff all its counted
 // claims are and not reproduced iff any is.
+//
+// The studies' tables (design, precision, implementation, revision and library studies) are
+// in package dpgibo/figures/studies, the files of a results folder are written by package
+// dpgibo/figures/outputs, and README's and the docs' generated sections by the command
+// dpgibo/figures/readme.
 package verdict

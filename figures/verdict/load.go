@@ -148,6 +148,11 @@ type fstarKey struct {
 // FStarTable looks up f* by setting.
 type FStarTable map[fstarKey]float64
 
+// Set records f* of the setting of curve c (its task, data, d, users and n_train).
+func (t FStarTable) Set(c *Curve, fstar float64) {
+	t[fstarKey{c.Task, c.Data, c.D, c.NUsers, c.NTrain}] = fstar
+}
+
 // Lookup returns the f* of c's setting. A curve whose n_train is 0 (the task's default
 // size) matches the one entry of its task, data, d and n_users whatever its n_train.
 func (t FStarTable) Lookup(c *Curve) (float64, bool) {

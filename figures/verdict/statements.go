@@ -1,44 +1,11 @@
 package verdict
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
+
+	"dpgibo/figures/claims"
 )
-
-// Statement is one clause of the paper that asserts a property of an experiment's results
-// (or, with an empty Source, one of this project's own comparisons), with the claims that
-// test it. Its verdict: reproduced iff every counted claim is; not reproduced iff any is;
-// not yet run while a counted claim's figure has no committed run; inconclusive otherwise.
-type Statement struct {
-	// ID is unique, e.g. s4.1-tracks-across-d.
-	ID string
-	// Source is the paper's section ("Section 4.1", "Figure 1 caption", ...); empty for
-	// the project's own statements.
-	Source string
-	// Sentence is the paper's words (LaTeX removed), or the project's statement.
-	Sentence string
-	// Claims test the statement. A claim with Aside set is shown and does not count.
-	Claims []Claim
-	// Refs are ids of claims declared under another statement that also test this one
-	// (the paper says one thing twice); they count like the statement's own claims.
-	Refs []string
-	// NotTestable, when set, says why the statement cannot be tested here.
-	NotTestable string
-	// Substitute, when set, says on which substitute data (and setting) the counted claims
-	// are judged, where the paper's data cannot be had here.
-	Substitute string
-	// Repeats, when set, is the ID of a statement this one restates (the paper says one thing
-	// twice, resting on the same claims): it is judged and shown, and the tally counts the
-	// two once.
-	Repeats string
-}
-
-// Paper reports whether the statement is the paper's.
-func (s Statement) Paper() bool { return s.Source != "" }
 
 // StatementRow is one judged statement (statements.csv).
 type StatementRow struct {
@@ -58,48 +25,8 @@ type StatementRow struct {
 	Repeats string `csv:"repeats"`
 }
 
-// checkStatements rejects duplicate ids and malformed declarations.
-func checkStatements(sts []Statement) error {
-	seenSt, seenCl := map[string]bool{}, map[string]bool{}
-	for _, st := range sts {
-		if st.ID == "" || seenSt[st.ID] {
-			return fmt.Errorf("statement id %q empty or declared twice", st.ID)
-		}
-		seenSt[st.ID] = true
-		if st.NotTestable != "" && len(st.Claims) > 0 {
-			return fmt.Errorf("statement %s is not testable but has claims", st.ID)
-		}
-		if st.NotTestable == "" && len(st.Claims)+len(st.Refs) == 0 {
-			return fmt.Errorf("statement %s has no claims and no reason why it is not testable", st.ID)
-		}
-		for _, cl := range st.Claims {
-			if cl.ID == "" || seenCl[cl.ID] {
-				return fmt.Errorf("claim id %q empty or declared twice", cl.ID)
-			}
-			seenCl[cl.ID] = true
-			if cl.Figure == "" {
-				return fmt.Errorf("claim %s names no figure", cl.ID)
-			}
-			if cl.Margin < 0 || (cl.Kind == Equivalent || cl.Kind == NotWorse) && cl.Margin == 0 {
-				return fmt.Errorf("claim %s: a %v claim needs a positive margin", cl.ID, cl.Kind)
-			}
-		}
-	}
-	for _, st := range sts {
-		for _, ref := range st.Refs {
-			if !seenCl[ref] {
-				return fmt.Errorf("statement %s refers to an undeclared claim %s", st.ID, ref)
-			}
-		}
-		if st.Repeats != "" && (!seenSt[st.Repeats] || st.Repeats == st.ID) {
-			return fmt.Errorf("statement %s repeats %q, which is not another declared statement", st.ID, st.Repeats)
-		}
-	}
-	return nil
-}
-
 // statementRow aggregates a statement's claim rows into its verdict.
-func statementRow(st Statement, rows []ClaimRow) StatementRow {
+func statementRow(st claims.Statement, rows []ClaimRow) StatementRow {
 	out := StatementRow{StatementID: st.ID, Statement: st.Sentence, SourceSection: st.Source, Substitute: st.Substitute, Repeats: st.Repeats}
 	if st.Paper() {
 		out.SourceSentence = st.Sentence
@@ -142,69 +69,6 @@ func statementRow(st Statement, rows []ClaimRow) StatementRow {
 	}
 	if count[NotSpecific] > 0 {
 		out.Reason += fmt.Sprintf("; %d not specific (a contrasted method reproduces them too), not counted", count[NotSpecific])
-	}
-	return out
-}
-
-// claimRules names the judging rules that ClaimsHash pins beside the claims themselves.
-const claimRules = "v2: attainability control (the better side of a directional margin claim at f*, p x k <= alpha, else inconclusive); " +
-	"log-gap metric log(max((f - f*)/G0, 1e-3)); v1: margins in units of G0 = median(f(theta0) - f*); paired Wilcoxon within task, data and d " +
-	"for one method or DP-GIBO vs GIBO, else Mann-Whitney; Holm per figure at alpha 0.05; " +
-	"do-nothing control opposite p x k <= alpha; specificity p x k <= alpha; throughout: IUT over k(d+1)"
-
-// ClaimsHash returns the SHA-256 of the judged content of the claims on figure fig (kinds,
-// sides, metrics, margins, checkpoints, contrasts, whether they count, and the rules; not the
-// wording), or "" when no statement has a claim on fig. Each figure's manifest records it, so
-// that claims changed after a run show.
-func ClaimsHash(fig string, statements []Statement) string {
-	type pinned struct {
-		ID         string   `json:"id"`
-		Kind       string   `json:"kind"`
-		A          Side     `json:"a"`
-		B          Side     `json:"b"`
-		Margin     float64  `json:"margin"`
-		Metric     string   `json:"metric"`
-		Along      Side     `json:"along"`
-		Configs    []string `json:"configs"`
-		Increasing bool     `json:"increasing"`
-		Throughout bool     `json:"throughout"`
-		Contrast   []string `json:"contrast"`
-		Counts     bool     `json:"counts"`
-		ContrastB  bool     `json:"contrast_b,omitempty"`
-		ContrastC  []string `json:"contrast_configs,omitempty"`
-	}
-	var claims []pinned
-	for _, st := range statements {
-		for _, c := range st.Claims {
-			if c.Figure == fig {
-				claims = append(claims, pinned{c.ID, c.Kind.String(), c.A, c.B, c.Margin, c.Metric, c.Along,
-					c.Configs, c.Increasing, c.Throughout, c.Contrast, c.Aside == "", c.ContrastB, c.ContrastConfigs})
-			}
-		}
-	}
-	if len(claims) == 0 {
-		return ""
-	}
-	b, err := json.Marshal(struct {
-		Rules  string   `json:"rules"`
-		Claims []pinned `json:"claims"`
-	}{claimRules, claims})
-	if err != nil {
-		panic(fmt.Sprintf("verdict: encoding claims: %v", err))
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
-// Figures returns the figures the statements' claims are judged on, in order of first use.
-func Figures(statements []Statement) []string {
-	var out []string
-	for _, st := range statements {
-		for _, c := range st.Claims {
-			if !slices.Contains(out, c.Figure) {
-				out = append(out, c.Figure)
-			}
-		}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpgibo/figures/claims"
 	"dpgibo/internal/records"
 )
 
@@ -102,9 +103,9 @@ func TestPairedByDesign(t *testing.T) {
 }
 
 // judge judges claims as one statement's and returns the claim rows.
-func judge(t *testing.T, res *Results, claims ...Claim) []ClaimRow {
+func judge(t *testing.T, res *Results, cls ...claims.Claim) []ClaimRow {
 	t.Helper()
-	rows, _, _, err := Judge(res, []Statement{{ID: "t", Source: "test", Sentence: "test", Claims: claims}})
+	rows, _, _, err := Judge(res, []claims.Statement{{ID: "t", Source: "test", Sentence: "test", Claims: cls}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,12 +128,12 @@ func TestJudgeVerdicts(t *testing.T) {
 	rows = append(rows, rowsOf("f", "gibo", "", 5, seq(n, func(i int) float64 { return 2 + 0.013*float64(i) })...)...)
 	rows = append(rows, rowsOf("f", "random", "", 5, seq(n, func(i int) float64 { return 1 + 0.01*float64((i*7)%n) + 0.0001 })...)...)
 	res := results(t, rows)
-	got, sts, tests, err := Judge(res, []Statement{{ID: "t", Source: "test", Sentence: "test", Claims: []Claim{
-		{ID: "lower", Figure: "f", Kind: Lower, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "gibo", D: 5}},
-		{ID: "wrong-way", Figure: "f", Kind: Lower, A: Side{Method: "gibo", D: 5}, B: Side{Method: "dpgibo", D: 5}},
-		{ID: "tie", Figure: "f", Kind: Lower, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "random", D: 5}},
-		{ID: "missing", Figure: "f", Kind: Lower, A: Side{Method: "ucb", D: 5}, B: Side{Method: "random", D: 5}},
-		{ID: "other-figure", Figure: "g", Kind: Lower, A: Side{Method: "ucb", D: 5}, B: Side{Method: "random", D: 5}},
+	got, sts, tests, err := Judge(res, []claims.Statement{{ID: "t", Source: "test", Sentence: "test", Claims: []claims.Claim{
+		{ID: "lower", Figure: "f", Kind: claims.Lower, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "gibo", D: 5}},
+		{ID: "wrong-way", Figure: "f", Kind: claims.Lower, A: claims.Side{Method: "gibo", D: 5}, B: claims.Side{Method: "dpgibo", D: 5}},
+		{ID: "tie", Figure: "f", Kind: claims.Lower, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "random", D: 5}},
+		{ID: "missing", Figure: "f", Kind: claims.Lower, A: claims.Side{Method: "ucb", D: 5}, B: claims.Side{Method: "random", D: 5}},
+		{ID: "other-figure", Figure: "g", Kind: claims.Lower, A: claims.Side{Method: "ucb", D: 5}, B: claims.Side{Method: "random", D: 5}},
 	}}})
 	if err != nil {
 		t.Fatal(err)
@@ -169,16 +170,16 @@ func TestSwappingSidesMirrorsTheVerdict(t *testing.T) {
 	rows := append(rowsOf("f", "dpgibo", "", 5, seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })...),
 		rowsOf("f", "random", "", 5, seq(n, func(i int) float64 { return 1.05 + 0.01*float64((i*5)%n) })...)...)
 	res := withFStar(results(t, rows))
-	a, b := Side{Method: "dpgibo", D: 5}, Side{Method: "random", D: 5}
+	a, b := claims.Side{Method: "dpgibo", D: 5}, claims.Side{Method: "random", D: 5}
 	mirror := map[string]string{Reproduced: NotReproduced, NotReproduced: Reproduced, Inconclusive: Inconclusive}
 	for _, c := range []struct {
-		one, other Claim
+		one, other claims.Claim
 		same       bool // the two say the same thing (else: opposite things)
 	}{
-		{Claim{ID: "x", Figure: "f", Kind: Lower, A: a, B: b}, Claim{ID: "y", Figure: "f", Kind: Lower, A: b, B: a}, false},
-		{Claim{ID: "x", Figure: "f", Kind: Lower, A: a, B: b}, Claim{ID: "y", Figure: "f", Kind: Higher, A: a, B: b}, false},
-		{Claim{ID: "x", Figure: "f", Kind: Lower, A: a, B: b}, Claim{ID: "y", Figure: "f", Kind: Higher, A: b, B: a}, true},
-		{Claim{ID: "x", Figure: "f", Kind: Higher, Margin: 0.01, A: b, B: a}, Claim{ID: "y", Figure: "f", Kind: Lower, Margin: 0.01, A: a, B: b}, true},
+		{claims.Claim{ID: "x", Figure: "f", Kind: claims.Lower, A: a, B: b}, claims.Claim{ID: "y", Figure: "f", Kind: claims.Lower, A: b, B: a}, false},
+		{claims.Claim{ID: "x", Figure: "f", Kind: claims.Lower, A: a, B: b}, claims.Claim{ID: "y", Figure: "f", Kind: claims.Higher, A: a, B: b}, false},
+		{claims.Claim{ID: "x", Figure: "f", Kind: claims.Lower, A: a, B: b}, claims.Claim{ID: "y", Figure: "f", Kind: claims.Higher, A: b, B: a}, true},
+		{claims.Claim{ID: "x", Figure: "f", Kind: claims.Higher, Margin: 0.01, A: b, B: a}, claims.Claim{ID: "y", Figure: "f", Kind: claims.Lower, Margin: 0.01, A: a, B: b}, true},
 	} {
 		x, y := judge(t, res, c.one)[0], judge(t, res, c.other)[0]
 		if x.Verdict == Inconclusive && c.one.Margin == 0 {
@@ -204,10 +205,10 @@ func TestHolmFamilyIsPerFigure(t *testing.T) {
 		rows = append(rows, rowsOf(fig, "gibo", "", 5, seq(n, func(i int) float64 { return float64(i) + 0.5 + 0.01*float64(i%3) })...)...)
 	}
 	res := results(t, rows)
-	one := []Claim{{ID: "f1", Figure: "f", Kind: Lower, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "gibo", D: 5}}}
+	one := []claims.Claim{{ID: "f1", Figure: "f", Kind: claims.Lower, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "gibo", D: 5}}}
 	two := append(one,
-		Claim{ID: "g1", Figure: "g", Kind: Lower, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "gibo", D: 5}},
-		Claim{ID: "g2", Figure: "g", Kind: Higher, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "gibo", D: 5}})
+		claims.Claim{ID: "g1", Figure: "g", Kind: claims.Lower, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "gibo", D: 5}},
+		claims.Claim{ID: "g2", Figure: "g", Kind: claims.Higher, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "gibo", D: 5}})
 	a, b := judge(t, res, one...), judge(t, res, two...)
 	if a[0].PHolm != b[0].PHolm || a[0].Verdict != b[0].Verdict {
 		t.Fatalf("claim f1 changed when claims of figure g were added: %+v vs %+v", a[0], b[0])
@@ -225,8 +226,8 @@ func TestNotWorseMargin(t *testing.T) {
 	b := seq(n, func(i int) float64 { return 1 + 0.02*float64(i) })
 	a := seq(n, func(i int) float64 { return b[i] + 0.05 + 0.001*float64(i%4) })
 	res := withFStar(results(t, append(rowsOf("f", "dpgibo", "", 5, a...), rowsOf("f", "gibo", "", 5, b...)...)))
-	mk := func(id string, m float64) Claim {
-		return Claim{ID: id, Figure: "f", Kind: NotWorse, Margin: m, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "gibo", D: 5}}
+	mk := func(id string, m float64) claims.Claim {
+		return claims.Claim{ID: id, Figure: "f", Kind: claims.NotWorse, Margin: m, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "gibo", D: 5}}
 	}
 	got := judge(t, res, mk("wide", 0.10), mk("narrow", 0.01))
 	if got[0].Verdict != Reproduced || got[1].Verdict != NotReproduced {
@@ -250,7 +251,7 @@ func TestDoNothingControlBlocksAMarginThatCannotFail(t *testing.T) {
 	b := seq(n, func(i int) float64 { return 1 + 0.02*float64(i) })
 	a := seq(n, func(i int) float64 { return b[i] + 0.001*float64(i%4+1) })
 	res := withFStar(results(t, append(rowsOf("f", "dpgibo", "", 5, a...), rowsOf("f", "gibo", "", 5, b...)...)))
-	cl := Claim{ID: "huge", Figure: "f", Kind: NotWorse, Margin: 200, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "gibo", D: 5}}
+	cl := claims.Claim{ID: "huge", Figure: "f", Kind: claims.NotWorse, Margin: 200, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "gibo", D: 5}}
 	got := judge(t, res, cl)[0]
 	if got.Verdict != Inconclusive || !strings.Contains(got.Evidence, "NOT refuted") {
 		t.Fatalf("verdict %q (%s): want inconclusive with the control not refuted", got.Verdict, got.Evidence)
@@ -270,16 +271,16 @@ func TestSpecificity(t *testing.T) {
 	}
 	rows = append(rows, rowsOf("f", "random", "", 5, seq(n, func(i int) float64 { return 50 + 0.01*float64(i) })...)...)
 	res := withFStar(results(t, rows))
-	progress := func(id, m string) Claim {
-		return Claim{ID: id, Figure: "f", Kind: Lower, Margin: 0.1, A: Side{Method: m, D: 5},
-			B: Side{Method: m, D: 5, At: AtStart}, Contrast: []string{"gibo", "random"}}
+	progress := func(id, m string) claims.Claim {
+		return claims.Claim{ID: id, Figure: "f", Kind: claims.Lower, Margin: 0.1, A: claims.Side{Method: m, D: 5},
+			B: claims.Side{Method: m, D: 5, At: claims.AtStart}, Contrast: []string{"gibo", "random"}}
 	}
 	got := judge(t, res, progress("dp", "dpgibo"))[0]
 	if got.Verdict != NotSpecific || !strings.Contains(got.Specificity, "gibo: yes") || !strings.Contains(got.Specificity, "random: yes") {
 		t.Fatalf("verdict %q, specificity %q: every method leaves theta0 = 99, so none is specific", got.Verdict, got.Specificity)
 	}
-	below := Claim{ID: "below", Figure: "f", Kind: Lower, A: Side{Method: "dpgibo", D: 5}, B: Side{Method: "random", D: 5}}
-	_, sts, _, err := Judge(res, []Statement{{ID: "s", Source: "test", Sentence: "s", Claims: []Claim{progress("dp", "dpgibo"), below}}})
+	below := claims.Claim{ID: "below", Figure: "f", Kind: claims.Lower, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "random", D: 5}}
+	_, sts, _, err := Judge(res, []claims.Statement{{ID: "s", Source: "test", Sentence: "s", Claims: []claims.Claim{progress("dp", "dpgibo"), below}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,9 +315,9 @@ func TestThroughoutChecksEveryCheckpoint(t *testing.T) {
 		return a.Evals < b.Evals
 	})
 	res := results(t, rows)
-	a, b := Side{Method: "dpgibo", D: d}, Side{Method: "random", D: d}
-	final := judge(t, res, Claim{ID: "final", Figure: "f", Kind: Lower, A: a, B: b})[0]
-	through := judge(t, res, Claim{ID: "through", Figure: "f", Kind: Lower, A: a, B: b, Throughout: true})[0]
+	a, b := claims.Side{Method: "dpgibo", D: d}, claims.Side{Method: "random", D: d}
+	final := judge(t, res, claims.Claim{ID: "final", Figure: "f", Kind: claims.Lower, A: a, B: b})[0]
+	through := judge(t, res, claims.Claim{ID: "through", Figure: "f", Kind: claims.Lower, A: a, B: b, Throughout: true})[0]
 	if final.Verdict != Reproduced {
 		t.Fatalf("final: %q (%s)", final.Verdict, final.Evidence)
 	}
@@ -337,11 +338,11 @@ func TestEquivalentAndTrend(t *testing.T) {
 		rows = append(rows, rowsOf("f", "dpgibo", cfg, 5, v...)...)
 	}
 	res := withFStar(results(t, rows))
-	along := Side{Method: "dpgibo", D: 5}
+	along := claims.Side{Method: "dpgibo", D: 5}
 	got := judge(t, res,
-		Claim{ID: "eq", Figure: "f", Kind: Equivalent, Margin: 0.1, A: Side{Method: "dpgibo", Config: "x=1", D: 5}, B: Side{Method: "dpgibo", Config: "x=2", D: 5}},
-		Claim{ID: "up", Figure: "f", Kind: Trend, Along: along, Configs: []string{"x=1", "x=2", "x=3"}, Increasing: true},
-		Claim{ID: "down", Figure: "f", Kind: Trend, Along: along, Configs: []string{"x=1", "x=2", "x=3"}})
+		claims.Claim{ID: "eq", Figure: "f", Kind: claims.Equivalent, Margin: 0.1, A: claims.Side{Method: "dpgibo", Config: "x=1", D: 5}, B: claims.Side{Method: "dpgibo", Config: "x=2", D: 5}},
+		claims.Claim{ID: "up", Figure: "f", Kind: claims.Trend, Along: along, Configs: []string{"x=1", "x=2", "x=3"}, Increasing: true},
+		claims.Claim{ID: "down", Figure: "f", Kind: claims.Trend, Along: along, Configs: []string{"x=1", "x=2", "x=3"}})
 	want := []string{Reproduced, Reproduced, NotReproduced}
 	for i, r := range got {
 		if r.Verdict != want[i] {
@@ -354,7 +355,7 @@ func TestEquivalentAndTrend(t *testing.T) {
 func TestRegretNeedsFStarAndAcrossDIsUnpaired(t *testing.T) {
 	rows := append(rowsOf("f", "random", "", 2, 0.5, 0.6, 0.7), rowsOf("f", "random", "", 20, 0.8, 0.9, 1.0)...)
 	res := results(t, rows)
-	cl := Claim{ID: "gap", Figure: "f", Kind: Higher, Metric: MetricRegret, A: Side{Method: "random", D: 20}, B: Side{Method: "random", D: 2}}
+	cl := claims.Claim{ID: "gap", Figure: "f", Kind: claims.Higher, Metric: claims.MetricRegret, A: claims.Side{Method: "random", D: 20}, B: claims.Side{Method: "random", D: 2}}
 	if got := judge(t, res, cl)[0]; got.Verdict != Inconclusive || !strings.Contains(got.Evidence, "no f*") {
 		t.Fatalf("without f*: %q %q", got.Verdict, got.Evidence)
 	}
@@ -365,8 +366,8 @@ func TestRegretNeedsFStarAndAcrossDIsUnpaired(t *testing.T) {
 }
 
 func TestStatementsWellFormed(t *testing.T) {
-	sts := Statements()
-	if err := checkStatements(sts); err != nil {
+	sts := claims.Statements()
+	if err := claims.Check(sts); err != nil {
 		t.Fatal(err)
 	}
 	paper := 0
@@ -375,10 +376,10 @@ func TestStatementsWellFormed(t *testing.T) {
 			paper++
 		}
 		for _, c := range st.Claims {
-			if c.Kind == Trend && len(c.Configs) < 3 {
+			if c.Kind == claims.Trend && len(c.Configs) < 3 {
 				t.Errorf("claim %s: a trend needs at least three configs", c.ID)
 			}
-			if c.Kind != Trend && c.A == c.B {
+			if c.Kind != claims.Trend && c.A == c.B {
 				t.Errorf("claim %s compares a side with itself", c.ID)
 			}
 		}
@@ -386,31 +387,33 @@ func TestStatementsWellFormed(t *testing.T) {
 	if paper < 30 {
 		t.Errorf("%d paper statements: the scope (captions, introduction, section 4, discussion, appendix) has more", paper)
 	}
-	bad := append(slices.Clone(sts), Statement{ID: "x", Source: "s", Sentence: "s", Refs: []string{"no-such-claim"}})
-	if err := checkStatements(bad); err == nil {
+	bad := append(slices.Clone(sts), claims.Statement{ID: "x", Source: "s", Sentence: "s", Refs: []string{"no-such-claim"}})
+	if err := claims.Check(bad); err == nil {
 		t.Error("a reference to an undeclared claim was accepted")
 	}
 }
 
 // The claims hash pins what is judged, not the words.
 func TestClaimsHashPinsJudgedContent(t *testing.T) {
-	sts := []Statement{{ID: "s", Source: "x", Sentence: "one", Claims: []Claim{
-		{ID: "c", Figure: "f", Kind: NotWorse, Margin: 0.1, A: Side{Method: "dpgibo", D: 2}, B: Side{Method: "gibo", D: 2}}}}}
-	h := ClaimsHash("f", sts)
-	if h == "" || ClaimsHash("g", sts) != "" {
-		t.Fatalf("hash %q for f, %q for a figure without claims", h, ClaimsHash("g", sts))
+	sts := []claims.Statement{{ID: "s", Source: "x", Sentence: "one", Claims: []claims.Claim{
+		{ID: "c", Figure: "f", Kind: claims.NotWorse, Margin: 0.1, A: claims.Side{Method: "dpgibo", D: 2}, B: claims.Side{Method: "gibo", D: 2}}}}}
+	h := claims.Hash("f", sts)
+	if h == "" || claims.Hash("g", sts) != "" {
+		t.Fatalf("hash %q for f, %q for a figure without claims", h, claims.Hash("g", sts))
 	}
 	sts[0].Sentence = "other words"
-	if ClaimsHash("f", sts) != h {
+	if claims.Hash("f", sts) != h {
 		t.Error("the wording changed the hash")
 	}
 	sts[0].Claims[0].Margin = 0.2
-	if ClaimsHash("f", sts) == h {
+	if claims.Hash("f", sts) == h {
 		t.Error("a new margin kept the hash")
 	}
 }
 
-func TestWriteDirRoundTrip(t *testing.T) {
+// Outputs of a folder, written into it, are not figure CSVs: reading the folder again
+// gives the same bytes.
+func TestOutputsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	var rows []records.Row
 	rows = append(rows, rowsOf("fig1", "dpgibo", "", 2, seq(10, func(i int) float64 { return 0.2 + 0.001*float64(i) })...)...)
@@ -422,18 +425,26 @@ func TestWriteDirRoundTrip(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "fig1.csv"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	paths, err := WriteDir(dir)
-	if err != nil {
-		t.Fatal(err)
+	write := func() []string {
+		res, err := ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := Outputs(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths, err := records.WriteFiles(dir, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return paths
 	}
-	if len(paths) != len(Files) {
+	if paths := write(); len(paths) != len(Files) {
 		t.Fatalf("wrote %v", paths)
 	}
-	// Files written by WriteDir are not figure CSVs: a second call gives the same bytes.
 	first, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
-	if _, err := WriteDir(dir); err != nil {
-		t.Fatal(err)
-	}
+	write()
 	second, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
 	if string(first) != string(second) {
 		t.Fatal("summary.csv changed on a second pass")
@@ -475,42 +486,6 @@ func TestSummaryDiagnostics(t *testing.T) {
 	}
 }
 
-// The design study pairs design-NAME's curves with NAME's by seed: non-inferior when the
-// upper 95% limit of the Hodges-Lehmann difference new - old is below 0.1 G0 (G0 = 1 here).
-func TestEquivalenceOfADesign(t *testing.T) {
-	n := 12
-	old := seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })
-	var rows []records.Row
-	rows = append(rows, rowsOf("f", "dpgibo", "x=1", 15, old...)...)
-	rows = append(rows, rowsOf("f", "dpgibo", "x=2", 15, old...)...)
-	rows = append(rows, rowsOf("design-f", "dpgibo", "x=1", 15, seq(n, func(i int) float64 { return old[i] + 0.001*float64(i%3) })...)...)
-	rows = append(rows, rowsOf("design-f", "dpgibo", "x=2", 15, seq(n, func(i int) float64 { return old[i] + 0.2 + 0.001*float64(i%3) })...)...)
-	res := withFStar(results(t, rows))
-	got, err := Equivalence(res, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 || got[0].Config != "x=1" || got[0].Figure != "f" {
-		t.Fatalf("rows %+v", got)
-	}
-	if !got[0].NonInferior || got[0].Margin != 0.1 || got[0].Pairs != n {
-		t.Errorf("a design within 0.002 of the old one: %+v, want non-inferior at margin 0.1 over %d pairs", got[0], n)
-	}
-	if got[1].NonInferior || got[1].CIHigh < 0.2 {
-		t.Errorf("a design 0.2 worse: %+v, want not non-inferior", got[1])
-	}
-}
-
-// Two designs that give the same runs are equivalent: estimate and interval 0, no error.
-func TestEquivalenceOfIdenticalRuns(t *testing.T) {
-	v := seq(12, func(i int) float64 { return 1 + 0.01*float64(i) })
-	res := withFStar(results(t, append(rowsOf("f", "dpgibo", "x=1", 15, v...), rowsOf("design-f", "dpgibo", "x=1", 15, v...)...)))
-	got, err := Equivalence(res, nil)
-	if err != nil || len(got) != 1 || !got[0].NonInferior || got[0].CIHigh != 0 || got[0].Estimate != 0 {
-		t.Fatalf("identical runs: %+v, %v", got, err)
-	}
-}
-
 // A claim that one side is better by a margin that even an oracle at f* cannot meet is
 // inconclusive (margin unattainable), never reproduced or not reproduced, whichever way its
 // own test points; with a margin the oracle meets, the same data decide it.
@@ -520,11 +495,11 @@ func TestAttainabilityControl(t *testing.T) {
 	b := seq(n, func(i int) float64 { return 98.05 + 0.001*float64(i) })
 	a := seq(n, func(i int) float64 { return b[i] + 0.01 + 0.002*float64(i%5) })
 	res := withFStar(results(t, append(rowsOf("f", "random", "", 5, a...), rowsOf("f", "gibo", "", 5, b...)...)))
-	for _, kind := range []Kind{Lower, Higher} {
+	for _, kind := range []claims.Kind{claims.Lower, claims.Higher} {
 		// gibo said better than random by 0.1 G0, while random's gap is about 0.07: an
 		// oracle in gibo's place is at most 0.07 better, so the claim cannot hold.
-		cl := Claim{ID: "unattainable", Figure: "f", Kind: kind, Margin: 0.1, A: Side{Method: "gibo", D: 5}, B: Side{Method: "random", D: 5}}
-		if kind == Higher {
+		cl := claims.Claim{ID: "unattainable", Figure: "f", Kind: kind, Margin: 0.1, A: claims.Side{Method: "gibo", D: 5}, B: claims.Side{Method: "random", D: 5}}
+		if kind == claims.Higher {
 			cl.A, cl.B = cl.B, cl.A
 		}
 		got := judge(t, res, cl)[0]
@@ -537,8 +512,8 @@ func TestAttainabilityControl(t *testing.T) {
 	}
 	// On the log-gap scale the same data decide "gibo substantially below random" (gaps
 	// 0.05 against 0.06-0.09: less than twice, so not reproduced) and the oracle meets it.
-	sub := Claim{ID: "substantially", Figure: "f", Kind: Lower, Margin: SubstantialMargin, Metric: MetricLogGap,
-		A: Side{Method: "gibo", D: 5}, B: Side{Method: "random", D: 5}}
+	sub := claims.Claim{ID: "substantially", Figure: "f", Kind: claims.Lower, Margin: claims.SubstantialMargin, Metric: claims.MetricLogGap,
+		A: claims.Side{Method: "gibo", D: 5}, B: claims.Side{Method: "random", D: 5}}
 	got := judge(t, res, sub)[0]
 	if got.Verdict != NotReproduced || !got.AttainP.Valid || got.AttainP.Value > Alpha || !strings.Contains(got.Evidence, "post hoc") {
 		t.Errorf("log-gap claim: verdict %q, attain p %+v (%s): want not reproduced, attainable, labelled post hoc", got.Verdict, got.AttainP, got.Evidence)
@@ -565,47 +540,16 @@ func TestSpecificityOfSideBAndOfConfigs(t *testing.T) {
 		rows = append(rows, rowsOf("f", "dpgibo", c, 5, seq(n, func(i int) float64 { return 98.2 + 0.01*float64(i) + 0.001*float64(k*(i%3)) })...)...)
 	}
 	res := withFStar(results(t, rows))
-	noBetter := Claim{ID: "ucb-no-better", Figure: "f", Kind: NotWorse, Margin: 0.1, A: Side{Method: "random", D: 5},
-		B: Side{Method: "ucb", D: 5}, Contrast: []string{"gibo"}, ContrastB: true}
+	noBetter := claims.Claim{ID: "ucb-no-better", Figure: "f", Kind: claims.NotWorse, Margin: 0.1, A: claims.Side{Method: "random", D: 5},
+		B: claims.Side{Method: "ucb", D: 5}, Contrast: []string{"gibo"}, ContrastB: true}
 	got := judge(t, res, noBetter)[0]
 	if got.Verdict != NotSpecific || !strings.Contains(got.Specificity, "gibo: yes") {
 		t.Errorf("verdict %q, specificity %q: gibo in ucb's place passes too", got.Verdict, got.Specificity)
 	}
-	like := Claim{ID: "like", Figure: "f", Kind: Equivalent, Margin: 0.1, A: Side{Method: "dpgibo", Config: "eps=0.3", D: 5},
-		B: Side{Method: "dpgibo", Config: "eps=0.5", D: 5}, ContrastConfigs: []string{"eps=2"}}
+	like := claims.Claim{ID: "like", Figure: "f", Kind: claims.Equivalent, Margin: 0.1, A: claims.Side{Method: "dpgibo", Config: "eps=0.3", D: 5},
+		B: claims.Side{Method: "dpgibo", Config: "eps=0.5", D: 5}, ContrastConfigs: []string{"eps=2"}}
 	got = judge(t, res, like)[0]
 	if got.Verdict != NotSpecific || !strings.Contains(got.Specificity, "eps=2: yes") {
 		t.Errorf("verdict %q, specificity %q: eps=2 is like eps=0.5 too (%s)", got.Verdict, got.Specificity, got.Evidence)
-	}
-}
-
-// The headline counts the paper's statements only, a restated one once, and says how many
-// decided ones rest on substitute data; inconclusive ones show P(decided) from the power table.
-func TestTallyCountsRepeatsOnceAndMarksSubstitutes(t *testing.T) {
-	rows := []StatementRow{
-		{StatementID: "a", SourceSection: "S", Verdict: Reproduced},
-		{StatementID: "a2", SourceSection: "S", Verdict: Reproduced, Repeats: "a"},
-		{StatementID: "b", SourceSection: "S", Verdict: NotReproduced, Substitute: "stand-in"},
-		{StatementID: "c", SourceSection: "S", Verdict: Inconclusive, Substitute: "stand-in"},
-		{StatementID: "own", Verdict: Reproduced},
-	}
-	var b strings.Builder
-	writeTally(&b, rows)
-	for _, want := range []string{"**3 statements of the paper: 1 reproduced, 1 not reproduced, 1 inconclusive", "1 more restate", "1 of the decided ones rest on substitute data"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("tally %q lacks %q", b.String(), want)
-		}
-	}
-	b.Reset()
-	writeStatements(&b, "t", rows, nil, true, []PowerRow{{Figure: "f", StatementID: "c", Seeds0: 9, Seeds: 9, PDecided: 0.17}, {Figure: "f", StatementID: "c", Seeds0: 9, Seeds: 20, PDecided: 0.98}})
-	text := b.String()
-	if !strings.Contains(text, "P(decided): f 0.17 at 9 seeds") || strings.Contains(text, "0.98") {
-		t.Errorf("statements table shows the wrong P(decided):\n%s", text)
-	}
-	if !strings.Contains(text, "**not reproduced** "+substituteMark) || strings.Contains(text, "**inconclusive** "+substituteMark) {
-		t.Errorf("the stand-in mark is on the wrong rows:\n%s", text)
-	}
-	if !strings.Contains(text, "restates `a`") {
-		t.Errorf("the restated statement is not marked:\n%s", text)
 	}
 }

@@ -269,9 +269,9 @@ func TestGzipErrorsNameTheFile(t *testing.T) {
 // figures and the runner read it as.
 func TestCommittedRecordFilesRead(t *testing.T) {
 	root := filepath.Join("..", "..", "reproduction")
-	// Written by the verdicts (their types are in figures/verdict, which reads them in its
-	// own test) and by the audit and the theory sweep (never read through this package).
-	// The power tables (power/) are figures/power's.
+	// Written by the verdicts and the studies (their types are in figures/verdict and
+	// figures/studies, which read them in their own tests) and by the audit and the theory
+	// sweep (never read through this package). The power tables (power/) are figures/power's.
 	notRecords := []string{"summary", "comparisons", "claims", "statements", "design-equivalence", "defaults", "audit", "theory", "power", "plan"}
 	counts := map[string]int{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

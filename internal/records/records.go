@@ -30,6 +30,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -445,7 +446,7 @@ func WriteFileAtomic(path string, data []byte) error {
 }
 
 // ClaimsHistory is one row of reproduction/claims-history.csv: a claims hash of one figure
-// (verdict.ClaimsHash), the commit whose code declared it, the commit of the first results
+// (claims.Hash), the commit whose code declared it, the commit of the first results
 // that recorded it in their manifest (empty while none has), the figure's first committed
 // results, and whether the claims were declared before those first results or after.
 type ClaimsHistory struct {
@@ -455,4 +456,43 @@ type ClaimsHistory struct {
 	ResultsCommit     string `csv:"results_commit"`
 	FirstResultCommit string `csv:"first_result_commit"`
 	Declared          string `csv:"declared" records:"required"`
+}
+
+// PowerRow is one row of the power table (reproduction/power/power.csv and plan.csv,
+// written by figures/power): for a statement with a counted claim on Figure, the shares of
+// bootstrap replicates at Seeds seeds in which it is reproduced and not reproduced.
+type PowerRow struct {
+	Figure      string `csv:"figure"`
+	StatementID string `csv:"statement_id"`
+	// Committed is the statement's verdict on the committed seeds; Seeds0 their number.
+	Committed string `csv:"committed"`
+	Seeds0    int    `csv:"seeds_committed"`
+	Seeds     int    `csv:"seeds"`
+	// PReproduced, PNotReproduced and PDecided are shares of Replicates bootstrap replicates.
+	PReproduced    float64 `csv:"p_reproduced"`
+	PNotReproduced float64 `csv:"p_not_reproduced"`
+	PDecided       float64 `csv:"p_decided"`
+	Replicates     int     `csv:"replicates"`
+	// CellSeconds is what Seeds seeds of the whole figure cost at the committed timings'
+	// mean cell-seconds per seed; ExtraCellSeconds what the seeds beyond the committed add.
+	CellSeconds      float64 `csv:"cell_seconds"`
+	ExtraCellSeconds float64 `csv:"extra_cell_seconds"`
+}
+
+// ReadTimings reads timings.csv and every timings-NAME.csv of dir, in file name order.
+func ReadTimings(dir string) ([]Timing, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "timings*.csv"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	var out []Timing
+	for _, p := range paths {
+		rows, err := ReadFile[Timing](p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
 }

@@ -57,7 +57,7 @@ type Manifest struct {
 	Cells int `json:"cells"`
 	Ran   int `json:"ran"`
 	// ClaimsHashes maps each figure of the run with declared claims to the hash of their
-	// judged content (verdict.ClaimsHash), so that claims changed after the run show.
+	// judged content (claims.Hash), so that claims changed after the run show.
 	ClaimsHashes map[string]string `json:"claims_hashes,omitempty"`
 }
 

@@ -1,4 +1,4 @@
-package verdict
+package main
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
 	"dpgibo/internal/runinfo"
 )
@@ -87,13 +88,13 @@ func TestBuildAgreementComparesVerdicts(t *testing.T) {
 	ref, dir := t.TempDir(), t.TempDir()
 	writeJSON(t, filepath.Join(ref, "manifest-figA.json"), runinfo.Manifest{Suite: "paper", Only: "figA", BLAS: "openblas 0.3.21 core=Haswell"})
 	writeJSON(t, filepath.Join(dir, "manifest-figA.json"), runinfo.Manifest{Suite: "paper", Only: "figA", BLAS: "gonum"})
-	writeRows(t, filepath.Join(ref, "claims.csv"), []ClaimRow{
-		{Claim: "a", Figure: "figA", Verdict: Reproduced}, {Claim: "b", Figure: "figA", Verdict: Inconclusive},
-		{Claim: "c", Figure: "figB", Verdict: Reproduced},
+	writeRows(t, filepath.Join(ref, "claims.csv"), []verdict.ClaimRow{
+		{Claim: "a", Figure: "figA", Verdict: verdict.Reproduced}, {Claim: "b", Figure: "figA", Verdict: verdict.Inconclusive},
+		{Claim: "c", Figure: "figB", Verdict: verdict.Reproduced},
 	})
-	writeRows(t, filepath.Join(dir, "claims.csv"), []ClaimRow{
-		{Claim: "a", Figure: "figA", Verdict: Reproduced}, {Claim: "b", Figure: "figA", Verdict: NotReproduced},
-		{Claim: "c", Figure: "figB", Verdict: NotYetRun},
+	writeRows(t, filepath.Join(dir, "claims.csv"), []verdict.ClaimRow{
+		{Claim: "a", Figure: "figA", Verdict: verdict.Reproduced}, {Claim: "b", Figure: "figA", Verdict: verdict.NotReproduced},
+		{Claim: "c", Figure: "figB", Verdict: verdict.NotYetRun},
 	})
 	table, err := buildAgreement(dir, ref)
 	if err != nil {

@@ -1,4 +1,4 @@
-package verdict
+package main
 
 import (
 	"cmp"
@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"dpgibo/figures/stats"
+	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
 	"dpgibo/internal/runinfo"
 )
@@ -134,7 +135,7 @@ func measuredCosts(dir string) ([]costRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		timings, err := readTimings(folder)
+		timings, err := records.ReadTimings(folder)
 		if err != nil {
 			return nil, err
 		}
@@ -202,11 +203,11 @@ func costTable(dir string) (string, error) {
 // buildAgreement renders, for every claim judged in dir (a folder of runs of the other build)
 // and in ref, both verdicts side by side and how many agree.
 func buildAgreement(dir, ref string) (string, error) {
-	other, err := records.ReadFile[ClaimRow](filepath.Join(dir, "claims.csv"))
+	other, err := records.ReadFile[verdict.ClaimRow](filepath.Join(dir, "claims.csv"))
 	if err != nil {
 		return "", err
 	}
-	base, err := records.ReadFile[ClaimRow](filepath.Join(ref, "claims.csv"))
+	base, err := records.ReadFile[verdict.ClaimRow](filepath.Join(ref, "claims.csv"))
 	if err != nil {
 		return "", err
 	}
@@ -218,7 +219,7 @@ func buildAgreement(dir, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	byClaim := map[string]ClaimRow{}
+	byClaim := map[string]verdict.ClaimRow{}
 	for _, c := range base {
 		byClaim[c.Claim] = c
 	}
@@ -226,7 +227,7 @@ func buildAgreement(dir, ref string) (string, error) {
 	b.WriteString("| claim | figure | ")
 	var refBuild, build string
 	for _, c := range other {
-		if c.Verdict == NotYetRun {
+		if c.Verdict == verdict.NotYetRun {
 			continue
 		}
 		if m := manifests[c.Figure]; m != nil && build == "" {
@@ -242,11 +243,11 @@ func buildAgreement(dir, ref string) (string, error) {
 	fmt.Fprintf(&b, "%s | %s | same |\n|---|---|---|---|---|\n", refBuild, build)
 	agree, n := 0, 0
 	for _, c := range other {
-		if c.Verdict == NotYetRun {
+		if c.Verdict == verdict.NotYetRun {
 			continue
 		}
 		r, ok := byClaim[c.Claim]
-		if !ok || r.Verdict == NotYetRun {
+		if !ok || r.Verdict == verdict.NotYetRun {
 			continue
 		}
 		same := r.Verdict == c.Verdict
@@ -306,7 +307,7 @@ func ownTimeGoal(task, method string) (float64, bool) {
 // the runs, the median seconds of a run and of its own part, and the share of own time in
 // the cell-seconds (sum of design seconds over sum of total seconds) against ownTimeGoal.
 func ownTimeTable(dir string) (string, error) {
-	timings, err := readTimings(dir)
+	timings, err := records.ReadTimings(dir)
 	if err != nil {
 		return "", err
 	}

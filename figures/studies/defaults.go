@@ -1,15 +1,13 @@
-package verdict
+package studies
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
 	"dpgibo/figures/stats"
+	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
 )
 
@@ -57,14 +55,14 @@ type DefaultsRow struct {
 }
 
 // DefaultsStudy judges every figure of the library study in res.
-func DefaultsStudy(res *Results) ([]DefaultsRow, error) {
+func DefaultsStudy(res *verdict.Results) ([]DefaultsRow, error) {
 	var out []DefaultsRow
 	for _, fig := range res.Figures {
 		problem, ok := strings.CutPrefix(fig, DefaultsPrefix)
 		if !ok {
 			continue
 		}
-		curves := curvesOf(res, fig)
+		curves := res.CurvesOf(fig)
 		hand, err := defaultsHand(curves)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", fig, err)
@@ -110,8 +108,8 @@ func DefaultsStudy(res *Results) ([]DefaultsRow, error) {
 // defaultsHand returns the hand-tuned curve of a study figure: the one config that is
 // neither a defaults variant nor a grid point, else the grid point ("step=...") of lowest
 // median final loss over the tuning seeds.
-func defaultsHand(curves []*Curve) (*Curve, error) {
-	var grid []*Curve
+func defaultsHand(curves []*verdict.Curve) (*verdict.Curve, error) {
+	var grid []*verdict.Curve
 	for _, c := range curves {
 		switch {
 		case strings.HasPrefix(c.Config, "defaults="):
@@ -125,7 +123,7 @@ func defaultsHand(curves []*Curve) (*Curve, error) {
 		return nil, fmt.Errorf("no hand-tuned curve")
 	}
 	sort.Slice(grid, func(i, j int) bool { return grid[i].Config < grid[j].Config })
-	var best *Curve
+	var best *verdict.Curve
 	bestMedian := math.Inf(1)
 	for _, c := range grid {
 		var tune []float64
@@ -146,59 +144,3 @@ func defaultsHand(curves []*Curve) (*Curve, error) {
 
 // LibraryVariant is the library study's variant that runs algo's own defaults.
 const LibraryVariant = "defaults=library"
-
-// defaultsSummary is one line on dir/defaults.csv for README: on how many problems algo's
-// own defaults are within DefaultsRatio of hand-tuned, and the range of their ratios.
-func defaultsSummary(dir string) (string, error) {
-	rows, err := records.ReadFile[DefaultsRow](filepath.Join(dir, DefaultsFile))
-	if err != nil {
-		return "", err
-	}
-	var ratios []float64
-	pass := 0
-	for _, r := range rows {
-		if r.Variant != LibraryVariant {
-			continue
-		}
-		ratios = append(ratios, r.Ratio)
-		if r.Pass {
-			pass++
-		}
-	}
-	if len(ratios) == 0 {
-		return "", fmt.Errorf("%s: no %s rows", DefaultsFile, LibraryVariant)
-	}
-	return fmt.Sprintf("Library study: with only `Mu` and `Iters` set, DP-GIBO's median final loss is within %g x of hand-tuned settings on %d of %d problems (ratios %.3f to %.3f, 10 paired seeds each; [docs/library.md](docs/library.md)).\n",
-		DefaultsRatio, pass, len(ratios), slices.Min(ratios), slices.Max(ratios)), nil
-}
-
-// defaultsTable renders dir/defaults.csv: one row per problem and defaults variant, and a
-// line saying on how many problems each variant passes the bar.
-func defaultsTable(dir string) (string, error) {
-	rows, err := records.ReadFile[DefaultsRow](filepath.Join(dir, DefaultsFile))
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "| problem | d | hand-tuned | defaults | pairs | median final loss, hand-tuned | defaults | ratio | at most %g x | HL defaults - hand [95%% CI] | gap ratio |\n|---|---|---|---|---|---|---|---|---|---|---|\n", DefaultsRatio)
-	pass, count := map[string]int{}, map[string]int{}
-	var variants []string
-	for _, r := range rows {
-		hand := r.Hand
-		hand = cmp.Or(hand, "the paper's")
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %d | %s | %s | %.3f | %v | %s [%s, %s] | %s |\n", r.Problem, r.D, cell(hand), r.Variant, r.Pairs,
-			sig(r.MedianHand), sig(r.MedianVariant), r.Ratio, r.Pass, sig(r.Estimate), sig(r.CILow), sig(r.CIHigh), optSig(r.GapRatio))
-		if !slices.Contains(variants, r.Variant) {
-			variants = append(variants, r.Variant)
-		}
-		count[r.Variant]++
-		if r.Pass {
-			pass[r.Variant]++
-		}
-	}
-	b.WriteString("\n")
-	for _, v := range variants {
-		fmt.Fprintf(&b, "`%s` is within %g x of hand-tuned on %d of %d problems.\n", v, DefaultsRatio, pass[v], count[v])
-	}
-	return b.String(), nil
-}

@@ -1,4 +1,4 @@
-package verdict
+package main
 
 import (
 	"cmp"
@@ -12,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 
+	"dpgibo/figures/claims"
+	"dpgibo/figures/studies"
+	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
 	"dpgibo/internal/runinfo"
 )
@@ -30,7 +33,7 @@ func SectionBegin(dir string) string {
 // a generated section: the tally of the paper's statements, one line per figure, the
 // statements with their verdicts (the paper's, then the project's own), then each figure's
 // claims and curves, figures in the order of their first claim and then by name.
-func Report(dir string, statements []Statement) (string, error) {
+func Report(dir string, statements []claims.Statement) (string, error) {
 	return report(dir, statements, false, images{})
 }
 
@@ -39,24 +42,24 @@ type images struct{ dir, link string }
 
 // ReportSummary is the head of Report: the tally of the paper's statements and one line per
 // figure.
-func ReportSummary(dir string, statements []Statement) (string, error) {
+func ReportSummary(dir string, statements []claims.Statement) (string, error) {
 	return report(dir, statements, true, images{})
 }
 
-func report(dir string, statements []Statement, summaryOnly bool, img images) (string, error) {
-	summary, err := records.ReadFile[SummaryRow](filepath.Join(dir, "summary.csv"))
+func report(dir string, statements []claims.Statement, summaryOnly bool, img images) (string, error) {
+	summary, err := records.ReadFile[verdict.SummaryRow](filepath.Join(dir, "summary.csv"))
 	if err != nil {
 		return "", err
 	}
-	claims, err := records.ReadFile[ClaimRow](filepath.Join(dir, "claims.csv"))
+	claimRows, err := records.ReadFile[verdict.ClaimRow](filepath.Join(dir, "claims.csv"))
 	if err != nil {
 		return "", err
 	}
-	stRows, err := records.ReadFile[StatementRow](filepath.Join(dir, "statements.csv"))
+	stRows, err := records.ReadFile[verdict.StatementRow](filepath.Join(dir, "statements.csv"))
 	if err != nil {
 		return "", err
 	}
-	timings, err := readTimings(dir)
+	timings, err := records.ReadTimings(dir)
 	if err != nil {
 		return "", err
 	}
@@ -64,7 +67,7 @@ func report(dir string, statements []Statement, summaryOnly bool, img images) (s
 	if err != nil {
 		return "", err
 	}
-	order := Figures(statements)
+	order := claims.Figures(statements)
 	var extra []string
 	for _, s := range summary {
 		if !slices.Contains(order, s.Figure) && !slices.Contains(extra, s.Figure) {
@@ -78,7 +81,7 @@ func report(dir string, statements []Statement, summaryOnly bool, img images) (s
 		ran[s.Figure] = true
 	}
 
-	power, err := readOptional[PowerRow](filepath.Join(dir, "power", "power.csv"))
+	power, err := readOptional[records.PowerRow](filepath.Join(dir, "power", "power.csv"))
 	if err != nil {
 		return "", err
 	}
@@ -89,19 +92,19 @@ func report(dir string, statements []Statement, summaryOnly bool, img images) (s
 
 	var b strings.Builder
 	writeTally(&b, stRows)
-	paperCounted := func(c ClaimRow) bool { return c.SourceSection != "" && c.Counts }
-	writeFigureTally(&b, "The paper's counted claims by figure", order, ran, claims, paperCounted)
+	paperCounted := func(c verdict.ClaimRow) bool { return c.SourceSection != "" && c.Counts }
+	writeFigureTally(&b, "The paper's counted claims by figure", order, ran, claimRows, paperCounted)
 	if summaryOnly {
 		return b.String(), nil
 	}
-	writeFigureTally(&b, "Claims shown aside (not counted)", order, ran, claims, func(c ClaimRow) bool { return c.SourceSection != "" && !c.Counts })
-	writeFigureTally(&b, "The project's own claims", order, ran, claims, func(c ClaimRow) bool { return c.SourceSection == "" })
-	writeStatements(&b, "The paper's statements", stRows, claims, true, power)
-	writeStatements(&b, "The project's own statements (not counted above)", stRows, claims, false, power)
+	writeFigureTally(&b, "Claims shown aside (not counted)", order, ran, claimRows, func(c verdict.ClaimRow) bool { return c.SourceSection != "" && !c.Counts })
+	writeFigureTally(&b, "The project's own claims", order, ran, claimRows, func(c verdict.ClaimRow) bool { return c.SourceSection == "" })
+	writeStatements(&b, "The paper's statements", stRows, claimRows, true, power)
+	writeStatements(&b, "The project's own statements (not counted above)", stRows, claimRows, false, power)
 	for _, fig := range order {
 		if ran[fig] {
-			writeFigure(&b, fig, summary, claims, timings, manifests[fig])
-			writeHistory(&b, fig, ClaimsHash(fig, statements), history)
+			writeFigure(&b, fig, summary, claimRows, timings, manifests[fig])
+			writeHistory(&b, fig, claims.Hash(fig, statements), history)
 			writeImages(&b, fig, img)
 		}
 	}
@@ -129,27 +132,6 @@ func writeOtherImages(b *strings.Builder, order []string, ran map[string]bool, i
 		fmt.Fprintf(b, "## %s\n\n![%s](%s/%s.png)\n\n", name, name, img.link, name)
 	}
 	return nil
-}
-
-// PowerRow is one row of the power table (reproduction/power/power.csv and plan.csv,
-// written by figures/power): for a statement with a counted claim on Figure, the shares of
-// bootstrap replicates at Seeds seeds in which it is reproduced and not reproduced.
-type PowerRow struct {
-	Figure      string `csv:"figure"`
-	StatementID string `csv:"statement_id"`
-	// Committed is the statement's verdict on the committed seeds; Seeds0 their number.
-	Committed string `csv:"committed"`
-	Seeds0    int    `csv:"seeds_committed"`
-	Seeds     int    `csv:"seeds"`
-	// PReproduced, PNotReproduced and PDecided are shares of Replicates bootstrap replicates.
-	PReproduced    float64 `csv:"p_reproduced"`
-	PNotReproduced float64 `csv:"p_not_reproduced"`
-	PDecided       float64 `csv:"p_decided"`
-	Replicates     int     `csv:"replicates"`
-	// CellSeconds is what Seeds seeds of the whole figure cost at the committed timings'
-	// mean cell-seconds per seed; ExtraCellSeconds what the seeds beyond the committed add.
-	CellSeconds      float64 `csv:"cell_seconds"`
-	ExtraCellSeconds float64 `csv:"extra_cell_seconds"`
 }
 
 // readOptional reads a record file that a results folder may lack (nil rows then).
@@ -183,7 +165,7 @@ func writeHistory(b *strings.Builder, fig, h string, history []records.ClaimsHis
 
 // writeTally writes the headline: the paper's statements by verdict, a statement that
 // restates another counted once; and how many decided ones rest on substitute data.
-func writeTally(b *strings.Builder, rows []StatementRow) {
+func writeTally(b *strings.Builder, rows []verdict.StatementRow) {
 	count, n, repeats, substitute := map[string]int{}, 0, 0, 0
 	for _, r := range rows {
 		if r.SourceSection == "" {
@@ -195,12 +177,12 @@ func writeTally(b *strings.Builder, rows []StatementRow) {
 		}
 		count[r.Verdict]++
 		n++
-		if r.Substitute != "" && (r.Verdict == Reproduced || r.Verdict == NotReproduced) {
+		if r.Substitute != "" && (r.Verdict == verdict.Reproduced || r.Verdict == verdict.NotReproduced) {
 			substitute++
 		}
 	}
 	fmt.Fprintf(b, "**%d statements of the paper: %d reproduced, %d not reproduced, %d inconclusive, %d not yet run, %d not testable** (alpha = %g after Holm within each figure; margins 0.1 G0, \"substantially\" a gap at least twice the other's).",
-		n, count[Reproduced], count[NotReproduced], count[Inconclusive], count[NotYetRun], count[NotTestable], Alpha)
+		n, count[verdict.Reproduced], count[verdict.NotReproduced], count[verdict.Inconclusive], count[verdict.NotYetRun], count[verdict.NotTestable], verdict.Alpha)
 	fmt.Fprintf(b, " %d more restate one of these and are not counted again. %d of the decided ones rest on substitute data (the synthetic CT-slice stand-in; marked %s).\n\n", repeats, substitute, substituteMark)
 }
 
@@ -208,11 +190,11 @@ func writeTally(b *strings.Builder, rows []StatementRow) {
 const substituteMark = "(stand-in)"
 
 // writeFigureTally writes one line per figure: its claims that keep by verdict.
-func writeFigureTally(b *strings.Builder, title string, order []string, ran map[string]bool, claims []ClaimRow, keep func(ClaimRow) bool) {
+func writeFigureTally(b *strings.Builder, title string, order []string, ran map[string]bool, claimRows []verdict.ClaimRow, keep func(verdict.ClaimRow) bool) {
 	fmt.Fprintf(b, "%s:\n\n| figure | claims | reproduced | not reproduced | inconclusive | not specific |\n|---|---|---|---|---|---|\n", title)
 	for _, fig := range order {
 		count, n := map[string]int{}, 0
-		for _, c := range claims {
+		for _, c := range claimRows {
 			if c.Figure == fig && keep(c) {
 				count[c.Verdict]++
 				n++
@@ -225,16 +207,16 @@ func writeFigureTally(b *strings.Builder, title string, order []string, ran map[
 			fmt.Fprintf(b, "| %s | %d | not yet run | | | |\n", fig, n)
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d |\n", fig, n, count[Reproduced], count[NotReproduced], count[Inconclusive], count[NotSpecific])
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d |\n", fig, n, count[verdict.Reproduced], count[verdict.NotReproduced], count[verdict.Inconclusive], count[verdict.NotSpecific])
 	}
 	b.WriteString("\n")
 }
 
 // writeStatements writes the paper's statements (paper) or the project's own.
-func writeStatements(b *strings.Builder, title string, rows []StatementRow, claims []ClaimRow, paper bool, power []PowerRow) {
+func writeStatements(b *strings.Builder, title string, rows []verdict.StatementRow, claimRows []verdict.ClaimRow, paper bool, power []records.PowerRow) {
 	fmt.Fprintf(b, "## %s\n\n| source | statement | verdict | claims (verdict; aside: shown, not counted) |\n|---|---|---|---|\n", title)
 	verdictOf := map[string]string{}
-	for _, c := range claims {
+	for _, c := range claimRows {
 		verdictOf[c.Claim] = c.Verdict
 	}
 	for _, r := range rows {
@@ -253,7 +235,7 @@ func writeStatements(b *strings.Builder, title string, rows []StatementRow, clai
 		if a := list(aside); a != "" {
 			what = strings.TrimPrefix(what+"; aside: "+a, "; ")
 		}
-		if r.Verdict == NotTestable {
+		if r.Verdict == verdict.NotTestable {
 			what = r.Reason
 		}
 		source := r.SourceSection
@@ -265,10 +247,10 @@ func writeStatements(b *strings.Builder, title string, rows []StatementRow, clai
 			what += " (restates `" + r.Repeats + "`; counted once)"
 		}
 		verdictText := "**" + r.Verdict + "**"
-		if r.Substitute != "" && (r.Verdict == Reproduced || r.Verdict == NotReproduced) {
+		if r.Substitute != "" && (r.Verdict == verdict.Reproduced || r.Verdict == verdict.NotReproduced) {
 			verdictText += " " + substituteMark
 		}
-		if r.Verdict == Inconclusive {
+		if r.Verdict == verdict.Inconclusive {
 			var ps []string
 			for _, p := range power {
 				if p.StatementID == r.StatementID && p.Seeds == p.Seeds0 {
@@ -285,7 +267,7 @@ func writeStatements(b *strings.Builder, title string, rows []StatementRow, clai
 }
 
 // writeFigure writes one figure's section.
-func writeFigure(b *strings.Builder, fig string, summary []SummaryRow, claims []ClaimRow, timings []records.Timing, man *runinfo.Manifest) {
+func writeFigure(b *strings.Builder, fig string, summary []verdict.SummaryRow, claimRows []verdict.ClaimRow, timings []records.Timing, man *runinfo.Manifest) {
 	seeds := map[int]bool{}
 	for _, s := range summary {
 		if s.Figure == fig {
@@ -320,8 +302,8 @@ func writeFigure(b *strings.Builder, fig string, summary []SummaryRow, claims []
 		b.WriteString(".")
 	}
 	b.WriteString("\n\n")
-	var figClaims []ClaimRow
-	for _, c := range claims {
+	var figClaims []verdict.ClaimRow
+	for _, c := range claimRows {
 		if c.Figure == fig {
 			figClaims = append(figClaims, c)
 		}
@@ -367,10 +349,10 @@ func writeImages(b *strings.Builder, fig string, img images) {
 // privacy noise is larger than the clipped mean gradient, so the steps are mostly noise) and
 // the share of users clipped (near 1, clipping biases the gradient; near 0, B is far above
 // the gradients and the noise, which scales with B, is larger than it needs to be).
-func writeDiagnostics(b *strings.Builder, fig string, summary []SummaryRow, claims []ClaimRow) {
+func writeDiagnostics(b *strings.Builder, fig string, summary []verdict.SummaryRow, claimRows []verdict.ClaimRow) {
 	failed := 0
-	for _, c := range claims {
-		if c.Verdict != Reproduced {
+	for _, c := range claimRows {
+		if c.Verdict != verdict.Reproduced {
 			failed++
 		}
 	}
@@ -433,24 +415,6 @@ func dirtyMark(dirty bool) string {
 	return ""
 }
 
-// readTimings reads timings.csv and every timings-NAME.csv of dir.
-func readTimings(dir string) ([]records.Timing, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "timings*.csv"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(paths)
-	var out []records.Timing
-	for _, p := range paths {
-		rows, err := records.ReadFile[records.Timing](p)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rows...)
-	}
-	return out, nil
-}
-
 // readManifests reads the manifests of dir by figure: manifest-NAME.json under NAME (the
 // record of an -only=NAME run, or of the full run of a suite of that one figure), and
 // manifest.json under its Only ("" for a full run).
@@ -510,8 +474,8 @@ const FiguresDir = "docs/figures"
 // Markdown report their suite wrote, included as it is.
 func Sections() []Section {
 	return []Section{
-		{Dir: "reproduction", Statements: Statements(), Summary: true},
-		{Dir: "reproduction", Statements: Statements(), File: ResultsPage, Images: FiguresDir},
+		{Dir: "reproduction", Statements: claims.Statements(), Summary: true},
+		{Dir: "reproduction", Statements: claims.Statements(), File: ResultsPage, Images: FiguresDir},
 		{Dir: "reproduction/purego", AgreesWith: "reproduction", File: ResultsPage},
 		{Dir: "reproduction", Cost: true, File: ReproducingPage},
 		{Dir: "reproduction/design-equivalence", Equivalence: true, File: "docs/library.md"},
@@ -533,7 +497,7 @@ type Section struct {
 	Dir string
 	// Statements are judged there (Report; ReportSummary and a link to ResultsPage when
 	// Summary); or Markdown names the file included as it is.
-	Statements []Statement
+	Statements []claims.Statement
 	Summary    bool
 	Markdown   string
 	// Equivalence renders the folder's design-equivalence.csv as a table.
@@ -625,7 +589,7 @@ func (s Section) Body(root string) (string, error) {
 // equivalenceTable renders dir/design-equivalence.csv: one row per sweep value, and a line
 // saying whether the candidate design is non-inferior at every one.
 func equivalenceTable(dir string) (string, error) {
-	rows, err := records.ReadFile[EquivalenceRow](filepath.Join(dir, EquivalenceFile))
+	rows, err := records.ReadFile[studies.EquivalenceRow](filepath.Join(dir, studies.EquivalenceFile))
 	if err != nil {
 		return "", err
 	}

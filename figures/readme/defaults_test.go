@@ -1,10 +1,12 @@
-package verdict
+package main
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"dpgibo/figures/studies"
 )
 
 // The README line counts only algo's own defaults (defaults=library) and gives the range of
@@ -15,7 +17,7 @@ func TestDefaultsSummaryAndTable(t *testing.T) {
 		"a,a,2,,defaults=library,10,1,1.02,1.02,true,0.01,0,0.02,\n" +
 		"a,a,2,,defaults=before,10,1,1.3,1.3,false,0.3,0.2,0.4,\n" +
 		"b,b,3,\"step=1,clip=2\",defaults=library,10,2,2.2,1.1,false,0.2,0.1,0.3,1.5\n"
-	if err := os.WriteFile(filepath.Join(dir, DefaultsFile), []byte(csv), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, studies.DefaultsFile), []byte(csv), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	line, err := defaultsSummary(dir)

@@ -1,11 +1,13 @@
-package verdict
+package studies
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"dpgibo/figures/claims"
 	"dpgibo/figures/stats"
+	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
 )
 
@@ -66,7 +68,7 @@ type EquivalenceRow struct {
 // a figure design-NAME against the curve of joint-NAME (else NAME), and each curve of
 // f32-NAME, own-NAME or rev-NAME against that of NAME, with the same config, task, data, d and method, paired by seed. shares maps
 // a figure name to its runs' design shares by curve key and seed (may be nil).
-func Equivalence(res *Results, shares map[string]map[string][]float64) ([]EquivalenceRow, error) {
+func Equivalence(res *verdict.Results, shares map[string]map[string][]float64) ([]EquivalenceRow, error) {
 	var out []EquivalenceRow
 	for _, fig := range res.Figures {
 		var ref string
@@ -85,14 +87,14 @@ func Equivalence(res *Results, shares map[string]map[string][]float64) ([]Equiva
 		} else {
 			continue
 		}
-		oldData := newFigureData(res, ref)
-		for _, c := range curvesOf(res, fig) {
-			s := Side{Task: c.Task, Data: c.Data, Method: c.Method, Config: c.Config, D: c.D}
-			old := oldData.find(s)
+
+		for _, c := range res.CurvesOf(fig) {
+			s := claims.Side{Task: c.Task, Data: c.Data, Method: c.Method, Config: c.Config, D: c.D}
+			old := res.Find(ref, s)
 			if old == nil {
 				continue // the paper figure has not been run
 			}
-			g0, err := oldData.G0(old)
+			g0, err := res.G0(ref, old)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
 			}
@@ -128,7 +130,7 @@ func Equivalence(res *Results, shares map[string]map[string][]float64) ([]Equiva
 
 // pairedFinals pairs runs with the reference final losses ref by seed (seeds absent from ref
 // are left out): the differences run - reference and both losses, in the order of runs.
-func pairedFinals(ref map[int]float64, runs []Run) (d, vRef, vRun []float64) {
+func pairedFinals(ref map[int]float64, runs []verdict.Run) (d, vRef, vRun []float64) {
 	for _, r := range runs {
 		if o, ok := ref[r.Seed]; ok {
 			d = append(d, r.Loss-o)
@@ -145,7 +147,7 @@ func pairedHL(d []float64) (stats.TestResult, error) {
 	if !slices.ContainsFunc(d, func(x float64) bool { return x != 0 }) {
 		return stats.TestResult{}, nil
 	}
-	return stats.WilcoxonSignedRank(d, stats.TwoSided, Level)
+	return stats.WilcoxonSignedRank(d, stats.TwoSided, verdict.Level)
 }
 
 // shareKey names a curve of a figure in designShares: one task, config, d and method.

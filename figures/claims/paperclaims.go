@@ -1,4 +1,4 @@
-package verdict
+package claims
 
 import "fmt"
 

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"dpgibo/figures/verdict"
+	"dpgibo/internal/records"
+)
+
+// The headline counts the paper's statements only, a restated one once, and says how many
+// decided ones rest on substitute data; inconclusive ones show P(decided) from the power table.
+func TestTallyCountsRepeatsOnceAndMarksSubstitutes(t *testing.T) {
+	rows := []verdict.StatementRow{
+		{StatementID: "a", SourceSection: "S", Verdict: verdict.Reproduced},
+		{StatementID: "a2", SourceSection: "S", Verdict: verdict.Reproduced, Repeats: "a"},
+		{StatementID: "b", SourceSection: "S", Verdict: verdict.NotReproduced, Substitute: "stand-in"},
+		{StatementID: "c", SourceSection: "S", Verdict: verdict.Inconclusive, Substitute: "stand-in"},
+		{StatementID: "own", Verdict: verdict.Reproduced},
+	}
+	var b strings.Builder
+	writeTally(&b, rows)
+	for _, want := range []string{"**3 statements of the paper: 1 reproduced, 1 not reproduced, 1 inconclusive", "1 more restate", "1 of the decided ones rest on substitute data"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("tally %q lacks %q", b.String(), want)
+		}
+	}
+	b.Reset()
+	writeStatements(&b, "t", rows, nil, true, []records.PowerRow{{Figure: "f", StatementID: "c", Seeds0: 9, Seeds: 9, PDecided: 0.17}, {Figure: "f", StatementID: "c", Seeds0: 9, Seeds: 20, PDecided: 0.98}})
+	text := b.String()
+	if !strings.Contains(text, "P(decided): f 0.17 at 9 seeds") || strings.Contains(text, "0.98") {
+		t.Errorf("statements table shows the wrong P(decided):\n%s", text)
+	}
+	if !strings.Contains(text, "**not reproduced** "+substituteMark) || strings.Contains(text, "**inconclusive** "+substituteMark) {
+		t.Errorf("the stand-in mark is on the wrong rows:\n%s", text)
+	}
+	if !strings.Contains(text, "restates `a`") {
+		t.Errorf("the restated statement is not marked:\n%s", text)
+	}
+}
