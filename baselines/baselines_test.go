@@ -354,20 +354,22 @@ func TestGIBOSharesStartWithDPGIBO(t *testing.T) {
 	}
 }
 
-// Each typed constructor returns what New returns under the method's name, and rejects what
-// New rejects.
+// Each typed constructor returns what New returns under the method's name for the same
+// parameters, and rejects what New rejects.
 func TestTypedConstructorsMatchTheRegistry(t *testing.T) {
-	opt := Options{Mu: 1}
-	for name, ctor := range map[string]func(Options) (Method, error){
-		"dpgibo":    func(o Options) (Method, error) { return NewDPGIBO(o) },
-		"gibo":      func(o Options) (Method, error) { return NewGIBO(o) },
-		"random":    func(o Options) (Method, error) { return NewRandom(o) },
-		"ucb":       func(o Options) (Method, error) { return NewUCB(o) },
-		"cmaes":     func(o Options) (Method, error) { return NewCMAES(o) },
-		"dp-random": func(o Options) (Method, error) { return NewDPRandom(o) },
-		"dp-ucb":    func(o Options) (Method, error) { return NewDPUCB(o) },
+	opt := Options{Mu: 1, LossBound: 2}
+	for name, ctor := range map[string]func() (Method, error){
+		"dpgibo":        func() (Method, error) { return NewDPGIBO(opt.Mu, nil, opt.Settings) },
+		"gibo":          func() (Method, error) { return NewGIBO(nil, opt.Settings) },
+		"random":        func() (Method, error) { return NewRandom(), nil },
+		"ucb":           func() (Method, error) { return NewUCB(opt.UCB) },
+		"tpe":           func() (Method, error) { return NewTPE(), nil },
+		"cmaes":         func() (Method, error) { return NewCMAES(), nil },
+		"goptuna-cmaes": func() (Method, error) { return NewGoptunaCMAES(), nil },
+		"dp-random":     func() (Method, error) { return NewDPRandom(opt.Mu, opt.LossBound) },
+		"dp-ucb":        func() (Method, error) { return NewDPUCB(opt.Mu, opt.LossBound, opt.UCB) },
 	} {
-		got, err := ctor(opt)
+		got, err := ctor()
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -379,8 +381,14 @@ func TestTypedConstructorsMatchTheRegistry(t *testing.T) {
 			t.Errorf("%s: typed constructor gives %T, New gives %T", name, got, want)
 		}
 	}
-	if _, err := NewDPRandom(Options{}); err == nil {
+	if _, err := NewDPRandom(0, 1); err == nil {
 		t.Error("NewDPRandom accepted a zero Mu")
+	}
+	if _, err := NewUCB(UCBConfig{RefitGrowth: -1}); err == nil {
+		t.Error("NewUCB accepted a negative RefitGrowth")
+	}
+	if m, err := NewDPRandom(1, 2); err != nil || m.opt.Mu != 1 || m.opt.LossBound != 2 {
+		t.Errorf("NewDPRandom(1, 2): %+v, %v", m, err)
 	}
 }
 
@@ -409,6 +417,37 @@ func TestGIBODeclaresOptionsLossBound(t *testing.T) {
 		warned := len(res.Warnings) > 0 && strings.Contains(res.Warnings[0], "declares no loss bound")
 		if clip != c.wantClip || warned != c.warned {
 			t.Errorf("LossBound %v: clip %v, warned %v; want %v, %v", c.bound, clip, warned, c.wantClip, c.warned)
+		}
+	}
+}
+
+// A coordinate the objective fixes (lo == hi, as algo accepts) is never searched: every
+// method evaluates, reports and releases points of the full dimension with that coordinate
+// at its value, the box rule being algo's (lo <= hi); a box with every coordinate fixed is
+// an error for the methods that search it.
+func TestFixedCoordinates(t *testing.T) {
+	for _, name := range append(append([]string(nil), scoreBased...), "goptuna-cmaes") {
+		q := newQuadratic([]float64{0.5, 7, -0.5}, -2, 2, 12)
+		q.lo[1], q.hi[1] = 7, 7
+		var reported [][]float64
+		res, err := runMethod(t, name, testOptions(), q, 24, 3, func(it algo.Iteration) error {
+			reported = append(reported, it.Theta)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, p := range append(append(q.Points, reported...), res.Theta) {
+			if len(p) != 3 || p[1] != 7 || !inBox(p, q.lo, q.hi) {
+				t.Fatalf("%s: point %v, want 3 coordinates with the second at 7, inside the box", name, p)
+			}
+		}
+		if q.Evals != 24 || len(reported) != 24 {
+			t.Errorf("%s: %d evaluations and %d reports, want 24 of each", name, q.Evals, len(reported))
+		}
+		all := newQuadratic([]float64{0.5}, 1, 1, 4)
+		if _, err := runMethod(t, name, testOptions(), all, 5, 1, nil); err == nil || !strings.Contains(err.Error(), "every coordinate") {
+			t.Errorf("%s on a box with every coordinate fixed: %v", name, err)
 		}
 	}
 }

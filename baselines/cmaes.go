@@ -278,7 +278,7 @@ func cmaStart(p *problem) (mean0 []float64, sigma0 float64) {
 // Run implements Method.
 func (m *CMAES) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
 	const name = "cmaes"
-	p, err := newProblem(name, obj, budget)
+	p, err := newSearchProblem(name, obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}

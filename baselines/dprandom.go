@@ -38,7 +38,7 @@ func (m *DPRandom) Run(ctx context.Context, obj algo.Objective, budget int, rng 
 	if err := checkMu(name, m.opt.Mu); err != nil {
 		return algo.Result{}, err
 	}
-	p, err := newProblem(name, obj, budget)
+	p, err := newSearchProblem(name, obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}

@@ -56,7 +56,7 @@ func (m *DPUCB) Run(ctx context.Context, obj algo.Objective, budget int, rng *ra
 	if err := checkMu(name, m.opt.Mu); err != nil {
 		return algo.Result{}, err
 	}
-	p, err := newProblem(name, obj, budget)
+	p, err := newSearchProblem(name, obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}

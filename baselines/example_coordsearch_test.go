@@ -18,8 +18,9 @@ func newCoordSearch(opt Options) (Method, error) { return &CoordSearch{opt: opt}
 
 // Run implements Method.
 func (m *CoordSearch) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
-	// newProblem checks the objective, its box and the budget.
-	p, err := newProblem("coordsearch", obj, budget)
+	// newSearchProblem checks the objective, its box and the budget; a coordinate the box
+	// fixes (lo == hi) is left out of the search and put back into every point.
+	p, err := newSearchProblem("coordsearch", obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}
@@ -62,5 +63,6 @@ func (m *CoordSearch) Run(ctx context.Context, obj algo.Objective, budget int, r
 			}
 		}
 	}
-	return algo.Result{Theta: best, Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+	// expand puts the fixed coordinates back into the released theta.
+	return algo.Result{Theta: p.expand(best), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
 }

@@ -38,7 +38,7 @@ func newGoptunaCMAES(opt Options) (Method, error) { return &GoptunaCMAES{opt: op
 // Run implements Method.
 func (m *GoptunaCMAES) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
 	const name = "goptuna-cmaes"
-	p, err := newProblem(name, obj, budget)
+	p, err := newSearchProblem(name, obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}

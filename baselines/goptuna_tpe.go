@@ -120,7 +120,7 @@ func (m *GoptunaTPE) Run(ctx context.Context, obj algo.Objective, budget int, rn
 		defer globalRandMu.Unlock()
 		reseedGlobalRandUnpredictably()
 	}()
-	p, err := newProblem(name, obj, budget)
+	p, err := newSearchProblem(name, obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}

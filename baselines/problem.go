@@ -18,11 +18,19 @@ import (
 type problem struct {
 	method string // method name, used in every error
 	obj    algo.Objective
+	// lo and hi are the box searched: the objective's, or with fixed coordinates (lo == hi)
+	// reduced to the free ones by newSearchProblem.
 	lo, hi []float64
-	users  int
-	budget int
-	evals  int
-	losses []float64 // reused buffer of length users
+	// fixed, when not nil, is the objective's full theta with every fixed coordinate set
+	// (the searched coordinates, free, are filled in by expand); objLo and objHi the
+	// objective's own box.
+	fixed        []float64
+	free         []int
+	objLo, objHi []float64
+	users        int
+	budget       int
+	evals        int
+	losses       []float64 // reused buffer of length users
 	// best is the point of smallest score observed so far (nil before the first), bestScore
 	// its score; see observe.
 	best      []float64
@@ -46,10 +54,53 @@ func newProblem(method string, obj algo.Objective, budget int) (*problem, error)
 	if n <= 0 {
 		return nil, fmt.Errorf("baselines: %s: objective has %d users, want at least 1", method, n)
 	}
-	return &problem{method: method, obj: obj, lo: lo, hi: hi, users: n, budget: budget, losses: make([]float64, n)}, nil
+	return &problem{method: method, obj: obj, lo: lo, hi: hi, objLo: lo, objHi: hi, users: n, budget: budget, losses: make([]float64, n)}, nil
 }
 
-// checkBox returns an error unless lo and hi have length d >= 1, are finite and lo < hi.
+// newSearchProblem is newProblem for a method that searches the box: a coordinate the
+// objective fixes (lo == hi, which algo accepts too) is left out of the box the method
+// searches and put back into every theta evaluated, reported and released (expand). A box
+// with every coordinate fixed is an error: there is nothing to tune.
+func newSearchProblem(method string, obj algo.Objective, budget int) (*problem, error) {
+	p, err := newProblem(method, obj, budget)
+	if err != nil {
+		return nil, err
+	}
+	var free []int
+	for j := range p.lo {
+		if p.lo[j] < p.hi[j] {
+			free = append(free, j)
+		}
+	}
+	switch {
+	case len(free) == len(p.lo):
+		return p, nil
+	case len(free) == 0:
+		return nil, fmt.Errorf("baselines: %s: every coordinate of the box is fixed (lo == hi): nothing to tune", method)
+	}
+	p.fixed, p.free = append([]float64(nil), p.lo...), free
+	p.lo, p.hi = make([]float64, len(free)), make([]float64, len(free))
+	for k, j := range free {
+		p.lo[k], p.hi[k] = p.objLo[j], p.objHi[j]
+	}
+	return p, nil
+}
+
+// expand returns a new slice holding theta, a point of the box searched, as a point of the
+// objective's box: the fixed coordinates put back.
+func (p *problem) expand(theta []float64) []float64 {
+	if p.fixed == nil {
+		return append([]float64(nil), theta...)
+	}
+	out := append([]float64(nil), p.fixed...)
+	for k, j := range p.free {
+		out[j] = theta[k]
+	}
+	return out
+}
+
+// checkBox returns an error unless lo and hi have length d >= 1 and are finite with
+// lo <= hi (the rule of algo: a coordinate with lo == hi is fixed).
 func checkBox(d int, lo, hi []float64) error {
 	if d <= 0 {
 		return fmt.Errorf("objective has dimension %d, want at least 1", d)
@@ -58,8 +109,8 @@ func checkBox(d int, lo, hi []float64) error {
 		return fmt.Errorf("objective box has %d lower and %d upper bounds for dimension %d", len(lo), len(hi), d)
 	}
 	for j := range lo {
-		if math.IsNaN(lo[j]) || math.IsNaN(hi[j]) || math.IsInf(lo[j], 0) || math.IsInf(hi[j], 0) || !(lo[j] < hi[j]) {
-			return fmt.Errorf("objective box coordinate %d is [%v, %v], want finite bounds with lo < hi", j, lo[j], hi[j])
+		if math.IsNaN(lo[j]) || math.IsNaN(hi[j]) || math.IsInf(lo[j], 0) || math.IsInf(hi[j], 0) || !(lo[j] <= hi[j]) {
+			return fmt.Errorf("objective box coordinate %d is [%v, %v], want finite bounds with lo <= hi", j, lo[j], hi[j])
 		}
 	}
 	return nil
@@ -102,6 +153,9 @@ func (p *problem) evaluate(ctx context.Context, theta []float64) ([]float64, err
 	if err := tasks.CheckTheta("baselines: "+p.method, theta, p.lo, p.hi); err != nil {
 		return nil, err
 	}
+	if p.fixed != nil {
+		theta = p.expand(theta)
+	}
 	p.evals++
 	if err := p.obj.Losses(theta, p.losses); err != nil {
 		return nil, fmt.Errorf("baselines: %s: evaluating theta=%s: %w", p.method, tasks.FormatTheta(theta), err)
@@ -124,7 +178,7 @@ func (p *problem) observe(ctx context.Context, theta []float64, score func([]flo
 	}
 	s := score(losses)
 	if onScore != nil {
-		onScore(append([]float64(nil), theta...), s)
+		onScore(p.expand(theta), s)
 	}
 	if p.best == nil || s < p.bestScore {
 		p.best, p.bestScore = append(p.best[:0], theta...), s
@@ -132,8 +186,8 @@ func (p *problem) observe(ctx context.Context, theta []float64, score func([]flo
 	return s, p.report(cb, p.best)
 }
 
-// released is a copy of the best point observed so far.
-func (p *problem) released() []float64 { return append([]float64(nil), p.best...) }
+// released is a copy of the best point observed so far, in the objective's box.
+func (p *problem) released() []float64 { return p.expand(p.best) }
 
 // report calls cb (if non-nil) after an evaluation of a one-point-per-iteration method:
 // Iter and Evals are the evaluations so far, Batch is 1, Trace is NaN and Theta is a copy
@@ -142,7 +196,7 @@ func (p *problem) report(cb algo.Callback, released []float64) error {
 	if cb == nil {
 		return nil
 	}
-	it := algo.Iteration{Iter: p.evals, Evals: p.evals, Batch: 1, Trace: math.NaN(), Theta: append([]float64(nil), released...)}
+	it := algo.Iteration{Iter: p.evals, Evals: p.evals, Batch: 1, Trace: math.NaN(), Theta: p.expand(released)}
 	if err := cb(it); err != nil {
 		return fmt.Errorf("baselines: %s: callback at evaluation %d: %w", p.method, p.evals, err)
 	}

@@ -25,7 +25,7 @@ func newRandom(opt Options) (Method, error) { return &Random{opt: opt}, nil }
 
 // Run implements Method.
 func (m *Random) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
-	p, err := newProblem("random", obj, budget)
+	p, err := newSearchProblem("random", obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}

@@ -297,7 +297,7 @@ func (s *tpeState) suggest(rng *rand.Rand) []float64 {
 
 // Run implements Method.
 func (m *TPE) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
-	p, err := newProblem("tpe", obj, budget)
+	p, err := newSearchProblem("tpe", obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}

@@ -116,7 +116,7 @@ func newUCB(opt Options) (Method, error) {
 
 // Run implements Method.
 func (m *UCB) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
-	p, err := newProblem("ucb", obj, budget)
+	p, err := newSearchProblem("ucb", obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}
@@ -148,7 +148,7 @@ func runGPUCB(ctx context.Context, p *problem, rng *rand.Rand, cb algo.Callback,
 		}
 		y := GaussianRelease(score(losses), noiseStd, rng)
 		if opt.OnScore != nil {
-			opt.OnScore(append([]float64(nil), theta...), y)
+			opt.OnScore(p.expand(theta), y)
 		}
 		s.add(p.toUnit(theta), theta, y)
 		// A model is needed now to release by posterior mean, or to choose the next point.
@@ -180,7 +180,7 @@ func runGPUCB(ctx context.Context, p *problem, rng *rand.Rand, cb algo.Callback,
 			return nil, err
 		}
 	}
-	return append([]float64(nil), released...), nil
+	return p.expand(released), nil
 }
 
 // toUnit maps theta from the box to the unit cube.
