@@ -112,10 +112,6 @@ func (g *designer) minimizeBlock(x0 []float64, b int) ([]float64, float64) {
 		}
 		return a
 	}
-	problem := optimize.Problem{
-		Func: func(u []float64) float64 { return eval(u, nil) },
-		Grad: func(grad, u []float64) { eval(u, grad) },
-	}
 	settings := &optimize.Settings{
 		FuncEvaluations:   g.set.DesignEvals,
 		GradientThreshold: 1e-9,
@@ -123,7 +119,7 @@ func (g *designer) minimizeBlock(x0 []float64, b int) ([]float64, float64) {
 	}
 	// Line-search failures and evaluation limits end the run early; the best point seen
 	// is kept either way, so the error carries no information we need.
-	_, _ = optimize.Minimize(problem, u0, settings, &optimize.LBFGS{})
+	_, _ = boxmap.LBFGS(eval, nil, u0, settings)
 	return best, bestAlpha
 }
 

@@ -190,21 +190,24 @@ func fitHyper(w *marginal, b hyperBox, starts [][3]float64, maxEvals int) (gpHyp
 				cacheG[k] = -g[k] * dpdz[k]
 			}
 		}
-		prob := optimize.Problem{
-			Func: func(z []float64) float64 { eval(z); return cacheF },
-			Grad: func(grad, z []float64) { eval(z); copy(grad, cacheG) },
-			Status: func() (optimize.Status, error) {
-				if evalErr != nil {
-					return optimize.Failure, evalErr
-				}
-				return optimize.NotTerminated, nil
-			},
+		f := func(z, grad []float64) float64 {
+			eval(z)
+			if grad != nil {
+				copy(grad, cacheG)
+			}
+			return cacheF
+		}
+		status := func() (optimize.Status, error) {
+			if evalErr != nil {
+				return optimize.Failure, evalErr
+			}
+			return optimize.NotTerminated, nil
 		}
 		// Converged when three major iterations in a row improve the log likelihood by less
 		// than 1e-4 nats: hyperparameters that close are equivalent for the surrogate, and
 		// the rule stops L-BFGS from chasing a bound through the saturating sigmoid.
 		settings := &optimize.Settings{FuncEvaluations: maxEvals, GradientThreshold: 1e-4, Converger: &optimize.FunctionConverge{Absolute: 1e-4, Iterations: 3}}
-		res, err := optimize.Minimize(prob, b.toZ(start), settings, &optimize.LBFGS{})
+		res, err := boxmap.LBFGS(f, status, b.toZ(start), settings)
 		if res == nil || math.IsInf(res.F, 0) || math.IsNaN(res.F) {
 			if err == nil {
 				err = errors.New("no finite likelihood")

@@ -514,30 +514,28 @@ func (s *ucbState) nextPoint(rng *rand.Rand) ([]float64, error) {
 			u[j] = boxmap.Sigmoid(z[j])
 		}
 	}
-	prob := optimize.Problem{
-		Func: func(z []float64) float64 {
-			toU(z)
+	f := func(z, grad []float64) float64 {
+		toU(z)
+		if grad == nil {
 			v, err := acq.at(u, nil)
 			if err != nil {
 				evalErr = err
 			}
 			return v
-		},
-		Grad: func(grad, z []float64) {
-			toU(z)
-			if _, err := acq.at(u, gradU); err != nil {
-				evalErr = err
-			}
-			for j := range grad {
-				grad[j] = gradU[j] * u[j] * (1 - u[j])
-			}
-		},
-		Status: func() (optimize.Status, error) {
-			if evalErr != nil {
-				return optimize.Failure, evalErr
-			}
-			return optimize.NotTerminated, nil
-		},
+		}
+		if _, err := acq.at(u, gradU); err != nil {
+			evalErr = err
+		}
+		for j := range grad {
+			grad[j] = gradU[j] * u[j] * (1 - u[j])
+		}
+		return 0
+	}
+	status := func() (optimize.Status, error) {
+		if evalErr != nil {
+			return optimize.Failure, evalErr
+		}
+		return optimize.NotTerminated, nil
 	}
 	for _, start := range starts {
 		z0 := make([]float64, s.d)
@@ -545,7 +543,7 @@ func (s *ucbState) nextPoint(rng *rand.Rand) ([]float64, error) {
 			z0[j] = boxmap.Logit(v, logitEps)
 		}
 		settings := &optimize.Settings{FuncEvaluations: s.cfg.StartEvals, GradientThreshold: 1e-6, Converger: &optimize.FunctionConverge{Absolute: 1e-8, Relative: 1e-10, Iterations: 5}}
-		res, _ := optimize.Minimize(prob, z0, settings, &optimize.LBFGS{})
+		res, _ := boxmap.LBFGS(f, status, z0, settings)
 		if evalErr != nil {
 			return nil, evalErr
 		}

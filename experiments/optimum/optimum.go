@@ -419,10 +419,16 @@ func (s *search) localSearch(st Start) error {
 	z := s.zOf(st.Theta)
 	local, runs, status := f0, 0, ""
 	for s.used < s.limit {
-		p := optimize.Problem{Func: s.f, Grad: grad, Status: s.status}
-		res, err := optimize.Minimize(p, z, &optimize.Settings{
+		f := func(z, g []float64) float64 {
+			if g != nil {
+				grad(g, z)
+				return 0
+			}
+			return s.f(z)
+		}
+		res, err := boxmap.LBFGS(f, s.status, z, &optimize.Settings{
 			Converger: &optimize.FunctionConverge{Relative: 1e-10, Iterations: 20},
-		}, &optimize.LBFGS{})
+		})
 		if s.err != nil {
 			return fmt.Errorf("optimum: %s: %w", st.Name, s.err)
 		}

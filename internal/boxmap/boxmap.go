@@ -5,7 +5,11 @@
 // baselines' hyperparameter fits and UCB's acquisition, and the f* search.
 package boxmap
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/optimize"
+)
 
 // Sigmoid is 1/(1 + e^-u), in (0, 1).
 func Sigmoid(u float64) float64 { return 1 / (1 + math.Exp(-u)) }
@@ -29,4 +33,18 @@ func Unmap(lo, width, x, eps float64) float64 {
 		return 0
 	}
 	return Logit((x-lo)/width, eps)
+}
+
+// LBFGS runs gonum's L-BFGS from u0 with settings on the unconstrained function f of u:
+// f(u, nil) is its value, f(u, grad) writes its gradient into grad (its value is then not
+// read). status, when not nil, is optimize.Problem.Status (an error from it stops the run).
+// It is the one place the project drives L-BFGS; each caller keeps its own change of
+// variables (Map, Sigmoid) and chain rule inside f.
+func LBFGS(f func(u, grad []float64) float64, status func() (optimize.Status, error), u0 []float64, settings *optimize.Settings) (*optimize.Result, error) {
+	p := optimize.Problem{
+		Func:   func(u []float64) float64 { return f(u, nil) },
+		Grad:   func(grad, u []float64) { f(u, grad) },
+		Status: status,
+	}
+	return optimize.Minimize(p, u0, settings, &optimize.LBFGS{})
 }
