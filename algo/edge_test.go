@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -53,7 +54,7 @@ func TestLedgerIsDefinedEverywhere(t *testing.T) {
 // A ledger survives JSON: every field, CalibrationMu included, so that a reloaded ledger
 // still composes to its Mu.
 func TestLedgerJSONRoundTrip(t *testing.T) {
-	calibrated := withCalibration(NewLedger(0.9, 10), 0.2)
+	calibrated := withCalibration(NewLedger(0.9, 10), 0.2, 6)
 	for _, l := range []Ledger{NonPrivateLedger(), NewLedger(0.5, 10), newSplitLedger(0.9, 0.3, 10), calibrated} {
 		b, err := json.Marshal(l)
 		if err != nil {
@@ -66,7 +67,7 @@ func TestLedgerJSONRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("%s: %v", b, err)
 		}
-		if back != l {
+		if !reflect.DeepEqual(back, l) {
 			t.Errorf("round trip %s: got %+v, want %+v", b, back, l)
 		}
 		if l.Private {

@@ -16,15 +16,25 @@ const DefaultDelta = 1e-5
 // Ledger is the privacy record of one run. Every method of this project returns one, so
 // that private and non-private results are reported with the same accounting.
 //
+// A private ledger composes its Parts, each a kind of release with its own accounting
+// (mu-GDP for every mechanism of this project so far): Mu is their composition, so that
+// Mu^2 is the sum of the parts' Mu^2. When a run splits the Mu it was given into parts
+// (Settings.Mu into gradients, clip counts and calibration counts), the composition gives
+// that Mu back to rounding (1 may read 0.9999999999999999): the ledger reports what was
+// composed, not what was asked for.
+//
 // A Ledger encodes to JSON with the infinities of a non-private run spelled "+Inf", as in
 // the result CSVs (encoding/json has no number for them); finite values stay numbers.
 type Ledger struct {
-	Private  bool    // false: the released value is not differentially private
-	Mu       float64 // total mu of mu-GDP (+Inf when not private)
-	Releases int     // number of composed Gaussian releases
-	StepMu   float64 // mu of each release, Mu/sqrt(Releases) (+Inf when not private)
-	Delta    float64 // delta of the reported (Epsilon, Delta)-DP guarantee
-	Epsilon  float64 // epsilon at Delta implied by Mu (+Inf when not private)
+	Private bool    // false: the released value is not differentially private
+	Mu      float64 // total mu of mu-GDP, the composition of Parts (+Inf when not private)
+	// Releases is the number of Gaussian releases composed, of every part.
+	Releases int
+	// StepMu is the mu of each release of the first part: the privatised gradients of
+	// DP-GIBO, the only part of the other private methods (+Inf when not private).
+	StepMu  float64
+	Delta   float64 // delta of the reported (Epsilon, Delta)-DP guarantee
+	Epsilon float64 // epsilon at Delta implied by Mu (+Inf when not private)
 	// GradientMu and CountMu are the parts of Mu spent on the privatised gradients and on
 	// the privatised counts of adaptive clipping: Mu^2 = GradientMu^2 + CountMu^2. Without
 	// adaptive clipping GradientMu = Mu and CountMu = 0.
@@ -33,7 +43,28 @@ type Ledger struct {
 	// CalibrationMu is the part spent on ClipCalibration's counts (0 without it); then
 	// Mu^2 = GradientMu^2 + CountMu^2 + CalibrationMu^2.
 	CalibrationMu float64
+	// Parts are the kinds of release composed, in the order above (nil when not private).
+	Parts []LedgerPart
 }
+
+// GDP is the accounting of a ledger part whose releases are Gaussian mechanisms composed
+// as mu-GDP (Dong, Roth and Su 2022). Other accountants (pure DP, Renyi DP) will be parts
+// of other kinds.
+const GDP = "mu-GDP"
+
+// LedgerPart is one kind of release a ledger composes: Releases releases of one mechanism,
+// together Mu-GDP (Accounting GDP), each Mu/sqrt(Releases)-GDP.
+type LedgerPart struct {
+	// Name says what was released: "gradients", "clip counts" (adaptive clipping),
+	// "calibration counts" (ClipCalibration) or "releases" (a method's only kind).
+	Name       string
+	Accounting string
+	Mu         float64
+	Releases   int
+}
+
+// StepMu is the mu of each of the part's releases.
+func (p LedgerPart) StepMu() float64 { return StepMu(p.Mu, p.Releases) }
 
 // NonPrivateLedger is the ledger of a method whose output is a deterministic or
 // data-dependent function of the validation data without calibrated noise.
@@ -60,29 +91,49 @@ func NewLedger(mu float64, releases int) Ledger {
 			eps = math.NaN()
 		}
 	}
-	return Ledger{Private: true, Mu: mu, Releases: releases, StepMu: StepMu(mu, releases), Delta: DefaultDelta, Epsilon: eps, GradientMu: mu}
+	return Ledger{Private: true, Mu: mu, Releases: releases, StepMu: StepMu(mu, releases), Delta: DefaultDelta, Epsilon: eps, GradientMu: mu,
+		Parts: []LedgerPart{{Name: "releases", Accounting: GDP, Mu: mu, Releases: releases}}}
+}
+
+// composed returns the private ledger of parts: Mu their composition, Releases their sum,
+// StepMu the first part's, Epsilon at DefaultDelta.
+func composed(parts []LedgerPart) Ledger {
+	mus := make([]float64, len(parts))
+	releases := 0
+	for i, p := range parts {
+		mus[i] = p.Mu
+		releases += p.Releases
+	}
+	l := NewLedger(ComposeGDP(mus...), releases)
+	l.StepMu, l.Parts = parts[0].StepMu(), parts
+	return l
 }
 
 // newSplitLedger records releases iterations, each releasing a privatised gradient
 // ((muGrad/sqrt(releases))-GDP) and, when muCount > 0, a privatised count
-// ((muCount/sqrt(releases))-GDP): together ComposeGDP(muGrad, muCount)-GDP. Releases counts
-// iterations and StepMu is the per-iteration mu of the pair.
+// ((muCount/sqrt(releases))-GDP): together ComposeGDP(muGrad, muCount)-GDP over 2 releases
+// per iteration.
 func newSplitLedger(muGrad, muCount float64, releases int) Ledger {
-	if muCount == 0 || math.IsInf(muGrad, 1) {
+	if math.IsInf(muGrad, 1) {
 		return NewLedger(muGrad, releases)
 	}
-	l := NewLedger(ComposeGDP(muGrad, muCount), releases)
+	parts := []LedgerPart{{Name: "gradients", Accounting: GDP, Mu: muGrad, Releases: releases}}
+	if muCount > 0 {
+		parts = append(parts, LedgerPart{Name: "clip counts", Accounting: GDP, Mu: muCount, Releases: releases})
+	}
+	l := composed(parts)
 	l.GradientMu, l.CountMu = muGrad, muCount
 	return l
 }
 
-// withCalibration adds to l the muCal-GDP release of ClipCalibration (nothing when muCal is
-// 0 or l is not private): Mu becomes ComposeGDP(GradientMu, CountMu, muCal).
-func withCalibration(l Ledger, muCal float64) Ledger {
+// withCalibration adds to l the muCal-GDP release of ClipCalibration, its queries noisy
+// counts (nothing when muCal is 0 or l is not private): Mu becomes ComposeGDP(GradientMu,
+// CountMu, muCal).
+func withCalibration(l Ledger, muCal float64, queries int) Ledger {
 	if muCal == 0 || !l.Private {
 		return l
 	}
-	out := NewLedger(ComposeGDP(l.GradientMu, l.CountMu, muCal), l.Releases)
+	out := composed(append(append([]LedgerPart(nil), l.Parts...), LedgerPart{Name: "calibration counts", Accounting: GDP, Mu: muCal, Releases: queries}))
 	out.GradientMu, out.CountMu, out.CalibrationMu = l.GradientMu, l.CountMu, muCal
 	return out
 }
@@ -192,6 +243,16 @@ type ledgerJSON struct {
 	// CalibrationMu is absent in ledgers written before ClipCalibration's part was
 	// recorded, and when it is 0; reading such a ledger takes 0.
 	CalibrationMu *jsonFloat `json:",omitempty"`
+	// Parts is absent in ledgers written before parts were recorded.
+	Parts []partJSON `json:",omitempty"`
+}
+
+// partJSON is the JSON form of a LedgerPart.
+type partJSON struct {
+	Name       string
+	Accounting string
+	Mu         jsonFloat
+	Releases   int
 }
 
 // jsonFloat is a float64 that encodes non-finite values as strings.
@@ -200,10 +261,13 @@ type jsonFloat = jsonnum.Float
 // MarshalJSON encodes the ledger with +Inf spelled "+Inf" (see Ledger).
 func (l Ledger) MarshalJSON() ([]byte, error) {
 	gm, cm := jsonFloat(l.GradientMu), jsonFloat(l.CountMu)
-	j := ledgerJSON{l.Private, jsonFloat(l.Mu), l.Releases, jsonFloat(l.StepMu), jsonFloat(l.Delta), jsonFloat(l.Epsilon), &gm, &cm, nil}
+	j := ledgerJSON{l.Private, jsonFloat(l.Mu), l.Releases, jsonFloat(l.StepMu), jsonFloat(l.Delta), jsonFloat(l.Epsilon), &gm, &cm, nil, nil}
 	if l.CalibrationMu != 0 {
 		calib := jsonFloat(l.CalibrationMu)
 		j.CalibrationMu = &calib
+	}
+	for _, p := range l.Parts {
+		j.Parts = append(j.Parts, partJSON{p.Name, p.Accounting, jsonFloat(p.Mu), p.Releases})
 	}
 	return json.Marshal(j)
 }
@@ -223,6 +287,9 @@ func (l *Ledger) UnmarshalJSON(b []byte) error {
 	}
 	if j.CalibrationMu != nil {
 		l.CalibrationMu = float64(*j.CalibrationMu)
+	}
+	for _, p := range j.Parts {
+		l.Parts = append(l.Parts, LedgerPart{p.Name, p.Accounting, float64(p.Mu), p.Releases})
 	}
 	return nil
 }

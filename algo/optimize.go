@@ -210,11 +210,11 @@ func (r *run) result(done int, status Status) Result {
 	if !r.calibrated {
 		muCal = 0
 	}
-	led := withCalibration(newSplitLedger(muGrad, muCount, r.set.Iters), muCal)
+	queries := len(r.calibrationCounts)
+	led := withCalibration(newSplitLedger(muGrad, muCount, r.set.Iters), muCal, queries)
 	if done < r.set.Iters && led.Private {
 		scale := math.Sqrt(float64(done) / float64(r.set.Iters))
-		led = withCalibration(newSplitLedger(muGrad*scale, muCount*scale, done), muCal)
-		led.StepMu = StepMu(r.set.Mu, r.set.Iters)
+		led = withCalibration(newSplitLedger(muGrad*scale, muCount*scale, done), muCal, queries)
 	}
 	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led,
 		Warnings: append([]string(nil), r.warnings...), CalibrationCounts: append([]float64(nil), r.calibrationCounts...),
