@@ -145,9 +145,21 @@ func (r *run) calibrateClip() {
 	r.clip, r.calibrationCounts = calibratedClip(norms, grid, target, CalibrationNoiseStd(c.Queries, muCal), r.rng)
 	r.noiseStd = r.set.gradientNoiseStd(r.clip, r.n)
 	r.calibrated = true
+	r.calibration = &CalibrationOutcome{Clip: r.clip, Smallest: r.clip == grid[len(grid)-1], Largest: r.clip == grid[0],
+		Counts: append([]float64(nil), r.calibrationCounts...)}
 	if w := gridEdgeWarning(r.clip, grid); w != "" {
 		r.warnings = append(r.warnings, w)
 	}
+}
+
+// CalibrationOutcome is what ClipCalibration chose, from its released counts only (so it is
+// public): B, whether B is the smallest or the largest candidate of its grid (the quantile
+// sought may then lie beyond the grid; Result.Warnings says so too), and the noisy counts in
+// query order.
+type CalibrationOutcome struct {
+	Clip              float64
+	Smallest, Largest bool
+	Counts            []float64
 }
 
 // gridEdgeWarning is the warning for a calibrated B at an end of its grid (largest first),

@@ -165,8 +165,8 @@ func TestDefaultCalibrationNoiseScaleAndLedger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.CalibrationCounts) != 6 {
-		t.Errorf("%d calibration counts released, want 6", len(res.CalibrationCounts))
+	if len(calibrationCounts(res)) != 6 {
+		t.Errorf("%d calibration counts released, want 6", len(calibrationCounts(res)))
 	}
 	l := res.Ledger
 	if math.Abs(l.CalibrationMu-2*math.Sqrt(0.05)) > 1e-12 || math.Abs(l.GradientMu-2*math.Sqrt(0.95)) > 1e-12 || math.Abs(l.Mu-2) > 1e-12 {
@@ -204,9 +204,9 @@ func TestDefaultCalibrationWithAdaptiveClip(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := res.Ledger
-	if len(res.CalibrationCounts) != 6 || math.Abs(l.CalibrationMu-math.Sqrt(0.05)) > 1e-12 ||
+	if len(calibrationCounts(res)) != 6 || math.Abs(l.CalibrationMu-math.Sqrt(0.05)) > 1e-12 ||
 		math.Abs(l.CountMu-math.Sqrt(0.1)) > 1e-12 || math.Abs(l.GradientMu-math.Sqrt(0.85)) > 1e-12 || math.Abs(l.Mu-1) > 1e-12 {
-		t.Errorf("%d calibration counts, ledger %+v; want 6 and mu parts sqrt(0.85), sqrt(0.1), sqrt(0.05) composing to 1", len(res.CalibrationCounts), l)
+		t.Errorf("%d calibration counts, ledger %+v; want 6 and mu parts sqrt(0.85), sqrt(0.1), sqrt(0.05) composing to 1", len(calibrationCounts(res)), l)
 	}
 	if len(clips) != 4 || clips[1] == clips[0] && clips[2] == clips[0] && clips[3] == clips[0] {
 		t.Errorf("clips %v: want 4 iterations with B adapting after the calibrated B_0", clips)
@@ -238,5 +238,17 @@ func TestCalibrationAtGridEdgeWarns(t *testing.T) {
 		if c.want == "" && found != "" || c.want != "" && !strings.Contains(found, c.want) {
 			t.Errorf("slopes %g: B = %v, calibration warning %q, want one saying %q", c.slope, res.Clip, found, c.want)
 		}
+		// The outcome says the same, with B and the counts; every iteration used that B.
+		out := res.Calibration
+		if out == nil || out.Clip != res.Clip || out.Smallest != (c.want == "smallest candidate") || out.Largest != (c.want == "largest candidate") ||
+			len(out.Counts) != len(calibrationCounts(res)) || len(res.Clips) != 2 || res.Clips[0] != res.Clip || res.Clips[1] != res.Clip {
+			t.Errorf("slopes %g: outcome %+v, clips %v, B %v", c.slope, out, res.Clips, res.Clip)
+		}
+	}
+	// A fixed B: no outcome, and B in every iteration.
+	res, err := Minimize(context.Background(), linearUsers{slopes: []float64{1, 2, 3}, d: 1}, []float64{0},
+		Settings{Mu: math.Inf(1), Iters: 3, Step: 1, Batch: 2, Clip: 0.7}, rand.New(rand.NewPCG(1, 1)), nil)
+	if err != nil || res.Calibration != nil || len(res.Clips) != 3 || res.Clips[2] != 0.7 {
+		t.Errorf("fixed B: outcome %+v, clips %v, %v", res.Calibration, res.Clips, err)
 	}
 }

@@ -63,6 +63,10 @@ type run struct {
 	clipped   int     // users whose gradient norm exceeded clip
 	noiseSq   float64 // squared norm of the noise drawn (only with NonPrivateDiagnostics)
 	clipCount float64 // released count of users at or under clip (NaN without AdaptiveClip)
+	// calibration is ClipCalibration's outcome once it ran (nil before); clips the B of each
+	// iteration run.
+	calibration *CalibrationOutcome
+	clips       []float64
 	// calibrated is true once ClipCalibration has spent its part of Mu; calibrationCounts
 	// are its released counts.
 	calibrated        bool
@@ -166,6 +170,7 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 		}
 		r.clipAndAggregate()
 		r.lastClip = r.clip
+		r.clips = append(r.clips, r.clip)
 		var diag *NonPrivateDiagnostics
 		if r.set.NonPrivateDiagnostics {
 			diag = &NonPrivateDiagnostics{ClippedMeanNorm: norm(r.gradSum), ClippedFrac: float64(r.clipped) / float64(r.n)}
@@ -217,8 +222,8 @@ func (r *run) result(done int, status Status) Result {
 		led = withCalibration(newSplitLedger(muGrad*scale, muCount*scale, done), muCal, queries)
 	}
 	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led,
-		Warnings: append([]string(nil), r.warnings...), CalibrationCounts: append([]float64(nil), r.calibrationCounts...),
-		Clip: r.lastClip, BLAS: blasinfo.Backend(), Status: status}
+		Warnings: append([]string(nil), r.warnings...),
+		Clip:     r.lastClip, Clips: append([]float64(nil), r.clips...), Calibration: r.calibration, BLAS: blasinfo.Backend(), Status: status}
 }
 
 // evaluateBatch obtains the (noisy) per-user evaluations y_i at the batch points

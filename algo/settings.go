@@ -364,14 +364,17 @@ type Result struct {
 	// bound; the ceiling of the privacy SNR is below 1. Nil when there are none; only
 	// Minimize (and methods built on it) fills it.
 	Warnings []string
-	// CalibrationCounts are the noisy counts ClipCalibration released, in query order (nil
-	// without it): part of the private release, covered by Ledger.CalibrationMu.
-	CalibrationCounts []float64
 	// Clip is the clipping norm B of the last iteration run: Settings.Clip when fixed, the
 	// norm ClipCalibration chose from its noisy counts, or the last adapted norm under
 	// AdaptiveClip (each a function of released values only, so it is public). 0 when no
 	// iteration ran.
 	Clip float64
+	// Clips is the B of every iteration run, in order (Clip is the last): fixed, the
+	// calibrated B throughout, or the adapted schedule. Public, as Clip.
+	Clips []float64
+	// Calibration is ClipCalibration's outcome (nil when B was not calibrated or no
+	// iteration ran): B, whether it is an end of the grid, the counts.
+	Calibration *CalibrationOutcome
 	// BLAS names the linear algebra the run used: "gonum" (pure Go), or in a program built
 	// with the build tag openblas "openblas VERSION core=CORE", CORE being the kernel set
 	// OpenBLAS picked for this CPU (results agree across backends and kernel sets to

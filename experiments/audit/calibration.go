@@ -62,7 +62,7 @@ func buildCalibrationMechanism(cfg Config, name string) (Mechanism, error) {
 			if name == DPGIBOCalibrated {
 				return res.Theta[0], nil
 			}
-			return res.CalibrationCounts[0], nil
+			return res.Calibration.Counts[0], nil
 		},
 	}, nil
 }
@@ -78,8 +78,8 @@ func runCalibrated(ctx context.Context, cfg Config, s algo.Settings, prime bool,
 	if err != nil {
 		return algo.Result{}, err
 	}
-	if res.Iters != cfg.Iters || len(res.CalibrationCounts) != cfg.CalibrationQueries {
-		return algo.Result{}, fmt.Errorf("algo.Minimize ran %d of %d iterations and released %d of %d calibration counts", res.Iters, cfg.Iters, len(res.CalibrationCounts), cfg.CalibrationQueries)
+	if res.Calibration == nil || res.Iters != cfg.Iters || len(res.Calibration.Counts) != cfg.CalibrationQueries {
+		return algo.Result{}, fmt.Errorf("algo.Minimize ran %d of %d iterations and reported calibration %+v, want %d counts", res.Iters, cfg.Iters, res.Calibration, cfg.CalibrationQueries)
 	}
 	return res, nil
 }
@@ -98,8 +98,8 @@ func CheckCalibrationFlip(ctx context.Context, cfg Config) error {
 		if err != nil {
 			return err
 		}
-		if want := float64(1 - boolInt(prime)); res.CalibrationCounts[0] != want {
-			return fmt.Errorf("audit: calibration flip check failed on %s: first count %v, want %v", datasetName(boolInt(prime)), res.CalibrationCounts[0], want)
+		if want := float64(1 - boolInt(prime)); res.Calibration.Counts[0] != want {
+			return fmt.Errorf("audit: calibration flip check failed on %s: first count %v, want %v", datasetName(boolInt(prime)), res.Calibration.Counts[0], want)
 		}
 	}
 	return nil
