@@ -143,7 +143,7 @@ func (r *run) calibrateClip() {
 	target := float64(r.n) * (1 - c.Quantile)
 	grid := c.grid(r.set.Clip)
 	r.clip, r.calibrationCounts = calibratedClip(norms, grid, target, CalibrationNoiseStd(c.Queries, muCal), r.rng)
-	r.noiseStd = r.set.gradientNoiseStd(r.clip, r.n)
+	r.noiseStd = PrivacyNoiseStd(r.clip, r.set.Iters, r.n, r.muGrad)
 	r.calibrated = true
 	r.calibration = &CalibrationOutcome{Clip: r.clip, Smallest: r.clip == grid[len(grid)-1], Largest: r.clip == grid[0],
 		Counts: append([]float64(nil), r.calibrationCounts...)}

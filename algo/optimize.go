@@ -38,8 +38,10 @@ func Minimize(ctx context.Context, obj Objective, theta0 []float64, s Settings, 
 
 // run is the state of one execution of Algorithm 1.
 type run struct {
-	obj    Objective
-	set    Settings
+	obj Objective
+	set Settings
+	// muGrad is the part of set.Mu spent on the privatised gradients (Settings.muParts).
+	muGrad float64
 	d, n   int
 	lo, hi []float64
 	rng    *rand.Rand
@@ -112,6 +114,7 @@ func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, 
 		return nil, err
 	}
 	st := newGradState(set.Kernel, set.noiseVar(), d)
+	muGrad, muCount, _ := set.muParts()
 	r := &run{
 		obj: obj, set: set, d: d, n: n, lo: lo, hi: hi, rng: rng,
 		theta:    append([]float64(nil), theta0...),
@@ -120,11 +123,11 @@ func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, 
 		gradSum:  make([]float64, d),
 		adagrad:  make([]float64, d),
 		clip:     set.Clip,
-		noiseStd: set.gradientNoiseStd(set.Clip, n),
+		muGrad:   muGrad,
+		noiseStd: PrivacyNoiseStd(set.Clip, set.Iters, n, muGrad),
 		warnings: runWarnings(s, set, facts, n),
 	}
 	if set.AdaptiveClip != nil {
-		_, muCount, _ := set.muParts()
 		r.countStd = countNoiseStd(set.Iters, muCount)
 	}
 	r.des = &designer{set: set, d: d, lo: lo, hi: hi, st: st, rng: rng, llo: make([]float64, d), lhi: make([]float64, d)}
@@ -205,7 +208,7 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 // noise to it: s_{t+1} = 2 B_{t+1} sqrt(T)/(n mu_g).
 func (r *run) adaptClip() {
 	r.clip = nextClip(r.clip, r.clipCount, r.n, *r.set.AdaptiveClip)
-	r.noiseStd = r.set.gradientNoiseStd(r.clip, r.n)
+	r.noiseStd = PrivacyNoiseStd(r.clip, r.set.Iters, r.n, r.muGrad)
 }
 
 // result packages the released theta and the ledger of the done iterations. Each release

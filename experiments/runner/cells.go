@@ -227,8 +227,6 @@ func CellFor(suite string, b Block, d int, value Num, method string, seed int, s
 	if b.Sweep != "" && methodReads(method, b.Sweep) {
 		label = b.Sweep + "=" + strconv.FormatFloat(float64(value), 'g', -1, 64)
 		switch b.Sweep {
-		case "mu":
-			a.Mu = value
 		case "bias_tol":
 			a.BiasTol = value
 		case "clip":
@@ -282,6 +280,9 @@ func CellFor(suite string, b Block, d int, value Num, method string, seed int, s
 		}
 		if methodReads(method, "mu") {
 			c.Mu = a.Mu
+			if b.Sweep == "mu" {
+				c.Mu = value
+			}
 		}
 		per := c.Batch
 		if c.BiasTol > 0 && c.Batch == 0 {
@@ -299,6 +300,9 @@ func CellFor(suite string, b Block, d int, value Num, method string, seed int, s
 	default:
 		if methodReads(method, "mu") {
 			c.Mu = a.Mu
+			if b.Sweep == "mu" {
+				c.Mu = value
+			}
 		}
 		c.Budget = b.BaselineBudget
 		if c.Budget == 0 {
