@@ -4,26 +4,9 @@ import (
 	"testing"
 
 	"dpgibo/figures/verdict"
+	"dpgibo/figures/verdict/verdicttest"
 	"dpgibo/internal/records"
 )
-
-// rowsOf builds final rows (one per seed) of one curve with the given losses.
-func rowsOf(fig, method, config string, d int, losses ...float64) []records.Row {
-	var out []records.Row
-	for i, l := range losses {
-		out = append(out, records.Row{Figure: fig, Task: "gpreg", Data: "synthetic", Method: method, Config: config, D: d, Seed: i + 1, Iter: 0, Loss: 99, Evals: 0})
-		out = append(out, records.Row{Figure: fig, Task: "gpreg", Data: "synthetic", Method: method, Config: config, D: d, Seed: i + 1, Iter: 1, Loss: l, Evals: 10 * (i + 1)})
-	}
-	return out
-}
-
-func seq(n int, f func(i int) float64) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = f(i)
-	}
-	return out
-}
 
 // withFStar is the results of rows with f* = 98 at every setting, so that G0 = 99 - 98 = 1.
 func withFStar(t *testing.T, rows []records.Row) *verdict.Results {
@@ -48,12 +31,12 @@ func withFStar(t *testing.T, rows []records.Row) *verdict.Results {
 // upper 95% limit of the Hodges-Lehmann difference new - old is below 0.1 G0 (G0 = 1 here).
 func TestEquivalenceOfADesign(t *testing.T) {
 	n := 12
-	old := seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })
+	old := verdicttest.Seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })
 	var rows []records.Row
-	rows = append(rows, rowsOf("f", "dpgibo", "x=1", 15, old...)...)
-	rows = append(rows, rowsOf("f", "dpgibo", "x=2", 15, old...)...)
-	rows = append(rows, rowsOf("design-f", "dpgibo", "x=1", 15, seq(n, func(i int) float64 { return old[i] + 0.001*float64(i%3) })...)...)
-	rows = append(rows, rowsOf("design-f", "dpgibo", "x=2", 15, seq(n, func(i int) float64 { return old[i] + 0.2 + 0.001*float64(i%3) })...)...)
+	rows = append(rows, verdicttest.RowsOf("f", "dpgibo", "x=1", 15, old...)...)
+	rows = append(rows, verdicttest.RowsOf("f", "dpgibo", "x=2", 15, old...)...)
+	rows = append(rows, verdicttest.RowsOf("design-f", "dpgibo", "x=1", 15, verdicttest.Seq(n, func(i int) float64 { return old[i] + 0.001*float64(i%3) })...)...)
+	rows = append(rows, verdicttest.RowsOf("design-f", "dpgibo", "x=2", 15, verdicttest.Seq(n, func(i int) float64 { return old[i] + 0.2 + 0.001*float64(i%3) })...)...)
 	res := withFStar(t, rows)
 	got, err := Equivalence(res, nil)
 	if err != nil {
@@ -72,8 +55,8 @@ func TestEquivalenceOfADesign(t *testing.T) {
 
 // Two designs that give the same runs are equivalent: estimate and interval 0, no error.
 func TestEquivalenceOfIdenticalRuns(t *testing.T) {
-	v := seq(12, func(i int) float64 { return 1 + 0.01*float64(i) })
-	res := withFStar(t, append(rowsOf("f", "dpgibo", "x=1", 15, v...), rowsOf("design-f", "dpgibo", "x=1", 15, v...)...))
+	v := verdicttest.Seq(12, func(i int) float64 { return 1 + 0.01*float64(i) })
+	res := withFStar(t, append(verdicttest.RowsOf("f", "dpgibo", "x=1", 15, v...), verdicttest.RowsOf("design-f", "dpgibo", "x=1", 15, v...)...))
 	got, err := Equivalence(res, nil)
 	if err != nil || len(got) != 1 || !got[0].NonInferior || got[0].CIHigh != 0 || got[0].Estimate != 0 {
 		t.Fatalf("identical runs: %+v, %v", got, err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpgibo/figures/verdict/verdicttest"
 	"dpgibo/internal/records"
 )
 
@@ -36,7 +37,7 @@ func gzipBytes(t *testing.T, b []byte) []byte {
 // records.ReadFile gives (naming the file, and the line and column of a bad cell), not a
 // file skipped.
 func TestReadDirRejectsMalformedFigureCSVs(t *testing.T) {
-	good := marshalled(t, rowsOf("fig2a", "dpgibo", "", 2, 0.1, 0.2, 0.3))
+	good := marshalled(t, verdicttest.RowsOf("fig2a", "dpgibo", "", 2, 0.1, 0.2, 0.3))
 	lines := strings.SplitAfter(string(good), "\n")
 	header := strings.Split(strings.TrimSpace(lines[0]), ",")
 	without := func(col string) []byte {
@@ -72,7 +73,7 @@ func TestReadDirRejectsMalformedFigureCSVs(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			os.WriteFile(filepath.Join(dir, "fig1.csv"), marshalled(t, rowsOf("fig1", "gibo", "", 2, 0.5, 0.6)), 0o644)
+			os.WriteFile(filepath.Join(dir, "fig1.csv"), marshalled(t, verdicttest.RowsOf("fig1", "gibo", "", 2, 0.5, 0.6)), 0o644)
 			path := filepath.Join(dir, c.file)
 			os.WriteFile(path, c.data, 0o644)
 			_, err := ReadDir(dir)
@@ -91,7 +92,7 @@ func TestReadDirRejectsMalformedFigureCSVs(t *testing.T) {
 // verdicts' own files, a figure without rows; and an absent fstar.csv is no optima.
 func TestReadDirSkipsWhatIsNotALossTrace(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "fig1.csv"), marshalled(t, rowsOf("fig1", "gibo", "", 2, 0.5, 0.6)), 0o644)
+	os.WriteFile(filepath.Join(dir, "fig1.csv"), marshalled(t, verdicttest.RowsOf("fig1", "gibo", "", 2, 0.5, 0.6)), 0o644)
 	os.WriteFile(filepath.Join(dir, "fig3f.csv.gz"), gzipBytes(t, marshalled(t, []records.ThetaRow{
 		{Figure: "fig3f", Method: "dpgibo", Seed: 1, Coord: 101, Name: "log C", Value: 0.5}})), 0o644)
 	os.WriteFile(filepath.Join(dir, "fig2a.csv"), marshalled(t, []records.Row{}), 0o644)

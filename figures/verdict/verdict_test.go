@@ -10,27 +10,9 @@ import (
 	"testing"
 
 	"dpgibo/figures/claims"
+	"dpgibo/figures/verdict/verdicttest"
 	"dpgibo/internal/records"
 )
-
-// rowsOf builds final rows (one per seed) of one curve with the given losses.
-func rowsOf(fig, method, config string, d int, losses ...float64) []records.Row {
-	var out []records.Row
-	for i, l := range losses {
-		// An earlier iteration first: Curves must keep the last row of each seed.
-		out = append(out, records.Row{Figure: fig, Task: "gpreg", Data: "synthetic", Method: method, Config: config, D: d, Seed: i + 1, Iter: 0, Loss: 99, Evals: 0})
-		out = append(out, records.Row{Figure: fig, Task: "gpreg", Data: "synthetic", Method: method, Config: config, D: d, Seed: i + 1, Iter: 1, Loss: l, Evals: 10 * (i + 1)})
-	}
-	return out
-}
-
-func seq(n int, f func(i int) float64) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = f(i)
-	}
-	return out
-}
 
 func results(t *testing.T, rows []records.Row) *Results {
 	t.Helper()
@@ -50,7 +32,7 @@ func results(t *testing.T, rows []records.Row) *Results {
 }
 
 func TestCurvesKeepLastRowAndRejectNaN(t *testing.T) {
-	res := results(t, rowsOf("f", "dpgibo", "", 2, 0.3, 0.1, 0.2))
+	res := results(t, verdicttest.RowsOf("f", "dpgibo", "", 2, 0.3, 0.1, 0.2))
 	if len(res.Curves) != 1 {
 		t.Fatalf("%d curves, want 1", len(res.Curves))
 	}
@@ -58,15 +40,15 @@ func TestCurvesKeepLastRowAndRejectNaN(t *testing.T) {
 	if len(got) != 3 || got[0] != 0.3 || got[1] != 0.1 || got[2] != 0.2 {
 		t.Fatalf("final losses %v, want [0.3 0.1 0.2]", got)
 	}
-	_, err := Curves(rowsOf("f", "dpgibo", "", 2, 0.3, math.NaN()))
+	_, err := Curves(verdicttest.RowsOf("f", "dpgibo", "", 2, 0.3, math.NaN()))
 	if err == nil || !strings.Contains(err.Error(), "seed 2") {
 		t.Fatalf("NaN final loss: error %v, want one naming seed 2", err)
 	}
 }
 
 func TestSummariseMedianCIAndEvals(t *testing.T) {
-	losses := seq(12, func(i int) float64 { return float64(i + 1) }) // 1..12
-	s := Summarise(results(t, rowsOf("f", "gibo", "", 5, losses...)))
+	losses := verdicttest.Seq(12, func(i int) float64 { return float64(i + 1) }) // 1..12
+	s := Summarise(results(t, verdicttest.RowsOf("f", "gibo", "", 5, losses...)))
 	if len(s) != 1 {
 		t.Fatalf("%d rows", len(s))
 	}
@@ -112,7 +94,8 @@ func judge(t *testing.T, res *Results, cls ...claims.Claim) []ClaimRow {
 	return rows
 }
 
-// withFStar sets f* of every curve's setting so that G0 = 1 for rowsOf's start loss 99.
+// withFStar sets f* of every curve's setting so that G0 = 1 for verdicttest.RowsOf's start
+// loss 99.
 func withFStar(res *Results) *Results {
 	for _, c := range res.Curves {
 		res.FStar[fstarKey{c.Task, c.Data, c.D, c.NUsers, c.NTrain}] = 98
@@ -124,9 +107,9 @@ func withFStar(res *Results) *Results {
 func TestJudgeVerdicts(t *testing.T) {
 	n := 12
 	var rows []records.Row
-	rows = append(rows, rowsOf("f", "dpgibo", "", 5, seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })...)...)
-	rows = append(rows, rowsOf("f", "gibo", "", 5, seq(n, func(i int) float64 { return 2 + 0.013*float64(i) })...)...)
-	rows = append(rows, rowsOf("f", "random", "", 5, seq(n, func(i int) float64 { return 1 + 0.01*float64((i*7)%n) + 0.0001 })...)...)
+	rows = append(rows, verdicttest.RowsOf("f", "dpgibo", "", 5, verdicttest.Seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })...)...)
+	rows = append(rows, verdicttest.RowsOf("f", "gibo", "", 5, verdicttest.Seq(n, func(i int) float64 { return 2 + 0.013*float64(i) })...)...)
+	rows = append(rows, verdicttest.RowsOf("f", "random", "", 5, verdicttest.Seq(n, func(i int) float64 { return 1 + 0.01*float64((i*7)%n) + 0.0001 })...)...)
 	res := results(t, rows)
 	got, sts, tests, err := Judge(res, []claims.Statement{{ID: "t", Source: "test", Sentence: "test", Claims: []claims.Claim{
 		{ID: "lower", Figure: "f", Kind: claims.Lower, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "gibo", D: 5}},
@@ -167,8 +150,8 @@ func TestJudgeVerdicts(t *testing.T) {
 // verdict: the p of one direction is the p against the other.
 func TestSwappingSidesMirrorsTheVerdict(t *testing.T) {
 	n := 12
-	rows := append(rowsOf("f", "dpgibo", "", 5, seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })...),
-		rowsOf("f", "random", "", 5, seq(n, func(i int) float64 { return 1.05 + 0.01*float64((i*5)%n) })...)...)
+	rows := append(verdicttest.RowsOf("f", "dpgibo", "", 5, verdicttest.Seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })...),
+		verdicttest.RowsOf("f", "random", "", 5, verdicttest.Seq(n, func(i int) float64 { return 1.05 + 0.01*float64((i*5)%n) })...)...)
 	res := withFStar(results(t, rows))
 	a, b := claims.Side{Method: "dpgibo", D: 5}, claims.Side{Method: "random", D: 5}
 	mirror := map[string]string{Reproduced: NotReproduced, NotReproduced: Reproduced, Inconclusive: Inconclusive}
@@ -201,8 +184,8 @@ func TestHolmFamilyIsPerFigure(t *testing.T) {
 	n := 10
 	var rows []records.Row
 	for _, fig := range []string{"f", "g"} {
-		rows = append(rows, rowsOf(fig, "dpgibo", "", 5, seq(n, func(i int) float64 { return float64(i) })...)...)
-		rows = append(rows, rowsOf(fig, "gibo", "", 5, seq(n, func(i int) float64 { return float64(i) + 0.5 + 0.01*float64(i%3) })...)...)
+		rows = append(rows, verdicttest.RowsOf(fig, "dpgibo", "", 5, verdicttest.Seq(n, func(i int) float64 { return float64(i) })...)...)
+		rows = append(rows, verdicttest.RowsOf(fig, "gibo", "", 5, verdicttest.Seq(n, func(i int) float64 { return float64(i) + 0.5 + 0.01*float64(i%3) })...)...)
 	}
 	res := results(t, rows)
 	one := []claims.Claim{{ID: "f1", Figure: "f", Kind: claims.Lower, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "gibo", D: 5}}}
@@ -223,9 +206,9 @@ func TestHolmFamilyIsPerFigure(t *testing.T) {
 // keeps the zero-margin p and the do-nothing control.
 func TestNotWorseMargin(t *testing.T) {
 	n := 12
-	b := seq(n, func(i int) float64 { return 1 + 0.02*float64(i) })
-	a := seq(n, func(i int) float64 { return b[i] + 0.05 + 0.001*float64(i%4) })
-	res := withFStar(results(t, append(rowsOf("f", "dpgibo", "", 5, a...), rowsOf("f", "gibo", "", 5, b...)...)))
+	b := verdicttest.Seq(n, func(i int) float64 { return 1 + 0.02*float64(i) })
+	a := verdicttest.Seq(n, func(i int) float64 { return b[i] + 0.05 + 0.001*float64(i%4) })
+	res := withFStar(results(t, append(verdicttest.RowsOf("f", "dpgibo", "", 5, a...), verdicttest.RowsOf("f", "gibo", "", 5, b...)...)))
 	mk := func(id string, m float64) claims.Claim {
 		return claims.Claim{ID: id, Figure: "f", Kind: claims.NotWorse, Margin: m, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "gibo", D: 5}}
 	}
@@ -248,9 +231,9 @@ func TestNotWorseMargin(t *testing.T) {
 // is inconclusive however significant its own test.
 func TestDoNothingControlBlocksAMarginThatCannotFail(t *testing.T) {
 	n := 12
-	b := seq(n, func(i int) float64 { return 1 + 0.02*float64(i) })
-	a := seq(n, func(i int) float64 { return b[i] + 0.001*float64(i%4+1) })
-	res := withFStar(results(t, append(rowsOf("f", "dpgibo", "", 5, a...), rowsOf("f", "gibo", "", 5, b...)...)))
+	b := verdicttest.Seq(n, func(i int) float64 { return 1 + 0.02*float64(i) })
+	a := verdicttest.Seq(n, func(i int) float64 { return b[i] + 0.001*float64(i%4+1) })
+	res := withFStar(results(t, append(verdicttest.RowsOf("f", "dpgibo", "", 5, a...), verdicttest.RowsOf("f", "gibo", "", 5, b...)...)))
 	cl := claims.Claim{ID: "huge", Figure: "f", Kind: claims.NotWorse, Margin: 200, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "gibo", D: 5}}
 	got := judge(t, res, cl)[0]
 	if got.Verdict != Inconclusive || !strings.Contains(got.Evidence, "NOT refuted") {
@@ -267,9 +250,9 @@ func TestSpecificity(t *testing.T) {
 	n := 12
 	var rows []records.Row
 	for _, m := range []string{"dpgibo", "gibo"} {
-		rows = append(rows, rowsOf("f", m, "", 5, seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })...)...)
+		rows = append(rows, verdicttest.RowsOf("f", m, "", 5, verdicttest.Seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })...)...)
 	}
-	rows = append(rows, rowsOf("f", "random", "", 5, seq(n, func(i int) float64 { return 50 + 0.01*float64(i) })...)...)
+	rows = append(rows, verdicttest.RowsOf("f", "random", "", 5, verdicttest.Seq(n, func(i int) float64 { return 50 + 0.01*float64(i) })...)...)
 	res := withFStar(results(t, rows))
 	progress := func(id, m string) claims.Claim {
 		return claims.Claim{ID: id, Figure: "f", Kind: claims.Lower, Margin: 0.1, A: claims.Side{Method: m, D: 5},
@@ -328,14 +311,14 @@ func TestThroughoutChecksEveryCheckpoint(t *testing.T) {
 
 func TestEquivalentAndTrend(t *testing.T) {
 	n := 12
-	base := seq(n, func(i int) float64 { return 1 + 0.1*float64((i*5)%n) })
+	base := verdicttest.Seq(n, func(i int) float64 { return 1 + 0.1*float64((i*5)%n) })
 	var rows []records.Row
 	for k, cfg := range []string{"x=1", "x=2", "x=3"} {
 		v := make([]float64, n)
 		for i := range v {
 			v[i] = base[i] + 0.002*float64(k) + 0.0001*float64(i%3)
 		}
-		rows = append(rows, rowsOf("f", "dpgibo", cfg, 5, v...)...)
+		rows = append(rows, verdicttest.RowsOf("f", "dpgibo", cfg, 5, v...)...)
 	}
 	res := withFStar(results(t, rows))
 	along := claims.Side{Method: "dpgibo", D: 5}
@@ -353,7 +336,7 @@ func TestEquivalentAndTrend(t *testing.T) {
 
 // Normalised regret needs f*; runs at two d are never paired.
 func TestRegretNeedsFStarAndAcrossDIsUnpaired(t *testing.T) {
-	rows := append(rowsOf("f", "random", "", 2, 0.5, 0.6, 0.7), rowsOf("f", "random", "", 20, 0.8, 0.9, 1.0)...)
+	rows := append(verdicttest.RowsOf("f", "random", "", 2, 0.5, 0.6, 0.7), verdicttest.RowsOf("f", "random", "", 20, 0.8, 0.9, 1.0)...)
 	res := results(t, rows)
 	cl := claims.Claim{ID: "gap", Figure: "f", Kind: claims.Higher, Metric: claims.MetricRegret, A: claims.Side{Method: "random", D: 20}, B: claims.Side{Method: "random", D: 2}}
 	if got := judge(t, res, cl)[0]; got.Verdict != Inconclusive || !strings.Contains(got.Evidence, "no f*") {
@@ -416,8 +399,8 @@ func TestClaimsHashPinsJudgedContent(t *testing.T) {
 func TestOutputsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	var rows []records.Row
-	rows = append(rows, rowsOf("fig1", "dpgibo", "", 2, seq(10, func(i int) float64 { return 0.2 + 0.001*float64(i) })...)...)
-	rows = append(rows, rowsOf("fig1", "gibo", "", 2, seq(10, func(i int) float64 { return 0.21 + 0.001*float64(i) })...)...)
+	rows = append(rows, verdicttest.RowsOf("fig1", "dpgibo", "", 2, verdicttest.Seq(10, func(i int) float64 { return 0.2 + 0.001*float64(i) })...)...)
+	rows = append(rows, verdicttest.RowsOf("fig1", "gibo", "", 2, verdicttest.Seq(10, func(i int) float64 { return 0.21 + 0.001*float64(i) })...)...)
 	b, err := records.Marshal(rows)
 	if err != nil {
 		t.Fatal(err)
@@ -492,9 +475,9 @@ func TestSummaryDiagnostics(t *testing.T) {
 func TestAttainabilityControl(t *testing.T) {
 	n := 12
 	// f* = 98, G0 = 1 (withFStar); B sits 0.05 above f*, A above B by 0.01-0.03.
-	b := seq(n, func(i int) float64 { return 98.05 + 0.001*float64(i) })
-	a := seq(n, func(i int) float64 { return b[i] + 0.01 + 0.002*float64(i%5) })
-	res := withFStar(results(t, append(rowsOf("f", "random", "", 5, a...), rowsOf("f", "gibo", "", 5, b...)...)))
+	b := verdicttest.Seq(n, func(i int) float64 { return 98.05 + 0.001*float64(i) })
+	a := verdicttest.Seq(n, func(i int) float64 { return b[i] + 0.01 + 0.002*float64(i%5) })
+	res := withFStar(results(t, append(verdicttest.RowsOf("f", "random", "", 5, a...), verdicttest.RowsOf("f", "gibo", "", 5, b...)...)))
 	for _, kind := range []claims.Kind{claims.Lower, claims.Higher} {
 		// gibo said better than random by 0.1 G0, while random's gap is about 0.07: an
 		// oracle in gibo's place is at most 0.07 better, so the claim cannot hold.
@@ -519,8 +502,8 @@ func TestAttainabilityControl(t *testing.T) {
 		t.Errorf("log-gap claim: verdict %q, attain p %+v (%s): want not reproduced, attainable, labelled post hoc", got.Verdict, got.AttainP, got.Evidence)
 	}
 	// A side at f* gives log(GapFloor), not -Inf.
-	at := withFStar(results(t, append(rowsOf("f", "gibo", "", 5, seq(n, func(int) float64 { return 98 })...),
-		rowsOf("f", "random", "", 5, a...)...)))
+	at := withFStar(results(t, append(verdicttest.RowsOf("f", "gibo", "", 5, verdicttest.Seq(n, func(int) float64 { return 98 })...),
+		verdicttest.RowsOf("f", "random", "", 5, a...)...)))
 	got = judge(t, at, sub)[0]
 	if got.Verdict != Reproduced || math.IsInf(got.Estimate.Value, 0) {
 		t.Errorf("gibo at f*: verdict %q, estimate %v: want reproduced with a finite log-gap difference", got.Verdict, got.Estimate.Value)
@@ -533,11 +516,11 @@ func TestSpecificityOfSideBAndOfConfigs(t *testing.T) {
 	n := 12
 	var rows []records.Row
 	for _, m := range []string{"ucb", "gibo"} {
-		rows = append(rows, rowsOf("f", m, "", 5, seq(n, func(i int) float64 { return 98.5 + 0.01*float64(i) })...)...)
+		rows = append(rows, verdicttest.RowsOf("f", m, "", 5, verdicttest.Seq(n, func(i int) float64 { return 98.5 + 0.01*float64(i) })...)...)
 	}
-	rows = append(rows, rowsOf("f", "random", "", 5, seq(n, func(i int) float64 { return 98.5 + 0.011*float64(i) })...)...)
+	rows = append(rows, verdicttest.RowsOf("f", "random", "", 5, verdicttest.Seq(n, func(i int) float64 { return 98.5 + 0.011*float64(i) })...)...)
 	for k, c := range []string{"eps=0.3", "eps=0.5", "eps=2"} {
-		rows = append(rows, rowsOf("f", "dpgibo", c, 5, seq(n, func(i int) float64 { return 98.2 + 0.01*float64(i) + 0.001*float64(k*(i%3)) })...)...)
+		rows = append(rows, verdicttest.RowsOf("f", "dpgibo", c, 5, verdicttest.Seq(n, func(i int) float64 { return 98.2 + 0.01*float64(i) + 0.001*float64(k*(i%3)) })...)...)
 	}
 	res := withFStar(results(t, rows))
 	noBetter := claims.Claim{ID: "ucb-no-better", Figure: "f", Kind: claims.NotWorse, Margin: 0.1, A: claims.Side{Method: "random", D: 5},
