@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 // in memory are reported in every Result's warnings.
 func TestResultNamesBLASAndWarnsOfUnrepeatableKernels(t *testing.T) {
 	res, err := Minimize(context.Background(), linearUsers{slopes: []float64{0.5, 1, 2, 3}, d: 1}, []float64{0},
-		Settings{Mu: 2, Iters: 2, Batch: 1, Clip: 1}, rand.New(rand.NewPCG(1, 2)), nil)
+		Settings{Mu: 2, Iters: 2, Batch: 1, Clipping: FixedClip(1)}, rand.New(rand.NewPCG(1, 2)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

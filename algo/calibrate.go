@@ -38,9 +38,12 @@ type ClipCalibration struct {
 	// grid of 64 candidates).
 	Queries int
 	// Octaves is the span of the grid in factors of two (default 24) and TopOctaves how far
-	// its top lies above Clip (default 8): the candidates run from Clip*2^TopOctaves down to
-	// Clip*2^(TopOctaves-Octaves), geometrically. Clip (default S/(4 l)) only anchors the grid.
+	// its top lies above Anchor (default 8): the candidates run from Anchor*2^TopOctaves down
+	// to Anchor*2^(TopOctaves-Octaves), geometrically.
 	Octaves, TopOctaves float64
+	// Anchor only anchors the grid (default S/(4 l), the default fixed B); it must not
+	// depend on the data.
+	Anchor float64
 	// Quantile is the target share of users whose gradient norm is at most B, in (0, 1)
 	// (default 0.25).
 	Quantile float64
@@ -134,14 +137,14 @@ func calibratedClip(norms, grid []float64, target, noiseStd float64, rng *rand.R
 // calibrateClip runs ClipCalibration on the users' gradients of the first iteration and
 // sets the clipping norm and the gradient noise to it.
 func (r *run) calibrateClip() {
-	c := r.set.ClipCalibration
+	c := r.set.calibration
 	_, _, muCal := r.set.muParts()
 	norms := make([]float64, r.n)
 	for i := range norms {
 		norms[i] = norm(r.grads[i*r.d : (i+1)*r.d])
 	}
 	target := float64(r.n) * (1 - c.Quantile)
-	grid := c.grid(r.set.Clip)
+	grid := c.grid(r.set.clip)
 	r.clip, r.calibrationCounts = calibratedClip(norms, grid, target, CalibrationNoiseStd(c.Queries, muCal), r.rng)
 	r.noiseStd = PrivacyNoiseStd(r.clip, r.set.Iters, r.n, r.muGrad)
 	r.calibrated = true
@@ -168,9 +171,9 @@ type CalibrationOutcome struct {
 func gridEdgeWarning(clip float64, grid []float64) string {
 	switch clip {
 	case grid[len(grid)-1]:
-		return fmt.Sprintf("algo: ClipCalibration chose B = %.3g, the smallest candidate of its grid: the users' gradient-norm quantile may lie lower; a smaller Clip (the grid's anchor) or a larger ClipCalibration.Octaves lets the search go lower", clip)
+		return fmt.Sprintf("algo: ClipCalibration chose B = %.3g, the smallest candidate of its grid: the users' gradient-norm quantile may lie lower; a smaller ClipCalibration.Anchor or a larger ClipCalibration.Octaves lets the search go lower", clip)
 	case grid[0]:
-		return fmt.Sprintf("algo: ClipCalibration chose B = %.3g, the largest candidate of its grid: the users' gradient-norm quantile may lie higher; a larger Clip (the grid's anchor) or a larger ClipCalibration.TopOctaves lets the search go higher", clip)
+		return fmt.Sprintf("algo: ClipCalibration chose B = %.3g, the largest candidate of its grid: the users' gradient-norm quantile may lie higher; a larger ClipCalibration.Anchor or a larger ClipCalibration.TopOctaves lets the search go higher", clip)
 	}
 	return ""
 }

@@ -13,7 +13,7 @@ import (
 // The count noise of the calibration is sqrt(Queries)/mu_cal with mu_cal = Mu sqrt(Share),
 // and the ledger composes the three parts back to Mu.
 func TestClipCalibrationNoiseScaleAndLedger(t *testing.T) {
-	set := Settings{Mu: 2, Iters: 5, Step: 1, Batch: 1, ClipCalibration: &ClipCalibration{Share: 0.1, Queries: 5}}
+	set := Settings{Mu: 2, Iters: 5, Step: 1, Batch: 1, Clipping: ClipCalibration{Share: 0.1, Queries: 5}}
 	slopes := []float64{0.5, 1, 2, 3}
 	res, err := Minimize(context.Background(), linearUsers{slopes: slopes, d: 1}, []float64{0}, set, rand.New(rand.NewPCG(1, 2)), nil)
 	if err != nil {
@@ -116,7 +116,7 @@ func TestClipCalibrationFollowsTheQuantile(t *testing.T) {
 			want = 0.25 // the default
 		}
 		for _, mu := range []float64{4, math.Inf(1)} {
-			set := Settings{Mu: mu, Iters: 4, Step: 1, Batch: 2, Clip: 1, ClipCalibration: &ClipCalibration{Share: 0.5, Quantile: q}}
+			set := Settings{Mu: mu, Iters: 4, Step: 1, Batch: 2, Clipping: ClipCalibration{Share: 0.5, Quantile: q, Anchor: 1}}
 			var clip float64
 			res, err := Minimize(context.Background(), obj, []float64{0}, set, rand.New(rand.NewPCG(7, 7)), func(it Iteration) error {
 				if it.Iter == 1 {
@@ -182,7 +182,7 @@ func TestDefaultCalibrationNoiseScaleAndLedger(t *testing.T) {
 
 func TestClipCalibrationQuantileIsValidated(t *testing.T) {
 	for _, q := range []float64{-0.1, 1, 1.5, math.NaN()} {
-		s := Settings{Mu: 1, Clip: 1, ClipCalibration: &ClipCalibration{Quantile: q}}
+		s := Settings{Mu: 1, Clipping: ClipCalibration{Quantile: q, Anchor: 1}}
 		_, err := Minimize(context.Background(), linearUsers{slopes: []float64{1, 2}, d: 1}, []float64{0}, s, rand.New(rand.NewPCG(1, 1)), nil)
 		if err == nil || !strings.Contains(err.Error(), "Quantile") {
 			t.Errorf("Quantile %v: error %v, want one naming Quantile", q, err)
@@ -194,7 +194,7 @@ func TestClipCalibrationQuantileIsValidated(t *testing.T) {
 // composes three parts, mu^2 = mu_g^2 + mu_c^2 + mu_cal^2 with the default shares.
 func TestDefaultCalibrationWithAdaptiveClip(t *testing.T) {
 	obj := linearUsers{slopes: []float64{0.5, 1, 2, 3, 4, 5}, d: 1}
-	s := Settings{Mu: 1, Iters: 4, Batch: 1, AdaptiveClip: &AdaptiveClip{}}
+	s := Settings{Mu: 1, Iters: 4, Batch: 1, Clipping: AdaptiveClip{}}
 	var clips []float64
 	res, err := Minimize(context.Background(), obj, []float64{0}, s, rand.New(rand.NewPCG(3, 4)), func(it Iteration) error {
 		clips = append(clips, it.Clip)
@@ -224,7 +224,7 @@ func TestCalibrationAtGridEdgeWarns(t *testing.T) {
 		for i := range slopes {
 			slopes[i] = c.slope * (1 + float64(i)/200)
 		}
-		set := Settings{Mu: math.Inf(1), Iters: 2, Step: 1, Batch: 2, Clip: 1, ClipCalibration: &ClipCalibration{Share: 0.5}}
+		set := Settings{Mu: math.Inf(1), Iters: 2, Step: 1, Batch: 2, Clipping: ClipCalibration{Share: 0.5, Anchor: 1}}
 		res, err := Minimize(context.Background(), linearUsers{slopes: slopes, d: 1}, []float64{0}, set, rand.New(rand.NewPCG(1, 1)), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -247,7 +247,7 @@ func TestCalibrationAtGridEdgeWarns(t *testing.T) {
 	}
 	// A fixed B: no outcome, and B in every iteration.
 	res, err := Minimize(context.Background(), linearUsers{slopes: []float64{1, 2, 3}, d: 1}, []float64{0},
-		Settings{Mu: math.Inf(1), Iters: 3, Step: 1, Batch: 2, Clip: 0.7}, rand.New(rand.NewPCG(1, 1)), nil)
+		Settings{Mu: math.Inf(1), Iters: 3, Step: 1, Batch: 2, Clipping: FixedClip(0.7)}, rand.New(rand.NewPCG(1, 1)), nil)
 	if err != nil || res.Calibration != nil || len(res.Clips) != 3 || res.Clips[2] != 0.7 {
 		t.Errorf("fixed B: outcome %+v, clips %v, %v", res.Calibration, res.Clips, err)
 	}

@@ -15,7 +15,7 @@ import (
 //
 //	B_{t+1} = B_t exp(-Rate (count~_t / n - Quantile)).
 //
-// Settings.Clip is B_0, which must be fixed without looking at the data. The total mu of
+// B_0 is Start, fixed without looking at the data, or chosen by Calibration. The total mu of
 // Settings.Mu is split between the two kinds of release: mu^2 = mu_g^2 + mu_c^2 with
 // mu_c^2 = CountShare mu^2 (Dong, Roth and Su 2022, Corollary 3.3: T Gaussian releases of
 // per-release GDP parameters a_t compose to sqrt(sum a_t^2)-GDP). The gradient noise of
@@ -34,6 +34,97 @@ type AdaptiveClip struct {
 	// CountShare is the share of mu^2 spent on the counts, mu_c^2 = CountShare*Mu^2, in
 	// (0, 1) (default 0.1).
 	CountShare float64
+	// Start is B_0 when set (positive, chosen without looking at the data). Left at zero,
+	// B_0 is the default B of Settings.Clipping: calibrated in a private run with the
+	// AdaGrad rule, S/(4 l) otherwise.
+	Start float64
+	// Calibration, when set, chooses B_0 privately (ClipCalibration, Start then only anchors
+	// its grid); its Share and CountShare must stay below 1 together.
+	Calibration *ClipCalibration
+}
+
+// ClipRule chooses the clipping norm B of Algorithm 1, line 8 (Settings.Clipping):
+// FixedClip, ClipCalibration or AdaptiveClip, as values or pointers.
+type ClipRule interface{ clipRule() }
+
+// FixedClip is B fixed by hand, without looking at the data: positive and finite.
+type FixedClip float64
+
+func (FixedClip) clipRule()       {}
+func (ClipCalibration) clipRule() {}
+func (AdaptiveClip) clipRule()    {}
+
+// lowerClipping sets s's internal clipping fields from s.Clipping: B (FixedClip), the
+// anchor of the calibration's grid (ClipCalibration.Anchor) or B_0 (AdaptiveClip.Start),
+// and the calibration and adaptive rules (nil when off). An unknown rule is an error.
+func (s Settings) lowerClipping() (Settings, error) {
+	s.clip, s.adaptive, s.calibration = 0, nil, nil
+	switch r := s.Clipping.(type) {
+	case nil:
+	case FixedClip:
+		s.clip = float64(r)
+		if !positiveFinite(s.clip) {
+			return s, fmt.Errorf("algo: FixedClip must be positive and finite, got %v", s.clip)
+		}
+	case *FixedClip:
+		s.clip = float64(*r)
+		if !positiveFinite(s.clip) {
+			return s, fmt.Errorf("algo: FixedClip must be positive and finite, got %v", s.clip)
+		}
+	case ClipCalibration:
+		s.clip, s.calibration = r.Anchor, lowerCalibration(&r)
+	case *ClipCalibration:
+		s.clip, s.calibration = r.Anchor, lowerCalibration(r)
+	case AdaptiveClip:
+		s.clip, s.adaptive, s.calibration = r.Start, lowerAdaptive(r), lowerCalibration(r.Calibration)
+	case *AdaptiveClip:
+		s.clip, s.adaptive, s.calibration = r.Start, lowerAdaptive(*r), lowerCalibration(r.Calibration)
+	default:
+		return s, fmt.Errorf("algo: unknown clipping rule %T", r)
+	}
+	if s.clip != 0 && !positiveFinite(s.clip) {
+		return s, fmt.Errorf("algo: the clipping rule's B (Anchor, Start) must be positive and finite when set, got %v", s.clip)
+	}
+	return s, nil
+}
+
+// lowerCalibration is a copy of c without its Anchor (which lowerClipping keeps in clip),
+// nil for nil.
+func lowerCalibration(c *ClipCalibration) *ClipCalibration {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	out.Anchor = 0
+	return &out
+}
+
+// lowerAdaptive is a copy of a without its Start and Calibration (which lowerClipping keeps
+// in clip and calibration).
+func lowerAdaptive(a AdaptiveClip) *AdaptiveClip {
+	a.Start, a.Calibration = 0, nil
+	return &a
+}
+
+// raisedClipping is the explicit rule of s's resolved clipping fields, for the settings
+// WithDefaults returns: AdaptiveClip (with Start B_0 and its calibration), ClipCalibration
+// (with Anchor), or FixedClip.
+func (s Settings) raisedClipping() ClipRule {
+	switch {
+	case s.adaptive != nil:
+		a := *s.adaptive
+		a.Start = s.clip
+		if s.calibration != nil {
+			c := *s.calibration
+			a.Calibration = &c
+		}
+		return a
+	case s.calibration != nil:
+		c := *s.calibration
+		c.Anchor = s.clip
+		return c
+	}
+	return FixedClip(s.clip)
 }
 
 // Defaults of AdaptiveClip.

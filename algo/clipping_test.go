@@ -39,7 +39,7 @@ func TestNoiseNormRMS(t *testing.T) {
 	s := PrivacyNoiseStd(clip, iters, n, mu)
 	var sq []float64
 	for seed := uint64(0); seed < 40; seed++ {
-		set := Settings{Mu: mu, Iters: iters, Clip: clip, Step: 1, StepRule: GradientDescent, Batch: 1, NonPrivateDiagnostics: true}
+		set := Settings{Mu: mu, Iters: iters, Clipping: FixedClip(clip), Step: 1, StepRule: GradientDescent, Batch: 1, NonPrivateDiagnostics: true}
 		_, err := Minimize(context.Background(), zeroLosses{d, n}, make([]float64, d), set, rand.New(rand.NewPCG(seed, 9)), func(it Iteration) error {
 			if it.Diagnostics == nil {
 				t.Fatal("NonPrivateDiagnostics set but Iteration.Diagnostics is nil")
@@ -70,7 +70,13 @@ func TestDiagnosticsChangeNothing(t *testing.T) {
 	for _, adaptive := range []*AdaptiveClip{nil, {Rate: 1}} {
 		run := func(diag bool) ([]Iteration, Result) {
 			var its []Iteration
-			s := Settings{Mu: 1, Iters: 6, Clip: 0.3, AdaptiveClip: adaptive, NonPrivateDiagnostics: diag}
+			var clipping ClipRule = FixedClip(0.3)
+			if adaptive != nil {
+				a := *adaptive
+				a.Start = 0.3
+				clipping = a
+			}
+			s := Settings{Mu: 1, Iters: 6, Clipping: clipping, NonPrivateDiagnostics: diag}
 			res, err := Minimize(context.Background(), obj, []float64{1, -1, 0.5}, s, rand.New(rand.NewPCG(4, 4)), func(it Iteration) error {
 				its = append(its, it)
 				return nil
@@ -107,7 +113,7 @@ func TestDiagnosticsValues(t *testing.T) {
 	// here). GIBO draws no noise.
 	obj := linearUsers{slopes: []float64{2, 2, 2, 2, 2}, d: 2}
 	for _, c := range []struct{ clip, norm, frac float64 }{{0.5, 0.5, 1}, {10, 2, 0}} {
-		s := Settings{Mu: math.Inf(1), Iters: 3, Clip: c.clip, Kernel: RBF{Lengthscale: 1, Variance: 1}, Step: 0.3, NonPrivateDiagnostics: true, NoiseStd: 1e-4}
+		s := Settings{Mu: math.Inf(1), Iters: 3, Clipping: FixedClip(c.clip), Kernel: RBF{Lengthscale: 1, Variance: 1}, Step: 0.3, NonPrivateDiagnostics: true, NoiseStd: 1e-4}
 		_, err := Minimize(context.Background(), obj, []float64{0, 0}, s, rand.New(rand.NewPCG(1, 1)), func(it Iteration) error {
 			g := it.Diagnostics
 			if math.Abs(g.ClippedMeanNorm-c.norm) > 1e-2*c.norm || g.ClippedFrac != c.frac || g.NoiseNorm != 0 || it.NoiseStd != 0 {
@@ -170,7 +176,9 @@ func TestAdaptiveClipNoiseScalesAndLedger(t *testing.T) {
 	countStd := math.Sqrt(iters) / muC
 	var devs []float64
 	for seed := uint64(0); seed < 30; seed++ {
-		s := Settings{Mu: mu, Iters: iters, Clip: b0, AdaptiveClip: &a, Step: 1, StepRule: GradientDescent, Batch: 1}
+		started := a
+		started.Start = b0
+		s := Settings{Mu: mu, Iters: iters, Clipping: started, Step: 1, StepRule: GradientDescent, Batch: 1}
 		clip, used := b0, 0.0
 		res, err := Minimize(context.Background(), zeroLosses{d, n}, make([]float64, d), s, rand.New(rand.NewPCG(seed, 3)), func(it Iteration) error {
 			used = it.Clip
@@ -213,7 +221,7 @@ func TestAdaptiveClipTracksQuantile(t *testing.T) {
 		slopes[i] = 0.05 * math.Pow(100, float64(i)/100) // 0.05 .. 5, median 0.5
 	}
 	for _, q := range []float64{0.25, 0.5, 0.75} {
-		s := Settings{Mu: math.Inf(1), Iters: 60, Clip: 3, Kernel: RBF{Lengthscale: 1, Variance: 1}, AdaptiveClip: &AdaptiveClip{Quantile: q, Rate: 1}, Step: 1e-6, NoiseStd: 1e-4}
+		s := Settings{Mu: math.Inf(1), Iters: 60, Clipping: AdaptiveClip{Quantile: q, Rate: 1, Start: 3}, Kernel: RBF{Lengthscale: 1, Variance: 1}, Step: 1e-6, NoiseStd: 1e-4}
 		var last float64
 		_, err := Minimize(context.Background(), linearUsers{slopes: slopes, d: 1}, []float64{0}, s, rand.New(rand.NewPCG(1, 1)), func(it Iteration) error {
 			last = it.Clip
@@ -236,7 +244,7 @@ func TestStandardiseIsScaleFree(t *testing.T) {
 	scaled.scale = 7
 	path := func(o Objective, standardise bool) [][]float64 {
 		var out [][]float64
-		s := Settings{Mu: math.Inf(1), Iters: 5, Clip: 1e6, Step: 0.1, StepRule: GradientDescent, Standardise: standardise, NoiseStd: 1e-3}
+		s := Settings{Mu: math.Inf(1), Iters: 5, Clipping: FixedClip(1e6), Step: 0.1, StepRule: GradientDescent, Standardise: standardise, NoiseStd: 1e-3}
 		_, err := Minimize(context.Background(), o, []float64{1, -1}, s, rand.New(rand.NewPCG(2, 2)), func(it Iteration) error {
 			out = append(out, it.Theta)
 			return nil
@@ -277,7 +285,7 @@ func TestStandardiseIsScaleFree(t *testing.T) {
 	if _, err := Minimize(context.Background(), flat, []float64{0.5}, Settings{Mu: 1, Standardise: true, PriorMean: PriorZero}, rand.New(rand.NewPCG(1, 1)), nil); err == nil {
 		t.Fatal("Standardise with PriorZero accepted")
 	}
-	if _, err := Minimize(context.Background(), flat, []float64{0.5}, Settings{Mu: 1, AdaptiveClip: &AdaptiveClip{CountShare: 1}}, rand.New(rand.NewPCG(1, 1)), nil); err == nil {
+	if _, err := Minimize(context.Background(), flat, []float64{0.5}, Settings{Mu: 1, Clipping: AdaptiveClip{CountShare: 1}}, rand.New(rand.NewPCG(1, 1)), nil); err == nil {
 		t.Fatal("AdaptiveClip.CountShare = 1 accepted")
 	}
 }

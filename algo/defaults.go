@@ -82,7 +82,7 @@ const (
 // defaults (calibratesByDefault). Fields already set are kept; validation is resolved's.
 func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 	if s.calibratesByDefault() {
-		s.ClipCalibration = &ClipCalibration{}
+		s.calibration = &ClipCalibration{}
 	}
 	s.Iters = cmp.Or(s.Iters, defaultIters)
 	if s.Kernel.Lengthscale == 0 {
@@ -92,18 +92,18 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 	if s.LocalRadius == 0 && positiveFinite(s.Kernel.Lengthscale) {
 		s.LocalRadius = 2 * s.Kernel.Lengthscale
 	}
-	if s.Clip == 0 && positiveFinite(s.Kernel.Lengthscale) {
+	if s.clip == 0 && positiveFinite(s.Kernel.Lengthscale) {
 		scale := f.lossScale
 		if s.Standardise {
 			scale = 1
 		}
-		s.Clip = defaultClipFraction * scale / s.Kernel.Lengthscale
+		s.clip = defaultClipFraction * scale / s.Kernel.Lengthscale
 	}
 	if s.Step == 0 && s.Iters > 0 {
 		switch s.StepRule {
 		case GradientDescent:
-			if positiveFinite(s.Clip) {
-				s.Step = f.width / (float64(s.Iters) * s.Clip)
+			if positiveFinite(s.clip) {
+				s.Step = f.width / (float64(s.Iters) * s.clip)
 			}
 		default:
 			s.Step = f.width / math.Sqrt(float64(s.Iters))
@@ -117,7 +117,7 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 // non-private run has no noise to trade against clipping, and the gradient-descent rule's
 // default Step depends on Clip, so both keep the fixed default Clip.
 func (s Settings) calibratesByDefault() bool {
-	return s.Clip == 0 && s.ClipCalibration == nil && !math.IsInf(s.Mu, 1) && s.StepRule == AdaGrad
+	return s.clip == 0 && s.calibration == nil && !math.IsInf(s.Mu, 1) && s.StepRule == AdaGrad
 }
 
 // WithDefaults returns s with every zero field replaced by its default for obj, and an
@@ -133,16 +133,18 @@ func (s Settings) calibratesByDefault() bool {
 //	Kernel.Lengthscale l = W/6 (the paper's 1 on its boxes of side 6)
 //	Kernel.Variance    1 (with NoiseStd 0 the posterior-mean gradient does not depend on it)
 //	LocalRadius        2 l = W/3
-//	Clip               S/(4 l): a quarter of S/l, the slope of a loss that spans its whole
-//	                   range [0, S] over one length-scale
-//	ClipCalibration    on (&ClipCalibration{}) in a private run (finite Mu) with the AdaGrad
-//	                   rule when Clip is left at zero: B is then chosen privately at the
-//	                   first iteration as the lower quartile of the users' gradient norms,
-//	                   for 5% of Mu^2, and Clip = S/(4 l) only anchors its search
+//	Clipping           ClipCalibration{} in a private run (finite Mu) with the AdaGrad rule:
+//	                   B is chosen privately at the first iteration as the lower quartile of
+//	                   the users' gradient norms, for 5% of Mu^2, its grid anchored at
+//	                   S/(4 l); FixedClip(S/(4 l)) otherwise: a quarter of S/l, the slope of
+//	                   a loss that spans its whole range [0, S] over one length-scale. An
+//	                   AdaptiveClip or ClipCalibration left without Start or Anchor gets
+//	                   S/(4 l) there, and an AdaptiveClip of a private AdaGrad run without
+//	                   Start or Calibration calibrates its B_0
 //	Step (AdaGrad)     W/sqrt(Iters): AdaGrad moves a coordinate by at most about
 //	                   2 Step sqrt(Iters), so a gradient of constant sign can cross the box
 //	                   twice, and a noisy one, whose sign varies, about once
-//	Step (gradient     W/(Iters Clip): Iters steps of a gradient of norm Clip cross the box
+//	Step (gradient     W/(Iters B): Iters steps of a gradient of norm B cross the box
 //	descent)           once
 //	PriorMean          PriorUserMean
 //	DesignStarts       3 with a fixed batch, 1 with an adaptive batch
@@ -150,7 +152,7 @@ func (s Settings) calibratesByDefault() bool {
 //	DesignRefine       RefineJoint with a fixed batch, RefineNone with an adaptive batch
 //	MaxKept            every point with a fixed batch, 8(d+1) with an adaptive batch
 //
-// The experiments of this repository set Clip, Step, Kernel and LocalRadius explicitly to
+// The experiments of this repository set Clipping, Step, Kernel and LocalRadius explicitly to
 // the paper's values; these defaults are for a box and a loss of any other scale. The
 // library study (docs/library.md, reproduction/defaults/) measures them against hand-tuned
 // settings.
@@ -255,9 +257,9 @@ func Forecast(obj Objective, s Settings) (PrivacyForecast, error) {
 		return PrivacyForecast{}, err
 	}
 	muGrad, _, _ := set.muParts()
-	noiseStd := set.gradientNoiseStd(set.Clip, n)
+	noiseStd := set.gradientNoiseStd(set.clip, n)
 	perClip := set.gradientNoiseStd(1, n)
-	if set.ClipCalibration != nil {
+	if set.calibration != nil {
 		noiseStd = math.NaN() // B is chosen from the data at the first iteration
 	}
 	return PrivacyForecast{
@@ -282,27 +284,28 @@ func snrCeiling(users, d, iters int, muGrad float64) float64 {
 // problem with facts f and n users; they read public quantities only.
 func runWarnings(given, set Settings, f publicFacts, n int) []string {
 	var w []string
-	if given.Clip == 0 && !f.lossBound && !set.Standardise {
+	given, _ = given.lowerClipping() // its errors are resolved's
+	if given.clip == 0 && !f.lossBound && !set.Standardise {
 		use := "which may be far from the users' gradients"
-		if c := set.ClipCalibration; c != nil {
-			grid := c.grid(set.Clip)
+		if c := set.calibration; c != nil {
+			grid := c.grid(set.clip)
 			use = fmt.Sprintf("which anchors ClipCalibration's search: B can only fall between %.4g and %.4g",
 				slices.Min(grid), slices.Max(grid))
 		}
 		w = append(w, fmt.Sprintf("algo: the objective declares no loss bound (it does not implement LossBounder, "+
-			"perhaps because a wrapper hides the method), so the default Clip = S/(4 l) used S = 1 and is %.4g, "+
-			"%s; declare the bound (a LossBound method, or WithLossBound) or set Clip", set.Clip, use))
+			"perhaps because a wrapper hides the method), so the default B = S/(4 l) used S = 1 and is %.4g, "+
+			"%s; declare the bound (a LossBound method, or WithLossBound) or set Clipping", set.clip, use))
 	}
 	muGrad, _, muCal := set.muParts()
-	if c := set.ClipCalibration; c != nil {
+	if c := set.calibration; c != nil {
 		if noise := CalibrationNoiseStd(c.Queries, muCal); noise > float64(n)/4 {
 			w = append(w, fmt.Sprintf("algo: ClipCalibration's noisy counts have standard deviation %.3g users, over a quarter of the n = %d users, "+
-				"so the clipping norm it chooses is mostly noise; set Clip, or give the calibration more of Mu (ClipCalibration.Share)", noise, n))
+				"so the clipping norm it chooses is mostly noise; set Clipping to FixedClip(B), or give the calibration more of Mu (ClipCalibration.Share)", noise, n))
 		}
 	}
 	if c := snrCeiling(n, f.d, set.Iters, muGrad); c < 1 {
 		w = append(w, fmt.Sprintf("algo: the privacy SNR cannot exceed n mu_g/(2 sqrt(T d)) = %.3g < 1 "+
-			"(n = %d, mu_g = %.4g, T = %d, d = %d): the privacy noise outweighs any clipped mean gradient, whatever Clip is; "+
+			"(n = %d, mu_g = %.4g, T = %d, d = %d): the privacy noise outweighs any clipped mean gradient, whatever B is; "+
 			"more users, a larger Mu, fewer Iters or fewer hyperparameters raise it", c, n, muGrad, set.Iters, f.d))
 	}
 	if bw := blasWarning(); bw != "" {

@@ -62,24 +62,24 @@ func TestDefaultsFormulas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Settings{Mu: 1, Iters: 20, Kernel: RBF{Lengthscale: 2, Variance: 1}, LocalRadius: 4, Clip: 1, Step: 12 / math.Sqrt(20)}
-	if s.Iters != want.Iters || s.Kernel != want.Kernel || s.LocalRadius != want.LocalRadius || s.Clip != want.Clip || s.Step != want.Step {
+	want, _ := Settings{Mu: 1, Iters: 20, Kernel: RBF{Lengthscale: 2, Variance: 1}, LocalRadius: 4, Clipping: FixedClip(1), Step: 12 / math.Sqrt(20)}.lowerClipping()
+	if s.Iters != want.Iters || s.Kernel != want.Kernel || s.LocalRadius != want.LocalRadius || s.clip != want.clip || s.Step != want.Step {
 		t.Errorf("defaults {Iters %d, Kernel %+v, LocalRadius %v, Clip %v, Step %v}, want {%d, %+v, %v, %v, %v}",
-			s.Iters, s.Kernel, s.LocalRadius, s.Clip, s.Step, want.Iters, want.Kernel, want.LocalRadius, want.Clip, want.Step)
+			s.Iters, s.Kernel, s.LocalRadius, s.clip, s.Step, want.Iters, want.Kernel, want.LocalRadius, want.clip, want.Step)
 	}
 	if s.Batch != 4 || s.MaxBatch != 16 {
 		t.Errorf("Batch %d MaxBatch %d, want d+1 = 4 and 4(d+1) = 16", s.Batch, s.MaxBatch)
 	}
 	// A private AdaGrad run that leaves Clip at zero calibrates B (Clip anchors the search).
 	wantCal := ClipCalibration{Share: 0.05, Queries: 6, Octaves: 24, TopOctaves: 8, Quantile: 0.25}
-	if s.ClipCalibration == nil || *s.ClipCalibration != wantCal {
-		t.Errorf("ClipCalibration %+v, want %+v", s.ClipCalibration, wantCal)
+	if s.calibration == nil || *s.calibration != wantCal {
+		t.Errorf("ClipCalibration %+v, want %+v", s.calibration, wantCal)
 	}
 	for _, c := range []struct {
 		name string
 		s    Settings
 	}{
-		{"Clip set", Settings{Mu: 1, Clip: 2}},
+		{"Clip set", Settings{Mu: 1, Clipping: FixedClip(2)}},
 		{"non-private", Settings{Mu: math.Inf(1)}},
 		{"gradient descent", Settings{Mu: 1, StepRule: GradientDescent}},
 	} {
@@ -87,14 +87,14 @@ func TestDefaultsFormulas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.ClipCalibration != nil {
+		if r.calibration != nil {
 			t.Errorf("%s: the defaults turned ClipCalibration on", c.name)
 		}
-		if again, _ := r.WithDefaults(obj); again.ClipCalibration != nil || again.Clip != r.Clip {
+		if again, _ := r.WithDefaults(obj); again.calibration != nil || again.clip != r.clip {
 			t.Errorf("%s: WithDefaults is not idempotent: %+v then %+v", c.name, r, again)
 		}
 	}
-	if again, _ := s.WithDefaults(obj); *again.ClipCalibration != *s.ClipCalibration || again.Clip != s.Clip || again.Step != s.Step {
+	if again, _ := s.WithDefaults(obj); *again.calibration != *s.calibration || again.clip != s.clip || again.Step != s.Step {
 		t.Errorf("WithDefaults is not idempotent: %+v then %+v", s, again)
 	}
 	// Without a loss bound S = 1; gradient descent's step is W/(Iters Clip).
@@ -102,20 +102,20 @@ func TestDefaultsFormulas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Clip != 0.125 || s.Step != 12/(10*0.125) {
-		t.Errorf("without a loss bound: Clip %v Step %v, want 1/(4*2) = 0.125 and 12/(10*0.125) = 9.6", s.Clip, s.Step)
+	if s.clip != 0.125 || s.Step != 12/(10*0.125) {
+		t.Errorf("without a loss bound: Clip %v Step %v, want 1/(4*2) = 0.125 and 12/(10*0.125) = 9.6", s.clip, s.Step)
 	}
 	// Fields that are set are kept, and defaults derive from them.
-	s, err = Settings{Mu: 1, Kernel: RBF{Lengthscale: 0.5}, Clip: 3, Step: 0.1, LocalRadius: 7}.WithDefaults(obj)
+	s, err = Settings{Mu: 1, Kernel: RBF{Lengthscale: 0.5}, Clipping: FixedClip(3), Step: 0.1, LocalRadius: 7}.WithDefaults(obj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Kernel != (RBF{Lengthscale: 0.5, Variance: 1}) || s.Clip != 3 || s.Step != 0.1 || s.LocalRadius != 7 {
+	if s.Kernel != (RBF{Lengthscale: 0.5, Variance: 1}) || s.clip != 3 || s.Step != 0.1 || s.LocalRadius != 7 {
 		t.Errorf("set fields changed: %+v", s)
 	}
 	s, _ = Settings{Mu: 1, Kernel: RBF{Lengthscale: 0.5}}.WithDefaults(obj)
-	if s.LocalRadius != 1 || s.Clip != 8/(4*0.5) {
-		t.Errorf("with length-scale 0.5: LocalRadius %v Clip %v, want 1 and 4", s.LocalRadius, s.Clip)
+	if s.LocalRadius != 1 || s.clip != 8/(4*0.5) {
+		t.Errorf("with length-scale 0.5: LocalRadius %v Clip %v, want 1 and 4", s.LocalRadius, s.clip)
 	}
 }
 

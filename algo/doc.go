@@ -66,15 +66,16 @@
 //
 // # Choosing the clipping norm
 //
-// Settings.Clip is B. Left at zero in a private run, B is chosen privately from the data
-// at the first iteration by ClipCalibration, the lower quartile of the users' gradient
-// norms found with a few noisy counts for 5% of mu^2; the ledger then records the split
-// mu^2 = GradientMu^2 + CalibrationMu^2. Set Clip to fix B by hand: S/(4 l) reads only the
-// loss bound and the box (the default of a non-private run), and NoiseFloorClip is another
-// rule that reads no data (B = 2 sigma/l, the size of the surrogate gradient of evaluation
-// noise alone). Settings.AdaptiveClip instead tracks a quantile of the users' gradient
-// norms from a privatised count per iteration (Andrew et al. 2021); the ledger then records
-// the split mu^2 = GradientMu^2 + CountMu^2.
+// Settings.Clipping is the rule for B, one field. Left nil in a private run, B is chosen
+// privately from the data at the first iteration by ClipCalibration, the lower quartile of
+// the users' gradient norms found with a few noisy counts for 5% of mu^2; the ledger then
+// records the split mu^2 = GradientMu^2 + CalibrationMu^2. FixedClip(B) fixes B by hand:
+// S/(4 l) reads only the loss bound and the box (the default of a non-private run), and
+// NoiseFloorClip is another rule that reads no data (B = 2 sigma/l, the size of the
+// surrogate gradient of evaluation noise alone). AdaptiveClip instead tracks a quantile of
+// the users' gradient norms from a privatised count per iteration (Andrew et al. 2021),
+// from B_0 = its Start; the ledger then records the split mu^2 = GradientMu^2 + CountMu^2.
+// Result.Clips and Result.Calibration report the B the run used.
 //
 // # Diagnostics
 //

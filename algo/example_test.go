@@ -43,10 +43,10 @@ func Example() {
 	}
 	theta0 := []float64{-1.5, 1.5} // chosen without looking at the data
 	settings := algo.Settings{
-		Mu:    1,   // total privacy: 1-GDP
-		Iters: 20,  // T
-		Clip:  0.5, // B
-		Step:  0.3, // AdaGrad step
+		Mu:       1,                   // total privacy: 1-GDP
+		Iters:    20,                  // T
+		Clipping: algo.FixedClip(0.5), // B
+		Step:     0.3,                 // AdaGrad step
 	}
 	res, err := algo.Minimize(context.Background(), obj, theta0, settings, rand.New(rand.NewPCG(7, 7)), nil)
 	if err != nil {
@@ -105,7 +105,7 @@ func ExampleMinimize() {
 		return
 	}
 	fmt.Printf("defaults: length-scale %.3g, LocalRadius %.3g, Step %.3g, %d iterations of %d points, B calibrated from the data: %v\n",
-		used.Kernel.Lengthscale, used.LocalRadius, used.Step, used.Iters, used.Batch, used.ClipCalibration != nil)
+		used.Kernel.Lengthscale, used.LocalRadius, used.Step, used.Iters, used.Batch, calibrated(used.Clipping))
 	res, err := algo.Minimize(context.Background(), obj, theta0, settings, rand.New(rand.NewPCG(1, 1)), nil)
 	if err != nil {
 		fmt.Println(err)
@@ -117,4 +117,10 @@ func ExampleMinimize() {
 	// defaults: length-scale 0.833, LocalRadius 1.67, Step 1.12, 20 iterations of 3 points, B calibrated from the data: true
 	// 60 evaluations; mean validation loss 0.80 at theta0, 0.06 at the release
 	// released theta is 1-GDP, (4.38, 1e-05)-DP
+}
+
+// calibrated reports whether the clipping rule chooses B from the data.
+func calibrated(r algo.ClipRule) bool {
+	_, ok := r.(algo.ClipCalibration)
+	return ok
 }

@@ -52,9 +52,9 @@ func TestForecastHandComputed(t *testing.T) {
 		muGrad, noise, ceiling float64
 		warnings               []string // substrings, one per expected warning, in order
 	}{
-		{"fixed clip", Settings{Mu: 0.2, Iters: 10, Clip: 1}, 0.2, 0.3226813938947326, 0.30535670689638034,
+		{"fixed clip", Settings{Mu: 0.2, Iters: 10, Clipping: FixedClip(1)}, 0.2, 0.3226813938947326, 0.30535670689638034,
 			[]string{"privacy SNR cannot exceed n mu_g/(2 sqrt(T d)) = 0.305 < 1"}},
-		{"adaptive clip", Settings{Mu: 0.2, Iters: 10, Clip: 1, AdaptiveClip: &AdaptiveClip{CountShare: 0.19}}, 0.18, 0.3585348821052584, 0.2748210362067423,
+		{"adaptive clip", Settings{Mu: 0.2, Iters: 10, Clipping: AdaptiveClip{CountShare: 0.19, Start: 1}}, 0.18, 0.3585348821052584, 0.2748210362067423,
 			[]string{"= 0.275 < 1"}},
 		{"fixed default clip without a loss bound", Settings{Mu: 0.2, Iters: 10, StepRule: GradientDescent}, 0.2, 2 * 0.25 * math.Sqrt(10) / (98 * 0.2), 0.30535670689638034,
 			[]string{"declares no loss bound", "= 0.305 < 1"}},
@@ -63,8 +63,8 @@ func TestForecastHandComputed(t *testing.T) {
 		{"calibrated clip without a loss bound", Settings{Mu: 0.2, Iters: 10}, 0.2 * math.Sqrt(0.95), math.NaN(), 0.30535670689638034 * math.Sqrt(0.95),
 			[]string{"anchors ClipCalibration's search: B can only fall between 3.815e-06 and 64",
 				"noisy counts have standard deviation 54.8 users, over a quarter of the n = 98 users", "= 0.298 < 1"}},
-		{"mu = 2 lifts the ceiling above 1", Settings{Mu: 2, Iters: 10, Clip: 1}, 2, 0.03226813938947326, 3.0535670689638034, nil},
-		{"non-private", Settings{Mu: math.Inf(1), Iters: 10, Clip: 1}, math.Inf(1), 0, math.Inf(1), nil},
+		{"mu = 2 lifts the ceiling above 1", Settings{Mu: 2, Iters: 10, Clipping: FixedClip(1)}, 2, 0.03226813938947326, 3.0535670689638034, nil},
+		{"non-private", Settings{Mu: math.Inf(1), Iters: 10, Clipping: FixedClip(1)}, math.Inf(1), 0, math.Inf(1), nil},
 	} {
 		f, err := Forecast(obj, c.s)
 		if err != nil {
@@ -102,11 +102,11 @@ func TestForecastMatchesTheRun(t *testing.T) {
 		s    Settings
 	}{
 		// 20 users at mu = 0.5: ceiling 20*0.5/(2 sqrt(18)) = 1.18.
-		{"fixed clip", 20, Settings{Mu: 0.5, Iters: iters, Clip: 0.05}},
+		{"fixed clip", 20, Settings{Mu: 0.5, Iters: iters, Clipping: FixedClip(0.05)}},
 		// The default clip (calibrated) without a loss bound, and a ceiling of 0.59 below 1.
 		{"default clip, ceiling below 1", 10, Settings{Mu: 0.5, Iters: iters}},
 		{"fixed default clip", 20, Settings{Mu: 0.5, Iters: iters, StepRule: GradientDescent}},
-		{"adaptive clip", 40, Settings{Mu: 1, Iters: iters, Clip: 5, AdaptiveClip: &AdaptiveClip{Rate: 2}}},
+		{"adaptive clip", 40, Settings{Mu: 1, Iters: iters, Clipping: AdaptiveClip{Rate: 2, Start: 5}}},
 	} {
 		obj := newQuadUsers(rand.New(rand.NewPCG(5, 5)), c.n, d, 0.5)
 		c.s.NonPrivateDiagnostics = true
@@ -124,7 +124,7 @@ func TestForecastMatchesTheRun(t *testing.T) {
 			t.Fatalf("%s: %d iterations, want %d", c.name, len(its), iters)
 		}
 		clipMoved := false
-		calibrated := f.Settings.ClipCalibration != nil
+		calibrated := f.Settings.calibration != nil
 		if calibrated != math.IsNaN(f.NoiseStd) {
 			t.Errorf("%s: calibrated %v, forecast noise std %v (NaN exactly when B comes from the data)", c.name, calibrated, f.NoiseStd)
 		}
@@ -140,7 +140,7 @@ func TestForecastMatchesTheRun(t *testing.T) {
 			}
 			clipMoved = clipMoved || it.Clip != its[0].Clip
 		}
-		if (c.s.AdaptiveClip != nil) != clipMoved {
+		if isAdaptive(c.s) != clipMoved {
 			t.Errorf("%s: clip moved %v; the test checks the noise at one clip only", c.name, clipMoved)
 		}
 		if !slices.Equal(res.Warnings, f.Warnings) {
@@ -220,8 +220,8 @@ func TestWrappersKeepTheLossBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if used.Clip != c.clip {
-			t.Errorf("%s: default Clip %v, want %v", c.name, used.Clip, c.clip)
+		if used.clip != c.clip {
+			t.Errorf("%s: default Clip %v, want %v", c.name, used.clip, c.clip)
 		}
 		warned := len(res.Warnings) == 1 && strings.Contains(res.Warnings[0], "declares no loss bound")
 		if warned != c.warning || (!c.warning && len(res.Warnings) > 0) {
@@ -233,17 +233,17 @@ func TestWrappersKeepTheLossBound(t *testing.T) {
 	}
 	// A set Clip or Standardise (whose losses have unit spread by construction) needs no
 	// bound: no warning.
-	for _, s := range []Settings{{Mu: 1, Clip: 0.3}, {Mu: 1, Standardise: true}} {
+	for _, s := range []Settings{{Mu: 1, Clipping: FixedClip(0.3)}, {Mu: 1, Standardise: true}} {
 		f, err := Forecast(hiding, s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(f.Warnings) != 0 {
-			t.Errorf("Clip %v, Standardise %v: warnings %q, want none", s.Clip, s.Standardise, f.Warnings)
+			t.Errorf("Clip %v, Standardise %v: warnings %q, want none", s.clip, s.Standardise, f.Warnings)
 		}
 	}
 	// WithLossBound replaces a bound the objective declares itself.
-	if used, _ := (Settings{Mu: 1}).WithDefaults(WithLossBound(inner, 4)); used.Clip != 0.5 {
-		t.Errorf("WithLossBound(obj with bound 8, 4): default Clip %v, want 4/(4*2) = 0.5", used.Clip)
+	if used, _ := (Settings{Mu: 1}).WithDefaults(WithLossBound(inner, 4)); used.clip != 0.5 {
+		t.Errorf("WithLossBound(obj with bound 8, 4): default Clip %v, want 4/(4*2) = 0.5", used.clip)
 	}
 }

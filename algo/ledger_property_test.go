@@ -22,11 +22,11 @@ func TestLedgerAddsUp(t *testing.T) {
 		name string
 		s    Settings
 	}{
-		{"fixed clip", Settings{Clip: 1}},
+		{"fixed clip", Settings{Clipping: FixedClip(1)}},
 		{"calibrated", Settings{}},
-		{"calibrated, 3 queries", Settings{ClipCalibration: &ClipCalibration{Queries: 3}}},
-		{"adaptive", Settings{Clip: 1, AdaptiveClip: &AdaptiveClip{}}},
-		{"adaptive and calibrated", Settings{AdaptiveClip: &AdaptiveClip{}, ClipCalibration: &ClipCalibration{}}},
+		{"calibrated, 3 queries", Settings{Clipping: ClipCalibration{Queries: 3}}},
+		{"adaptive", Settings{Clipping: AdaptiveClip{Start: 1}}},
+		{"adaptive and calibrated", Settings{Clipping: AdaptiveClip{Calibration: &ClipCalibration{}}}},
 	} {
 		for _, mu := range []float64{0.2, 1, 3} {
 			for _, stopAt := range []int{0, 2} {
@@ -60,7 +60,7 @@ func TestLedgerAddsUp(t *testing.T) {
 				}
 				done := res.Iters
 				drawn := done + len(calibrationCounts(res))
-				if s.AdaptiveClip != nil {
+				if isAdaptive(s) {
 					drawn += done
 				}
 				if l.Releases != drawn {
@@ -94,4 +94,10 @@ func calibrationCounts(res Result) []float64 {
 		return nil
 	}
 	return res.Calibration.Counts
+}
+
+// isAdaptive reports whether s's clipping rule is AdaptiveClip.
+func isAdaptive(s Settings) bool {
+	_, ok := s.Clipping.(AdaptiveClip)
+	return ok
 }

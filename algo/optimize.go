@@ -122,12 +122,12 @@ func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, 
 		grads:    make([]float64, n*d),
 		gradSum:  make([]float64, d),
 		adagrad:  make([]float64, d),
-		clip:     set.Clip,
+		clip:     set.clip,
 		muGrad:   muGrad,
-		noiseStd: PrivacyNoiseStd(set.Clip, set.Iters, n, muGrad),
+		noiseStd: PrivacyNoiseStd(set.clip, set.Iters, n, muGrad),
 		warnings: runWarnings(s, set, facts, n),
 	}
-	if set.AdaptiveClip != nil {
+	if set.adaptive != nil {
 		r.countStd = countNoiseStd(set.Iters, muCount)
 	}
 	r.des = &designer{set: set, d: d, lo: lo, hi: hi, st: st, rng: rng, llo: make([]float64, d), lhi: make([]float64, d)}
@@ -168,7 +168,7 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 			return fail(fmt.Errorf("algo: iteration %d: %w", t+1, err))
 		}
 		r.userGradients()
-		if t == 0 && r.set.ClipCalibration != nil {
+		if t == 0 && r.set.calibration != nil {
 			r.calibrateClip()
 		}
 		r.clipAndAggregate()
@@ -180,7 +180,7 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 		}
 		r.privatise()
 		r.clipCount = math.NaN()
-		if r.set.AdaptiveClip != nil {
+		if r.set.adaptive != nil {
 			r.clipCount = r.releaseCount(r.n - r.clipped)
 		}
 		r.step()
@@ -196,7 +196,7 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 				return r.result(done, CallbackStop), err
 			}
 		}
-		if r.set.AdaptiveClip != nil {
+		if r.set.adaptive != nil {
 			r.adaptClip()
 		}
 	}
@@ -207,7 +207,7 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 // adaptive clipping (nextClip) from the count just released, and recalibrates the gradient
 // noise to it: s_{t+1} = 2 B_{t+1} sqrt(T)/(n mu_g).
 func (r *run) adaptClip() {
-	r.clip = nextClip(r.clip, r.clipCount, r.n, *r.set.AdaptiveClip)
+	r.clip = nextClip(r.clip, r.clipCount, r.n, *r.set.adaptive)
 	r.noiseStd = PrivacyNoiseStd(r.clip, r.set.Iters, r.n, r.muGrad)
 }
 

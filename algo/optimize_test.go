@@ -68,7 +68,7 @@ func dist(a, b []float64) float64 {
 func TestGIBOConvergesOnQuadratics(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	obj := newQuadUsers(rng, 40, 3, 0.3)
-	s := Settings{Mu: math.Inf(1), Iters: 30, Clip: 100, Step: 0.5, StepRule: GradientDescent, NoiseStd: 1e-3}
+	s := Settings{Mu: math.Inf(1), Iters: 30, Clipping: FixedClip(100), Step: 0.5, StepRule: GradientDescent, NoiseStd: 1e-3}
 	res, err := Minimize(context.Background(), obj, []float64{-2, 2, -1}, s, rand.New(rand.NewPCG(1, 1)), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +90,7 @@ func TestDPGIBOErrorGrowsAsMuFalls(t *testing.T) {
 		sum := 0.0
 		const seeds = 8
 		for seed := uint64(0); seed < seeds; seed++ {
-			s := Settings{Mu: mu, Iters: 15, Clip: 2, Step: 0.5, StepRule: GradientDescent, NoiseStd: 1e-3}
+			s := Settings{Mu: mu, Iters: 15, Clipping: FixedClip(2), Step: 0.5, StepRule: GradientDescent, NoiseStd: 1e-3}
 			res, err := Minimize(context.Background(), obj, []float64{-2, 2}, s, rand.New(rand.NewPCG(seed, 99)), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -171,7 +171,7 @@ func TestPrivacyNoiseStdMatchesFormula(t *testing.T) {
 	var samples []float64
 	for seed := uint64(0); seed < 20; seed++ {
 		prev := make([]float64, d)
-		s := Settings{Mu: mu, Iters: iters, Clip: clip, Step: step, StepRule: GradientDescent, Batch: 1}
+		s := Settings{Mu: mu, Iters: iters, Clipping: FixedClip(clip), Step: step, StepRule: GradientDescent, Batch: 1}
 		_, err := Minimize(context.Background(), zeroLosses{d, n}, prev, s, rand.New(rand.NewPCG(seed, 5)), func(it Iteration) error {
 			for j, v := range it.Theta {
 				samples = append(samples, -(v-prev[j])/step)
@@ -313,7 +313,7 @@ func TestBadInputs(t *testing.T) {
 	if _, err := Minimize(ctx, obj, []float64{0, 2e6}, Settings{Mu: 1}, rng, nil); err == nil {
 		t.Error("theta0 outside the box accepted")
 	}
-	if _, err := Minimize(ctx, obj, []float64{0, 0}, Settings{Mu: 1, Clip: -1}, rng, nil); err == nil {
+	if _, err := Minimize(ctx, obj, []float64{0, 0}, Settings{Mu: 1, Clipping: FixedClip(-1)}, rng, nil); err == nil {
 		t.Error("negative Clip accepted")
 	}
 	if _, err := Minimize(ctx, nanLosses{obj}, []float64{0, 0}, Settings{Mu: 1}, rng, nil); err == nil {
@@ -359,7 +359,7 @@ func TestIncrementalStateMatchesFresh(t *testing.T) {
 
 func TestMaxKeptAndMidRunCancel(t *testing.T) {
 	obj := newQuadUsers(rand.New(rand.NewPCG(23, 24)), 12, 2, 0.3)
-	s := Settings{Mu: math.Inf(1), Iters: 10, MaxKept: 6, Step: 0.5, StepRule: GradientDescent, Clip: 100, NoiseStd: 1e-3}
+	s := Settings{Mu: math.Inf(1), Iters: 10, MaxKept: 6, Step: 0.5, StepRule: GradientDescent, Clipping: FixedClip(100), NoiseStd: 1e-3}
 	r, err := newRun(obj, []float64{-2, 2}, s, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)

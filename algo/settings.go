@@ -77,22 +77,21 @@ type Settings struct {
 	BiasTol float64
 	// MaxBatch caps the adaptive batch (default 4(d+1)); the trace reports when it binds.
 	MaxBatch int
-	// Clip is B, the per-user gradient clipping norm of line 8. Left at zero in a private
-	// run with the AdaGrad rule, B is chosen privately from the data by ClipCalibration (on
-	// by default then), and Clip becomes S/(4 l), which only anchors that search; otherwise
-	// the default is S/(4 l) itself, with l the kernel's length-scale and S the objective's
-	// LossBound(), 1 without one (see WithDefaults). Set it to fix B by hand. With
-	// AdaptiveClip it is B_0, the first iteration's norm, and must not depend on the data.
-	Clip float64
-	// AdaptiveClip, when non-nil, replaces the fixed Clip by adaptive clipping (see
-	// AdaptiveClip): part of Mu pays for a privatised count per iteration from which the
-	// clipping norm follows a target quantile of the users' gradient norms.
-	AdaptiveClip *AdaptiveClip
-	// ClipCalibration, when non-nil, chooses B privately from the users' gradient norms at
-	// the first iteration (see ClipCalibration); part of Mu pays for it, and Clip only
-	// anchors its grid of candidates. Nil means &ClipCalibration{} when Clip is zero, Mu
-	// finite and StepRule AdaGrad (see WithDefaults), and no calibration otherwise.
-	ClipCalibration *ClipCalibration
+	// Clipping is the rule that chooses B, the per-user gradient clipping norm of line 8:
+	// FixedClip(B), a norm fixed by hand; ClipCalibration, B chosen privately from the
+	// users' gradient norms at the first iteration, for a part of Mu; or AdaptiveClip, B
+	// adapted every iteration from a privatised count, for a part of Mu. nil is the
+	// default: ClipCalibration{} in a private run (finite Mu) with the AdaGrad rule, and
+	// FixedClip(S/(4 l)) otherwise, with l the kernel's length-scale and S the objective's
+	// LossBound() (1 without one; see WithDefaults). A rule given as a pointer is read as
+	// its value.
+	Clipping ClipRule
+	// clip, adaptive and calibration are Clipping lowered (lowerClipping): B (or the anchor
+	// of the calibration's grid, or B_0), the adaptive rule and the calibration (nil when
+	// off).
+	clip        float64
+	adaptive    *AdaptiveClip
+	calibration *ClipCalibration
 	// Standardise, when true, standardises each user's kept observations before the
 	// surrogate gradient is computed (line 7): the user's mean over the kept design is
 	// subtracted (as with PriorUserMean) and the result divided by the user's standard
@@ -183,6 +182,10 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 		return s, fmt.Errorf("algo: Settings.Mu must be positive (math.Inf(1) for non-private GIBO), got %v", s.Mu)
 	}
 	d := f.d
+	s, err := s.lowerClipping()
+	if err != nil {
+		return s, err
+	}
 	s = s.applyPublicDefaults(f)
 	if s.Batch == 0 && s.BiasTol == 0 {
 		s.Batch = d + 1
@@ -223,8 +226,8 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 	// Clip, Step and LocalRadius still zero here are defaults that could not be derived
 	// because a field they depend on (Kernel, Iters, Clip) is invalid, which is reported
 	// alone.
-	if s.Clip != 0 {
-		check(positiveFinite(s.Clip), "Clip must be positive and finite, got %v", s.Clip)
+	if s.clip != 0 {
+		check(positiveFinite(s.clip), "the clipping rule's B must be positive and finite, got %v", s.clip)
 	}
 	check(s.NoiseStd >= 0 && !math.IsInf(s.NoiseStd, 0), "NoiseStd must be >= 0 and finite, got %v", s.NoiseStd)
 	if s.Step != 0 {
@@ -242,26 +245,27 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 		"MaxEvals = %d is below the batch of %d evaluations per iteration: no iteration could run", s.MaxEvals, s.Batch)
 	check(s.DesignStarts > 0 && s.DesignEvals > 0, "DesignStarts and DesignEvals must be positive")
 	check(!s.Standardise || s.PriorMean == PriorUserMean, "Standardise needs PriorUserMean, got PriorMean %v", s.PriorMean)
-	if s.AdaptiveClip != nil {
-		a, err := s.AdaptiveClip.resolved()
+	if s.adaptive != nil {
+		a, err := s.adaptive.resolved()
 		if err != nil {
 			errs = append(errs, err)
 		}
-		s.AdaptiveClip = &a
+		s.adaptive = &a
 	}
-	if s.ClipCalibration != nil {
-		c, err := s.ClipCalibration.resolved()
+	if s.calibration != nil {
+		c, err := s.calibration.resolved()
 		if err != nil {
 			errs = append(errs, err)
 		}
-		s.ClipCalibration = &c
-		if s.AdaptiveClip != nil && !(c.Share+s.AdaptiveClip.CountShare < 1) {
-			errs = append(errs, fmt.Errorf("ClipCalibration.Share + AdaptiveClip.CountShare must stay below 1, got %v + %v", c.Share, s.AdaptiveClip.CountShare))
+		s.calibration = &c
+		if s.adaptive != nil && !(c.Share+s.adaptive.CountShare < 1) {
+			errs = append(errs, fmt.Errorf("ClipCalibration.Share + AdaptiveClip.CountShare must stay below 1, got %v + %v", c.Share, s.adaptive.CountShare))
 		}
 	}
 	if len(errs) > 0 {
 		return s, fmt.Errorf("algo: invalid Settings: %w", errors.Join(errs...))
 	}
+	s.Clipping = s.raisedClipping()
 	return s, nil
 }
 
@@ -299,21 +303,21 @@ func (s Settings) gradientNoiseStd(clip float64, users int) float64 {
 // rest, so that the three compose to Mu. Without calibration it is SplitMu's split; a part
 // whose mechanism is off is 0, and Mu = +Inf gives +Inf for every part in use.
 func (s Settings) muParts() (muGrad, muCount, muCal float64) {
-	if s.ClipCalibration == nil {
-		muGrad, muCount = SplitMu(s.Mu, s.AdaptiveClip)
+	if s.calibration == nil {
+		muGrad, muCount = SplitMu(s.Mu, s.adaptive)
 		return muGrad, muCount, 0
 	}
 	countShare := 0.0
-	if s.AdaptiveClip != nil {
-		countShare = s.AdaptiveClip.CountShare
+	if s.adaptive != nil {
+		countShare = s.adaptive.CountShare
 	}
 	if math.IsInf(s.Mu, 1) {
-		if s.AdaptiveClip != nil {
+		if s.adaptive != nil {
 			muCount = s.Mu
 		}
 		return s.Mu, muCount, s.Mu
 	}
-	share := s.ClipCalibration.Share
+	share := s.calibration.Share
 	return s.Mu * math.Sqrt(1-countShare-share), s.Mu * math.Sqrt(countShare), s.Mu * math.Sqrt(share)
 }
 
@@ -360,11 +364,11 @@ type Result struct {
 	Status Status
 	// Warnings are facts about the run's settings that a caller would not want to
 	// miss, one sentence each, from public quantities only (Forecast returns the same list
-	// before a run): the default Clip used S = 1 because the objective declares no loss
+	// before a run): the default B used S = 1 because the objective declares no loss
 	// bound; the ceiling of the privacy SNR is below 1. Nil when there are none; only
 	// Minimize (and methods built on it) fills it.
 	Warnings []string
-	// Clip is the clipping norm B of the last iteration run: Settings.Clip when fixed, the
+	// Clip is the clipping norm B of the last iteration run: FixedClip's B, the
 	// norm ClipCalibration chose from its noisy counts, or the last adapted norm under
 	// AdaptiveClip (each a function of released values only, so it is public). 0 when no
 	// iteration ran.

@@ -13,7 +13,7 @@ import (
 func TestResultStatus(t *testing.T) {
 	obj := newQuadUsers(rand.New(rand.NewPCG(1, 1)), 20, 2, 0.3)
 	theta0 := []float64{-2, 2}
-	base := Settings{Mu: 1, Iters: 4, Clip: 1, Step: 0.5}
+	base := Settings{Mu: 1, Iters: 4, Clipping: FixedClip(1), Step: 0.5}
 	stop := errors.New("enough")
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -27,7 +27,7 @@ func TestResultStatus(t *testing.T) {
 		wantErr bool
 	}{
 		{"completed", context.Background(), base, nil, obj, Completed, false},
-		{"budget", context.Background(), Settings{Mu: 1, Iters: 4, Clip: 1, Step: 0.5, MaxEvals: 7}, nil, obj, BudgetSpent, false},
+		{"budget", context.Background(), Settings{Mu: 1, Iters: 4, Clipping: FixedClip(1), Step: 0.5, MaxEvals: 7}, nil, obj, BudgetSpent, false},
 		{"callback", context.Background(), base, func(it Iteration) error {
 			if it.Iter == 2 {
 				return stop

@@ -49,8 +49,8 @@ func NewFlipNeighbours(dim, users int, slope, halfWidth float64) (x, xPrime *Lin
 // adaptiveSettings returns the settings of an adaptive-clipping mechanism and the mu it
 // claims for its statistic.
 func adaptiveSettings(cfg Config, name string) (algo.Settings, float64) {
-	a := algo.AdaptiveClip{Quantile: cfg.ClipQuantile, Rate: cfg.ClipRate, CountShare: cfg.ClipCountShare}
-	s := algo.Settings{Iters: cfg.Iters, Clip: cfg.Clip, Mu: cfg.Mu, Step: cfg.Step, StepRule: algo.GradientDescent, AdaptiveClip: &a}
+	a := algo.AdaptiveClip{Quantile: cfg.ClipQuantile, Rate: cfg.ClipRate, CountShare: cfg.ClipCountShare, Start: cfg.Clip}
+	s := algo.Settings{Iters: cfg.Iters, Mu: cfg.Mu, Step: cfg.Step, StepRule: algo.GradientDescent, Clipping: a}
 	_, muCount := algo.SplitMu(cfg.Mu, &a)
 	switch name {
 	case DPGIBOAdaptive:

@@ -35,9 +35,9 @@ func calibrationNames() []string {
 // calibrationSettings returns the settings of a calibration mechanism and the mu it claims
 // for its statistic.
 func calibrationSettings(cfg Config, name string) (algo.Settings, float64) {
-	c := algo.ClipCalibration{Share: cfg.CalibrationShare, Queries: cfg.CalibrationQueries}
-	s := algo.Settings{Iters: cfg.Iters, Clip: cfg.Clip, Mu: cfg.Mu, Step: cfg.Step, StepRule: algo.GradientDescent,
-		Kernel: auditKernel, LocalRadius: auditLocalRadius, ClipCalibration: &c}
+	c := algo.ClipCalibration{Share: cfg.CalibrationShare, Queries: cfg.CalibrationQueries, Anchor: cfg.Clip}
+	s := algo.Settings{Iters: cfg.Iters, Mu: cfg.Mu, Step: cfg.Step, StepRule: algo.GradientDescent,
+		Kernel: auditKernel, LocalRadius: auditLocalRadius, Clipping: c}
 	perCount := cfg.Mu * math.Sqrt(cfg.CalibrationShare) / math.Sqrt(float64(cfg.CalibrationQueries))
 	switch name {
 	case DPGIBOCalibrated:

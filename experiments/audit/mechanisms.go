@@ -27,13 +27,12 @@ var (
 func giboVariant(cfg Config, name string) (gibo, bool) {
 	s := algo.Settings{
 		Iters:       cfg.Iters,
-		Clip:        cfg.Clip,
+		Clipping:    algo.FixedClip(cfg.Clip),
 		Mu:          cfg.Mu,
 		Step:        cfg.Step,
 		StepRule:    algo.GradientDescent,
 		Kernel:      auditKernel,
-		LocalRadius: auditLocalRadius,
-	}
+		LocalRadius: auditLocalRadius}
 	switch name {
 	case DPGIBO:
 	case DPGIBOAdaGrad:
@@ -44,8 +43,9 @@ func giboVariant(cfg Config, name string) (gibo, bool) {
 	case ControlNoClip:
 		// Clipping never binds at Clip*NoClipFactor*Slope/Clip; Mu scales with the clipping
 		// norm so that the noise std 2*Clip*sqrt(T)/(n*Mu) is still the claimed one.
-		s.Clip = cfg.NoClipFactor * cfg.Slope
-		s.Mu = cfg.Mu * s.Clip / cfg.Clip
+		noClip := cfg.NoClipFactor * cfg.Slope
+		s.Clipping = algo.FixedClip(noClip)
+		s.Mu = cfg.Mu * noClip / cfg.Clip
 	default:
 		return gibo{}, false
 	}
@@ -125,7 +125,7 @@ func CheckWorstCase(ctx context.Context, cfg Config) error {
 			}
 			theta0 := make([]float64, cfg.Dim)
 			theta0[0] = start
-			s := algo.Settings{Iters: cfg.Iters, Clip: cfg.Clip, Mu: math.Inf(1), Step: cfg.Step, StepRule: algo.GradientDescent,
+			s := algo.Settings{Iters: cfg.Iters, Clipping: algo.FixedClip(cfg.Clip), Mu: math.Inf(1), Step: cfg.Step, StepRule: algo.GradientDescent,
 				Kernel: auditKernel, LocalRadius: auditLocalRadius}
 			// The noiseless run draws no privacy noise; the design may still use rng.
 			theta, err := runGIBO(ctx, cfg, s, prime, theta0, rand.New(rand.NewPCG(cfg.Seed, 0)))
@@ -138,16 +138,17 @@ func CheckWorstCase(ctx context.Context, cfg Config) error {
 					"(user 0's surrogate gradient is not clipped to +-Clip*e_1 at every iterate; raise Slope)",
 					start, datasetName(boolInt(prime)), moved, -sign*want)
 			}
-			s.Clip = cfg.NoClipFactor * cfg.Slope
+			noClip := cfg.NoClipFactor * cfg.Slope
+			s.Clipping = algo.FixedClip(noClip)
 			theta, err = runGIBO(ctx, cfg, s, prime, theta0, rand.New(rand.NewPCG(cfg.Seed, 0)))
 			if err != nil {
 				return fmt.Errorf("audit: worst-case check: %w", err)
 			}
 			moved = -sign * (theta[0] - start)
-			ceiling := float64(cfg.Iters) * cfg.Step * s.Clip / float64(cfg.Users)
+			ceiling := float64(cfg.Iters) * cfg.Step * noClip / float64(cfg.Users)
 			if !(moved > want*(1+WorstCaseTol) && moved < ceiling*(1-WorstCaseTol)) {
 				return fmt.Errorf("audit: no-clip check failed from theta_1 = %v on %s: noiseless run with Clip %v moved theta_1 by %v, want strictly between %v and %v",
-					start, datasetName(boolInt(prime)), s.Clip, moved, want, ceiling)
+					start, datasetName(boolInt(prime)), noClip, moved, want, ceiling)
 			}
 		}
 	}

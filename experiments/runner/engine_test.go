@@ -133,18 +133,18 @@ func TestRunCellPinsAlgoDefaults(t *testing.T) {
 		return got
 	}
 	s := capture(spec)
-	want := algo.AdaptiveClip{Quantile: 0.5, Rate: 0.2, CountShare: 0.1}
+	want := algo.AdaptiveClip{Quantile: 0.5, Rate: 0.2, CountShare: 0.1, Start: 1}
 	if s.DesignStarts != 3 || s.DesignEvals != 60 || s.DesignRefine != algo.RefineJoint || s.MaxKept >= 0 || s.PriorMean != algo.PriorUserMean ||
-		s.StepRule != algo.AdaGrad || s.Kernel.Variance != 1 || s.MaxBatch != 12 || s.AdaptiveClip == nil || *s.AdaptiveClip != want {
-		t.Errorf("settings of a cell at the pinned values: %+v (adaptive %+v)", s, s.AdaptiveClip)
+		s.StepRule != algo.AdaGrad || s.Kernel.Variance != 1 || s.MaxBatch != 12 || s.Clipping != want {
+		t.Errorf("settings of a cell at the pinned values: %+v (clipping %+v)", s, s.Clipping)
 	}
 	spec.Design = &DesignConfig{Starts: 2, Evals: 40, GreedyOnly: true, MaxKept: 9}
 	spec.PriorMean = PriorZero
 	spec.AdaptiveClip = &AdaptiveClipConfig{Rate: 0.5}
 	s = capture(spec)
 	want.Rate = 0.5
-	if s.DesignStarts != 2 || s.DesignEvals != 40 || s.DesignRefine != algo.RefineNone || s.MaxKept != 9 || s.PriorMean != algo.PriorZero || *s.AdaptiveClip != want {
-		t.Errorf("settings of a cell with its own design: %+v (adaptive %+v)", s, s.AdaptiveClip)
+	if s.DesignStarts != 2 || s.DesignEvals != 40 || s.DesignRefine != algo.RefineNone || s.MaxKept != 9 || s.PriorMean != algo.PriorZero || s.Clipping != want {
+		t.Errorf("settings of a cell with its own design: %+v (clipping %+v)", s, s.Clipping)
 	}
 }
 
@@ -195,15 +195,15 @@ func TestDefaultsBeforeSettings(t *testing.T) {
 	spec := Cell{Method: "dpgibo", D: 6, Iters: 20, Mu: 1, Defaults: DefaultsBefore}
 	s := defaultsBeforeSettings(algo.Settings{Iters: 20, Mu: 1}, spec, task)
 	l := 10.0 / 6
-	if s.Kernel.Lengthscale != l || s.LocalRadius != 2*l || s.Clip != 0.25*9/l || s.Step != 10/(2*math.Sqrt(20)) ||
-		s.Batch != 7 || s.ClipCalibration != nil || s.AdaptiveClip != nil || s.StepRule != algo.AdaGrad {
+	if s.Kernel.Lengthscale != l || s.LocalRadius != 2*l || s.Clipping != algo.FixedClip(0.25*9/l) || s.Step != 10/(2*math.Sqrt(20)) ||
+		s.Batch != 7 || s.StepRule != algo.AdaGrad {
 		t.Errorf("before settings %+v", s)
 	}
 	resolved, err := s.WithDefaults(task)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resolved.ClipCalibration != nil || resolved.Clip != s.Clip || resolved.Step != s.Step {
+	if resolved.Clipping != s.Clipping || resolved.Step != s.Step {
 		t.Errorf("algo's defaults changed the pinned before settings: %+v", resolved)
 	}
 }

@@ -162,16 +162,18 @@ func pinnedSettings(s algo.Settings, spec Cell) algo.Settings {
 		}
 	}
 	if a := spec.AdaptiveClip; a != nil {
-		s.AdaptiveClip = &algo.AdaptiveClip{Quantile: PinnedClipQuantile, Rate: PinnedClipRate, CountShare: PinnedClipCountShare}
+		// B_0 is the cell's Clip.
+		rule := algo.AdaptiveClip{Quantile: PinnedClipQuantile, Rate: PinnedClipRate, CountShare: PinnedClipCountShare, Start: float64(spec.Clip)}
 		if a.Quantile != 0 {
-			s.AdaptiveClip.Quantile = float64(a.Quantile)
+			rule.Quantile = float64(a.Quantile)
 		}
 		if a.Rate != 0 {
-			s.AdaptiveClip.Rate = float64(a.Rate)
+			rule.Rate = float64(a.Rate)
 		}
 		if a.CountShare != 0 {
-			s.AdaptiveClip.CountShare = float64(a.CountShare)
+			rule.CountShare = float64(a.CountShare)
 		}
+		s.Clipping = rule
 	}
 	return s
 }
@@ -187,7 +189,7 @@ func defaultsBeforeSettings(s algo.Settings, spec Cell, task tasks.Task) algo.Se
 	l := width / 6
 	s.Kernel = algo.RBF{Lengthscale: l, Variance: PinnedKernelVariance}
 	s.LocalRadius = 2 * l
-	s.Clip = 0.25 * task.LossBound() / l
+	s.Clipping = algo.FixedClip(0.25 * task.LossBound() / l)
 	s.Step = width / (2 * math.Sqrt(float64(s.Iters)))
 	s.Batch = spec.D + 1
 	return pinnedSettings(s, spec)

@@ -212,7 +212,7 @@ func cellOptions(spec Cell, task tasks.Task, theta0 []float64) baselines.Options
 		opts.Theta0 = theta0
 		opts.Settings = pinnedSettings(algo.Settings{
 			Iters: spec.Iters, Batch: spec.Batch, BiasTol: float64(spec.BiasTol), MaxBatch: spec.MaxBatch,
-			Clip: float64(spec.Clip), NoiseStd: float64(spec.NoiseStd),
+			Clipping: algo.FixedClip(float64(spec.Clip)), NoiseStd: float64(spec.NoiseStd),
 			Step: float64(spec.Step), StepRule: algo.AdaGrad,
 			Kernel: algo.RBF{Lengthscale: float64(spec.Lengthscale), Variance: 1},
 			// Every suite keeps design points within two surrogate length-scales of theta

@@ -87,9 +87,14 @@ func TestAlgoDefaultsRevision(t *testing.T) {
 	// bowl: W = 1, S = 1, d = 5.
 	l := 1.0 / 6
 	want := algo.Settings{Iters: 20, Mu: 1, Batch: 6, MaxBatch: 24, Kernel: algo.RBF{Lengthscale: l, Variance: 1},
-		LocalRadius: 2 * l, Clip: 0.25 / l, Step: 1 / math.Sqrt(20), StepRule: algo.AdaGrad,
-		ClipCalibration: &algo.ClipCalibration{Share: 0.05, Queries: 6, Octaves: 24, TopOctaves: 8, Quantile: 0.25},
-		PriorMean:       algo.PriorUserMean, DesignStarts: 3, DesignEvals: 60, DesignRefine: algo.RefineJoint}
+		LocalRadius: 2 * l, Step: 1 / math.Sqrt(20), StepRule: algo.AdaGrad,
+		Clipping:  algo.ClipCalibration{Share: 0.05, Queries: 6, Octaves: 24, TopOctaves: 8, Quantile: 0.25, Anchor: 0.25 / l},
+		PriorMean: algo.PriorUserMean, DesignStarts: 3, DesignEvals: 60, DesignRefine: algo.RefineJoint}
+	// Every field of want is explicit, so resolving it changes none of them; it fills the
+	// settings' internal form the same way got's was.
+	if want, err = want.WithDefaults(task); err != nil {
+		t.Fatal(err)
+	}
 	if runner.AlgoDefaultsRevision != 2 || !reflect.DeepEqual(got, want) {
 		t.Errorf("algo's defaults (revision %d) moved:\n got %+v\nwant %+v\nraise runner.AlgoDefaultsRevision and pin the new values here", runner.AlgoDefaultsRevision, got, want)
 	}

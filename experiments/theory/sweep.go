@@ -226,13 +226,12 @@ func (c Config) runOne(ctx context.Context, st setting) (rates.SweepRow, error) 
 	clip := GradientBound(st.dim, c.Curvature)
 	s := algo.Settings{
 		Iters: c.Iters, Batch: st.batch, BiasTol: st.biasTol, MaxBatch: st.maxBatch,
-		Clip: clip, Mu: st.mu, NoiseStd: st.noiseStd, Step: c.Step, StepRule: algo.GradientDescent,
+		Clipping: algo.FixedClip(clip), Mu: st.mu, NoiseStd: st.noiseStd, Step: c.Step, StepRule: algo.GradientDescent,
 		// Length-scale 1 and design points within 2 of theta, set explicitly so that the
 		// sweep does not move with algo's box-derived defaults; the design of the committed
 		// sweep (three starts, joint refinement, every point kept) likewise.
 		Kernel: algo.RBF{Lengthscale: 1, Variance: 1}, LocalRadius: 2,
-		DesignStarts: 3, DesignEvals: 60, DesignRefine: algo.RefineJoint, MaxKept: -1,
-	}
+		DesignStarts: 3, DesignEvals: 60, DesignRefine: algo.RefineJoint, MaxKept: -1}
 	theta0 := make([]float64, st.dim)
 	for j := range theta0 {
 		theta0[j] = StartCoord
