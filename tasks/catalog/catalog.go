@@ -12,6 +12,7 @@ import (
 	"dpgibo/tasks/bowl"
 	"dpgibo/tasks/gpreg"
 	"dpgibo/tasks/grouplasso"
+	"dpgibo/tasks/logreg"
 	"dpgibo/tasks/ridge"
 	"dpgibo/tasks/svr"
 )
@@ -58,6 +59,7 @@ var entries = map[string]entry{
 	svr.Name:        {buildSVR, svrInfo, svrEvalSeconds},
 	bowl.Name:       {buildBowl, bowlInfo, bowlEvalSeconds},
 	ridge.Name:      {buildRidge, ridgeInfo, ridgeEvalSeconds},
+	logreg.Name:     {buildLogReg, logregInfo, logregEvalSeconds},
 }
 
 func buildBowl(s Spec) (tasks.Task, error) {
@@ -81,6 +83,19 @@ func buildRidge(s Spec) (tasks.Task, error) {
 		return nil, &tasks.LimitError{Task: ridge.Name, D: s.D, MaxD: maxD, Reason: "the closed-form fit solves a dense system of d*GroupSize unknowns per evaluation"}
 	}
 	return ridge.New(ridge.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
+}
+
+func buildLogReg(s Spec) (tasks.Task, error) {
+	if s.Data != "" && s.Data != data.BreastCancerLabel {
+		return nil, fmt.Errorf("task %s runs on %q only; Data must be empty or that, got %q", s.Name, data.BreastCancerLabel, s.Data)
+	}
+	if s.Precision != "" {
+		return nil, fmt.Errorf("task %s has no precision setting (only %s has); Precision must be empty, got %q", s.Name, svr.Name, s.Precision)
+	}
+	if s.D != 0 && s.D != logreg.Features {
+		return nil, &tasks.LimitError{Task: logreg.Name, D: s.D, MaxD: logreg.Features, Reason: "d is the table's 30 features, one penalty each"}
+	}
+	return logreg.New(logreg.Config{Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
 }
 
 func buildGroupLasso(s Spec) (tasks.Task, error) {

@@ -8,6 +8,7 @@ import (
 	"dpgibo/tasks/bowl"
 	"dpgibo/tasks/gpreg"
 	"dpgibo/tasks/grouplasso"
+	"dpgibo/tasks/logreg"
 	"dpgibo/tasks/ridge"
 	"dpgibo/tasks/svr"
 )
@@ -78,6 +79,16 @@ func ridgeEvalSeconds(s Spec) float64 {
 	p := float64(orDefault(s.D, ridge.DefaultD) * ridge.DefaultGroupSize)
 	nv := float64(orDefault(s.NVal, ridge.DefaultNVal))
 	return 1e-9*(p*p*p/3+nv*p) + 2e-6
+}
+
+// logregEvalSeconds counts Newton's iterations (about 8), each building a (p+1)^2 system
+// over the training rows, then the validation predictions (not fitted: no committed
+// timings; 2-7 ms measured in the pure-Go build).
+func logregEvalSeconds(s Spec) float64 {
+	p := float64(logreg.Features + 1)
+	nt := float64(orDefault(s.NTrain, logreg.DefaultNTrain))
+	nv := float64(orDefault(s.NVal, logreg.DefaultNVal))
+	return 2e-9*8*nt*p*p + 1e-9*nv*p
 }
 
 func orDefault(v, def int) int {

@@ -6,6 +6,7 @@ import (
 	"dpgibo/data"
 	"dpgibo/tasks/gpreg"
 	"dpgibo/tasks/grouplasso"
+	"dpgibo/tasks/logreg"
 )
 
 // Info is what is known about a task without building it (no data generated or read): how
@@ -59,6 +60,12 @@ var ridgeInfo = Info{
 	Title: "Group ridge regression", LossLabel: "validation MSE (clipped)", MinD: 1,
 	Coord: func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
 	MaxD:  func(Spec) int { return 1000 },
+}
+
+var logregInfo = Info{
+	Title: "Logistic regression (breast cancer)", LossLabel: "validation log loss (clamped)", MinD: logreg.Features,
+	Coord: func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
+	MaxD:  func(Spec) int { return logreg.Features },
 }
 
 var svrInfo = Info{
