@@ -59,26 +59,27 @@ func (AdaptiveClip) clipRule()    {}
 // and the calibration and adaptive rules (nil when off). An unknown rule is an error.
 func (s Settings) lowerClipping() (Settings, error) {
 	s.clip, s.adaptive, s.calibration = 0, nil, nil
-	switch r := s.Clipping.(type) {
+	rule := s.Clipping
+	// A rule given by pointer is read as its value.
+	switch r := rule.(type) {
+	case *FixedClip:
+		rule = derefRule(r)
+	case *ClipCalibration:
+		rule = derefRule(r)
+	case *AdaptiveClip:
+		rule = derefRule(r)
+	}
+	switch r := rule.(type) {
 	case nil:
 	case FixedClip:
 		s.clip = float64(r)
 		if !positiveFinite(s.clip) {
 			return s, fmt.Errorf("algo: FixedClip must be positive and finite, got %v", s.clip)
 		}
-	case *FixedClip:
-		s.clip = float64(*r)
-		if !positiveFinite(s.clip) {
-			return s, fmt.Errorf("algo: FixedClip must be positive and finite, got %v", s.clip)
-		}
 	case ClipCalibration:
 		s.clip, s.calibration = r.Anchor, lowerCalibration(&r)
-	case *ClipCalibration:
-		s.clip, s.calibration = r.Anchor, lowerCalibration(r)
 	case AdaptiveClip:
 		s.clip, s.adaptive, s.calibration = r.Start, lowerAdaptive(r), lowerCalibration(r.Calibration)
-	case *AdaptiveClip:
-		s.clip, s.adaptive, s.calibration = r.Start, lowerAdaptive(*r), lowerCalibration(r.Calibration)
 	default:
 		return s, fmt.Errorf("algo: unknown clipping rule %T", r)
 	}
@@ -86,6 +87,14 @@ func (s Settings) lowerClipping() (Settings, error) {
 		return s, fmt.Errorf("algo: the clipping rule's B (Anchor, Start) must be positive and finite when set, got %v", s.clip)
 	}
 	return s, nil
+}
+
+// derefRule is *r as a ClipRule, or nil (the default rule) for a nil pointer.
+func derefRule[T ClipRule](r *T) ClipRule {
+	if r == nil {
+		return nil
+	}
+	return *r
 }
 
 // lowerCalibration is a copy of c without its Anchor (which lowerClipping keeps in clip),

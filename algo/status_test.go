@@ -62,3 +62,21 @@ func (n *nanAfter) Losses(theta, dst []float64) error {
 	}
 	return n.quadUsers.Losses(theta, dst)
 }
+
+// A clipping rule given by pointer is read as its value; a nil pointer is the default rule.
+func TestClipRuleByPointer(t *testing.T) {
+	b := FixedClip(0.7)
+	c := ClipCalibration{Queries: 3, Anchor: 2}
+	a := AdaptiveClip{Rate: 0.5, Start: 1.5}
+	for _, pair := range [][2]ClipRule{{b, &b}, {c, &c}, {a, &a}, {nil, (*ClipCalibration)(nil)}} {
+		byValue, err1 := Settings{Clipping: pair[0]}.lowerClipping()
+		byPointer, err2 := Settings{Clipping: pair[1]}.lowerClipping()
+		if err1 != nil || err2 != nil || byValue.clip != byPointer.clip ||
+			(byValue.calibration == nil) != (byPointer.calibration == nil) || (byValue.adaptive == nil) != (byPointer.adaptive == nil) {
+			t.Errorf("%T: by value %+v (%v), by pointer %+v (%v)", pair[0], byValue, err1, byPointer, err2)
+		}
+	}
+	if _, err := (Settings{Clipping: FixedClip(-1)}).lowerClipping(); err == nil {
+		t.Error("a negative FixedClip was accepted")
+	}
+}

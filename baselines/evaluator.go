@@ -9,7 +9,7 @@ import (
 
 // Evaluator is what a method of one's own that evaluates one point per iteration needs
 // from this package, the same checks the built-in baselines run on: it rejects an
-// objective without a finite box (lo < hi in every coordinate) or without users, counts
+// objective without a finite box (lo <= hi in every coordinate) or without users, counts
 // evaluations against the budget (one more is an error, not a silent extra), refuses a
 // point outside the box, refuses NaN and infinite losses with an error naming theta, keeps
 // the best point observed and reports it to the callback after every evaluation.
@@ -58,12 +58,7 @@ func (e *Evaluator) Observe(ctx context.Context, theta []float64, score func(los
 }
 
 // Best is a copy of the best point observed so far (nil before the first).
-func (e *Evaluator) Best() []float64 {
-	if e.p.best == nil {
-		return nil
-	}
-	return e.p.released()
-}
+func (e *Evaluator) Best() []float64 { return e.p.released() }
 
 // Mean is the mean of the per-user losses, f(theta) of the paper's equation (1): the score
 // of the non-private baselines.

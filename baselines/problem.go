@@ -22,15 +22,13 @@ type problem struct {
 	// reduced to the free ones by newSearchProblem.
 	lo, hi []float64
 	// fixed, when not nil, is the objective's full theta with every fixed coordinate set
-	// (the searched coordinates, free, are filled in by expand); objLo and objHi the
-	// objective's own box.
-	fixed        []float64
-	free         []int
-	objLo, objHi []float64
-	users        int
-	budget       int
-	evals        int
-	losses       []float64 // reused buffer of length users
+	// (the searched coordinates, free, are filled in by expand).
+	fixed  []float64
+	free   []int
+	users  int
+	budget int
+	evals  int
+	losses []float64 // reused buffer of length users
 	// best is the point of smallest score observed so far (nil before the first), bestScore
 	// its score; see observe.
 	best      []float64
@@ -54,7 +52,7 @@ func newProblem(method string, obj algo.Objective, budget int) (*problem, error)
 	if n <= 0 {
 		return nil, fmt.Errorf("baselines: %s: objective has %d users, want at least 1", method, n)
 	}
-	return &problem{method: method, obj: obj, lo: lo, hi: hi, objLo: lo, objHi: hi, users: n, budget: budget, losses: make([]float64, n)}, nil
+	return &problem{method: method, obj: obj, lo: lo, hi: hi, users: n, budget: budget, losses: make([]float64, n)}, nil
 }
 
 // newSearchProblem is newProblem for a method that searches the box: a coordinate the
@@ -78,10 +76,11 @@ func newSearchProblem(method string, obj algo.Objective, budget int) (*problem, 
 	case len(free) == 0:
 		return nil, fmt.Errorf("baselines: %s: every coordinate of the box is fixed (lo == hi): nothing to tune", method)
 	}
-	p.fixed, p.free = append([]float64(nil), p.lo...), free
+	lo, hi := p.lo, p.hi
+	p.fixed, p.free = append([]float64(nil), lo...), free
 	p.lo, p.hi = make([]float64, len(free)), make([]float64, len(free))
 	for k, j := range free {
-		p.lo[k], p.hi[k] = p.objLo[j], p.objHi[j]
+		p.lo[k], p.hi[k] = lo[j], hi[j]
 	}
 	return p, nil
 }

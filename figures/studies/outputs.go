@@ -11,30 +11,31 @@ import (
 // figures: EquivalenceFile (the design, precision, implementation and revision studies,
 // with design shares from timings) and DefaultsFile (the library study).
 func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, error) {
-	var files []records.File
 	eq, err := Equivalence(res, designShares(timings))
 	if err != nil {
 		return nil, fmt.Errorf("design study: %w", err)
-	}
-	if len(eq) > 0 {
-		data, err := records.Marshal(eq)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", EquivalenceFile, err)
-		}
-		files = append(files, records.File{Name: EquivalenceFile, Data: data})
 	}
 	study, err := DefaultsStudy(res)
 	if err != nil {
 		return nil, fmt.Errorf("library study: %w", err)
 	}
-	if len(study) > 0 {
-		data, err := records.Marshal(study)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", DefaultsFile, err)
-		}
-		files = append(files, records.File{Name: DefaultsFile, Data: data})
+	files, err := table(nil, EquivalenceFile, eq)
+	if err != nil {
+		return nil, err
 	}
-	return files, nil
+	return table(files, DefaultsFile, study)
+}
+
+// table appends to files the table name of rows, unless rows is empty.
+func table[T any](files []records.File, name string, rows []T) ([]records.File, error) {
+	if len(rows) == 0 {
+		return files, nil
+	}
+	data, err := records.Marshal(rows)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return append(files, records.File{Name: name, Data: data}), nil
 }
 
 // EquivalenceFile is the table of the design, precision, implementation and revision
