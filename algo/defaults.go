@@ -99,6 +99,9 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 		}
 		s.clip = defaultClipFraction * scale / s.Kernel.Lengthscale
 	}
+	if s.Shrink == ShrinkDefault {
+		s.Shrink = NoShrink
+	}
 	if s.Step == 0 && s.Iters > 0 {
 		switch s.StepRule {
 		case GradientDescent:

@@ -394,18 +394,37 @@ func (r *run) privatise() {
 	}
 }
 
+// shrinkFactor is the factor Settings.Shrink applies to this iteration's step (between
+// Algorithm 1's lines 8 and 9): 1 unless SignalShrink, then max(0, 1 - d s^2/|g~|^2) of the
+// privatised gradient g~ and its public noise level s. It reads only those, so it is
+// post-processing.
+func (r *run) shrinkFactor() float64 {
+	if r.set.Shrink != SignalShrink || r.noiseStd == 0 {
+		return 1
+	}
+	sq := 0.0
+	for _, g := range r.gradSum {
+		sq += g * g
+	}
+	if sq == 0 {
+		return 0
+	}
+	return max(0, 1-float64(len(r.gradSum))*r.noiseStd*r.noiseStd/sq)
+}
+
 // step moves theta along the privatised gradient (Algorithm 1, line 9) with the chosen
 // step rule and projects onto the box Theta. It only reads the privatised gradient, so
 // it is post-processing.
 func (r *run) step() {
 	const adagradFloor = 1e-8
+	step := r.set.Step * r.shrinkFactor()
 	for j, g := range r.gradSum {
 		switch r.set.StepRule {
 		case AdaGrad:
 			r.adagrad[j] += g * g
-			r.theta[j] -= r.set.Step * g / (math.Sqrt(r.adagrad[j]) + adagradFloor)
+			r.theta[j] -= step * g / (math.Sqrt(r.adagrad[j]) + adagradFloor)
 		default:
-			r.theta[j] -= r.set.Step * g
+			r.theta[j] -= step * g
 		}
 		r.theta[j] = math.Min(math.Max(r.theta[j], r.lo[j]), r.hi[j])
 	}

@@ -29,6 +29,38 @@ func (r StepRule) String() string {
 	return fmt.Sprintf("StepRule(%d)", int(r))
 }
 
+// Shrink says whether an iteration's step is shortened by the share of its privatised
+// gradient that is signal (Algorithm 1, line 9). It reads only the privatised gradient and
+// its public noise level, so it is post-processing and costs no privacy.
+type Shrink int
+
+const (
+	// ShrinkDefault is the zero value: the default rule (NoShrink; see WithDefaults).
+	ShrinkDefault Shrink = iota
+	// NoShrink steps along the privatised gradient as released, as Algorithm 1 does.
+	NoShrink
+	// SignalShrink multiplies the step of iteration t by max(0, 1 - d s^2/|g~|^2), g~ its
+	// privatised gradient and s the noise's standard deviation per coordinate: d s^2 is the
+	// expected squared norm of the noise, so the factor estimates the share of |g~|^2 that
+	// is signal (a positive-part James-Stein factor with d in place of d - 2). AdaGrad's
+	// running sum still takes g~ as released. An iteration whose released gradient is no
+	// longer than the noise alone would be does not move theta. Without privacy noise
+	// (s = 0) the factor is 1.
+	SignalShrink
+)
+
+func (s Shrink) String() string {
+	switch s {
+	case ShrinkDefault:
+		return "default"
+	case NoShrink:
+		return "none"
+	case SignalShrink:
+		return "signal"
+	}
+	return fmt.Sprintf("Shrink(%d)", int(s))
+}
+
 // PriorMean selects the prior mean of each user's GP surrogate.
 type PriorMean int
 
@@ -121,6 +153,9 @@ type Settings struct {
 	Step float64
 	// StepRule is AdaGrad (zero value) or GradientDescent.
 	StepRule StepRule
+	// Shrink shortens steps by the signal share of their privatised gradient (default
+	// NoShrink).
+	Shrink Shrink
 	// Kernel is the surrogate's RBF kernel. A zero Lengthscale defaults to W/6 (W the box's
 	// median side; the paper's 1 on its boxes of side 6), a zero Variance to 1.
 	Kernel RBF
@@ -234,6 +269,7 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 		check(positiveFinite(s.Step), "Step must be positive and finite, got %v", s.Step)
 	}
 	check(s.StepRule == AdaGrad || s.StepRule == GradientDescent, "unknown StepRule %d", int(s.StepRule))
+	check(s.Shrink >= ShrinkDefault && s.Shrink <= SignalShrink, "unknown Shrink %d", int(s.Shrink))
 	check(s.PriorMean == PriorZero || s.PriorMean == PriorUserMean, "unknown PriorMean %d", int(s.PriorMean))
 	check(positiveFinite(s.Kernel.Lengthscale) && positiveFinite(s.Kernel.Variance), "Kernel needs positive finite Lengthscale and Variance, got %+v", s.Kernel)
 	if s.LocalRadius != 0 {

@@ -55,6 +55,13 @@ type Task interface {
 	Data() (train, val Dataset)
 }
 
+// Starter is implemented by a task that prescribes its start theta0, chosen without
+// looking at the data (the toy task's distant start); the experiment runner then starts
+// every seed there instead of at a uniform point of the box.
+type Starter interface {
+	Start() []float64
+}
+
 // CheckLosses returns an error naming the task, theta and the first user whose loss is
 // NaN or Inf.
 func CheckLosses(task string, theta, losses []float64) error {

@@ -71,6 +71,9 @@ type Cell struct {
 	// AlgoDefaultsRevision in a "library" cell (absent in the cells of revision 1).
 	Defaults         string `json:"defaults,omitempty"`
 	DefaultsRevision int    `json:"defaults_revision,omitempty"`
+	// Rule is the defaults study's candidate rule of a "library" cell (AlgoConfig.Rule);
+	// absent when the cell runs algo's defaults as they are.
+	Rule string `json:"rule,omitempty"`
 	// SVRPrecision is the svr task's precision of the prediction's cross products, present
 	// only where it differs from pinnedSVRPrecision (which every svr cell before the
 	// precision study used).
@@ -183,6 +186,9 @@ func CheckBlock(b Block) error {
 	default:
 		return fmt.Errorf("unknown defaults %q (known: %s, %s)", b.Algo.Defaults, DefaultsLibrary, DefaultsBefore)
 	}
+	if err := checkRule(b.Algo); err != nil {
+		return err
+	}
 	if b.SeedBase < 0 {
 		return fmt.Errorf("seed base must be >= 0, got %d", b.SeedBase)
 	}
@@ -271,6 +277,10 @@ func CellFor(suite string, b Block, d int, value Num, method string, seed int, s
 		}
 		if a.Defaults == DefaultsLibrary {
 			c.DefaultsRevision = AlgoDefaultsRevision
+		}
+		if a.Rule != "" {
+			c.Rule = a.Rule
+			label = joinLabel(label, "rule="+a.Rule)
 		}
 		if c.Batch == 0 && c.BiasTol == 0 {
 			c.Batch = d + 1

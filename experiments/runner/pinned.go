@@ -136,6 +136,7 @@ func specAdaptiveClip(c *AdaptiveClipConfig) *AdaptiveClipConfig {
 func pinnedSettings(s algo.Settings, spec Cell) algo.Settings {
 	s.Kernel.Variance = PinnedKernelVariance
 	s.StepRule = algo.AdaGrad
+	s.Shrink = algo.NoShrink // every committed run stepped along the gradient as released
 	if s.MaxBatch == 0 {
 		s.MaxBatch = 4 * (spec.D + 1)
 	}

@@ -100,7 +100,10 @@ func RunCell(ctx context.Context, spec Cell, newTask TaskFactory, newMethod Meth
 	}
 	setup := time.Since(start)
 	theta0, rng := cellStart(spec, task)
-	opts := cellOptions(spec, task, theta0)
+	opts, err := cellOptions(spec, task, theta0)
+	if err != nil {
+		return nil, err
+	}
 	method, err := newMethod(spec.Method, opts)
 	if err != nil {
 		return nil, fmt.Errorf("building method: %w", err)
@@ -185,21 +188,26 @@ func cellTask(spec Cell, newTask TaskFactory, ctslice string, warn func(tasks.Ta
 }
 
 // cellStart returns theta0, which depends on the seed and the task only (so DP-GIBO and GIBO
-// start together), and the method's random stream.
+// start together): uniform in the box, or the task's own start for every seed when it
+// prescribes one (tasks.Starter); and the method's random stream.
 func cellStart(spec Cell, task tasks.Task) ([]float64, *rand.Rand) {
+	method := rand.New(rand.NewPCG(uint64(spec.Seed), stream("method", spec.Method)))
+	if s, ok := task.(tasks.Starter); ok {
+		return append([]float64(nil), s.Start()...), method
+	}
 	lo, hi := task.Bounds()
 	startRNG := rand.New(rand.NewPCG(uint64(spec.Seed), stream("theta0", spec.Task, fmt.Sprint(spec.D))))
 	theta0 := make([]float64, spec.D)
 	for j := range theta0 {
 		theta0[j] = lo[j] + (hi[j]-lo[j])*startRNG.Float64()
 	}
-	return theta0, rand.New(rand.NewPCG(uint64(spec.Seed), stream("method", spec.Method)))
+	return theta0, method
 }
 
 // cellOptions are the method's options: mu (Options.Mu, its one home: dpgibo copies it
 // into its Settings) and the task's loss bound, and for DP-GIBO and GIBO theta0 and
 // Algorithm 1's other settings with every default the suites do not set pinned.
-func cellOptions(spec Cell, task tasks.Task, theta0 []float64) baselines.Options {
+func cellOptions(spec Cell, task tasks.Task, theta0 []float64) (baselines.Options, error) {
 	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
 	if spec.local() && spec.Defaults != "" {
 		// The library study: algo's defaults for everything but T and mu.
@@ -207,6 +215,13 @@ func cellOptions(spec Cell, task tasks.Task, theta0 []float64) baselines.Options
 		opts.Settings = algo.Settings{Iters: spec.Iters, NonPrivateDiagnostics: true}
 		if spec.Defaults == DefaultsBefore {
 			opts.Settings = defaultsBeforeSettings(opts.Settings, spec, task)
+		}
+		if spec.Rule != "" {
+			set, err := DefaultsRules[spec.Rule](opts.Settings, task)
+			if err != nil {
+				return opts, fmt.Errorf("defaults rule %s: %w", spec.Rule, err)
+			}
+			opts.Settings = set
 		}
 	} else if spec.local() {
 		opts.Theta0 = theta0
@@ -224,7 +239,7 @@ func cellOptions(spec Cell, task tasks.Task, theta0 []float64) baselines.Options
 			NonPrivateDiagnostics: true,
 		}, spec)
 	}
-	return opts
+	return opts, nil
 }
 
 // cellRecorder turns the thetas a method releases into the cell's rows: the noiseless loss

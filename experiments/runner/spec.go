@@ -46,6 +46,9 @@ type AlgoConfig struct {
 	// pinned ("before"). Their rows are labelled "defaults=NAME". "library" is the library
 	// study's one unpinned setting.
 	Defaults string `json:",omitempty"`
+	// Rule, with Defaults "library", replaces some of algo's defaults by a candidate of
+	// the defaults study (a key of DefaultsRules); its rows are labelled "rule=NAME".
+	Rule string `json:",omitempty"`
 }
 
 // Values of AlgoConfig.Defaults.

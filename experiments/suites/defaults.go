@@ -4,13 +4,14 @@ import (
 	"slices"
 	"strconv"
 
+	"dpgibo/data"
 	"dpgibo/experiments/runner"
 
 	"dpgibo/tasks/svr"
 )
 
-// Defaults is the library study: DP-GIBO with algo's own defaults against hand-tuned
-// settings on five problems (defaultsFigures).
+// Defaults is the library study: DP-GIBO with algo's own defaults and candidate rules
+// against hand-tuned settings on nine problems (defaultsFigures).
 const Defaults = "defaults"
 
 // Seeds of the library study: measured on seeds 1-10; the own problems' grids are tuned on
@@ -29,7 +30,17 @@ var (
 	bowlStepGrid  = []num{0.06, 0.18, 0.54}
 	ridgeClipGrid = []num{0.01, 0.1, 1}
 	ridgeStepGrid = []num{1, 4, 16}
+	// The logistic regressions' box has side 14 (log lambda in [-8, 6]) and the toy's 6.
+	logregClipGrid = []num{0.01, 0.1, 1}
+	logregStepGrid = []num{0.5, 1.5, 4.5}
+	toyClipGrid    = []num{0.03, 0.1, 0.3}
+	toyStepGrid    = []num{0.3, 0.9, 2.7}
 )
+
+// defaultsCandidates are the candidate rules of the leave-one-problem-out study
+// (runner.DefaultsRules), run beside algo's current defaults on every problem; declared in
+// docs/library.md before the study ran.
+var defaultsCandidates = []string{"shrink", "shrink-step2", "q75"}
 
 // defaultsFigures returns the library study (declared in docs/library.md before it ran): for
 // each problem, DP-GIBO with algo's defaults ("defaults=library": every Settings field at
@@ -43,9 +54,14 @@ var (
 //     rule's clip);
 //   - defaults-svr: SVR on the stand-in with fig2b's; hand-tuned = fig2b's DP-GIBO;
 //   - defaults-bowl and defaults-ridge, the project's own problems (tasks/bowl d = 5, 200
-//     users; tasks/ridge d = 6, 200 users), T = 20, mu = 1, b = d+1, AdaGrad, l = W/6 (the
-//     box's side over six, the defaults' rule): hand-tuned = the best point of the declared
-//     Clip x Step grid on the tuning seeds, every grid point also run on the measured seeds.
+//     users; tasks/ridge d = 6, 200 users), and the leave-one-problem-out study's four more
+//     (tasks/logreg on the breast-cancer, wine and digits tables, d = 30, 13 and 16;
+//     tasks/toy, README's example with its distant start), T = 20, mu = 1, b = d+1,
+//     AdaGrad, l = W/6 (the box's side over six, the defaults' rule): hand-tuned = the best
+//     point of the declared Clip x Step grid on the tuning seeds, every grid point also run
+//     on the measured seeds.
+//
+// Every problem also runs the candidate rules defaultsCandidates beside algo's defaults.
 func defaultsFigures() []runner.Figure {
 	var paper = map[string]runner.Figure{}
 	for _, f := range paperFigures() {
@@ -73,7 +89,13 @@ func defaultsFigures() []runner.Figure {
 		b.Algo.Clip, b.Algo.Step, b.Algo.Lengthscale, b.Algo.NoiseStd = 0, 0, 0, 0
 		lib, before := b, b
 		lib.Algo.Defaults, before.Algo.Defaults = runner.DefaultsLibrary, runner.DefaultsBefore
-		return []runner.Block{lib, before}
+		out := []runner.Block{lib, before}
+		for _, rule := range defaultsCandidates {
+			c := lib
+			c.Algo.Rule = rule
+			out = append(out, c)
+		}
+		return out
 	}
 	var out []runner.Figure
 	for _, p := range []struct {
@@ -88,17 +110,21 @@ func defaultsFigures() []runner.Figure {
 		out = append(out, runner.Figure{Name: p.name, Blocks: append([]runner.Block{h}, withDefaults(h)...)})
 	}
 	own := []struct {
-		name, task string
-		d          int
-		width      float64
-		clips      []num
-		steps      []num
+		name, task, data string
+		d                int
+		width            float64
+		clips            []num
+		steps            []num
 	}{
-		{"defaults-bowl", "bowl", 5, 1, bowlClipGrid, bowlStepGrid},
-		{"defaults-ridge", "ridge", 6, 10, ridgeClipGrid, ridgeStepGrid},
+		{"defaults-bowl", "bowl", "", 5, 1, bowlClipGrid, bowlStepGrid},
+		{"defaults-ridge", "ridge", "", 6, 10, ridgeClipGrid, ridgeStepGrid},
+		{"defaults-logreg", "logreg", "", 30, 14, logregClipGrid, logregStepGrid},
+		{"defaults-wine", "logreg", data.WineLabel, 13, 14, logregClipGrid, logregStepGrid},
+		{"defaults-digits", "logreg", data.DigitsLabel, 16, 14, logregClipGrid, logregStepGrid},
+		{"defaults-toy", "toy", "", 2, 6, toyClipGrid, toyStepGrid},
 	}
 	for _, p := range own {
-		base := runner.Block{Task: p.task, Dims: []int{p.d}, DataSeed: 1, Methods: []string{"dpgibo"}, Seeds: seedsDefaults,
+		base := runner.Block{Task: p.task, Data: p.data, Dims: []int{p.d}, DataSeed: 1, Methods: []string{"dpgibo"}, Seeds: seedsDefaults,
 			Algo: runner.AlgoConfig{Iters: 20, Mu: 1, Lengthscale: num(p.width / 6)}, Sweep: "clip", Values: p.clips}
 		fig := runner.Figure{Name: p.name}
 		for _, step := range p.steps {

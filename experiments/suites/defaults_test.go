@@ -57,8 +57,10 @@ func TestDefaultsStudySharesThePaperCells(t *testing.T) {
 			}
 		}
 	}
-	if hand != 3*seedsDefaults || defaults != 5*2*seedsDefaults {
-		t.Errorf("%d hand-tuned and %d defaults cells, want %d and %d", hand, defaults, 3*seedsDefaults, 5*2*seedsDefaults)
+	// Nine problems, each with revision 2, revision 1 and every candidate rule.
+	wantDefaults := 9 * (2 + len(defaultsCandidates)) * seedsDefaults
+	if hand != 3*seedsDefaults || defaults != wantDefaults {
+		t.Errorf("%d hand-tuned and %d defaults cells, want %d and %d", hand, defaults, 3*seedsDefaults, wantDefaults)
 	}
 	if len(tuneSeeds) != seedsDefaultsTune || len(measuredSeeds) != seedsDefaults {
 		t.Errorf("tuning seeds %v, measured seeds %v", tuneSeeds, measuredSeeds)

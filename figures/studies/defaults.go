@@ -52,6 +52,11 @@ type DefaultsRow struct {
 	// GapRatio is median(f - f*) of the variant over that of the hand-tuned setting, where
 	// the setting has an f*.
 	GapRatio records.OptFloat `csv:"gap_ratio"`
+	// MedianStart is the median loss at theta0 over the variant's paired seeds, and
+	// AboveStart says whether MedianVariant lies above it (the run ended, in the median,
+	// worse than it began).
+	MedianStart float64 `csv:"median_start"`
+	AboveStart  bool    `csv:"above_start"`
 }
 
 // DefaultsStudy judges every figure of the library study in res.
@@ -82,6 +87,12 @@ func DefaultsStudy(res *verdict.Results) ([]DefaultsRow, error) {
 			if len(d) < 2 {
 				continue
 			}
+			var starts []float64
+			for _, r := range c.Runs {
+				if _, ok := handLoss[r.Seed]; ok {
+					starts = append(starts, r.Start)
+				}
+			}
 			t, err := pairedHL(d)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", fig, c.Config, err)
@@ -90,6 +101,8 @@ func DefaultsStudy(res *verdict.Results) ([]DefaultsRow, error) {
 				MedianHand: stats.Median(vh), MedianVariant: stats.Median(vv), Estimate: t.Estimate, CILow: t.CILow, CIHigh: t.CIHigh}
 			row.Ratio = row.MedianVariant / row.MedianHand
 			row.Pass = row.Ratio <= DefaultsRatio
+			row.MedianStart = stats.Median(starts)
+			row.AboveStart = row.MedianVariant > row.MedianStart
 			if haveFStar {
 				gh, gv := make([]float64, len(vh)), make([]float64, len(vv))
 				for i := range vh {

@@ -9,7 +9,8 @@ import (
 
 // Outputs returns, without writing them, the studies' tables of res when it holds their
 // figures: EquivalenceFile (the design, precision, implementation and revision studies,
-// with design shares from timings) and DefaultsFile (the library study).
+// with design shares from timings), DefaultsFile (the library study) and LOOFile (its
+// leave-one-problem-out choice of defaults).
 func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, error) {
 	eq, err := Equivalence(res, designShares(timings))
 	if err != nil {
@@ -19,11 +20,18 @@ func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, er
 	if err != nil {
 		return nil, fmt.Errorf("library study: %w", err)
 	}
+	loo, err := LeaveOneOut(study)
+	if err != nil {
+		return nil, err
+	}
 	files, err := table(nil, EquivalenceFile, eq)
 	if err != nil {
 		return nil, err
 	}
-	return table(files, DefaultsFile, study)
+	if files, err = table(files, DefaultsFile, study); err != nil {
+		return nil, err
+	}
+	return table(files, LOOFile, loo)
 }
 
 // table appends to files the table name of rows, unless rows is empty.

@@ -15,6 +15,7 @@ import (
 	"dpgibo/tasks/logreg"
 	"dpgibo/tasks/ridge"
 	"dpgibo/tasks/svr"
+	"dpgibo/tasks/toy"
 )
 
 // Spec names a task and the few settings every experiment varies. A zero field takes the
@@ -36,7 +37,8 @@ type Spec struct {
 	CTSlice string
 	// Data selects a data set by its label where a task has several: "" is the task's
 	// default; svr also takes "ctslice-sample" (the embedded real sample, split by
-	// patient) and "ctslice-synthetic" (the stand-in even when the full file is present).
+	// patient) and "ctslice-synthetic" (the stand-in even when the full file is present);
+	// logreg takes "breast-cancer" (its default), "wine" and "digits" (logreg.Tables).
 	Data string
 	// Precision is svr's precision of the prediction's cross products
 	// (svr.Config.PredictPrecision: "float64" or "float32"; "" : svr's default). Other
@@ -60,6 +62,7 @@ var entries = map[string]entry{
 	bowl.Name:       {buildBowl, bowlInfo, bowlEvalSeconds},
 	ridge.Name:      {buildRidge, ridgeInfo, ridgeEvalSeconds},
 	logreg.Name:     {buildLogReg, logregInfo, logregEvalSeconds},
+	toy.Name:        {buildToy, toyInfo, toyEvalSeconds},
 }
 
 func buildBowl(s Spec) (tasks.Task, error) {
@@ -75,6 +78,19 @@ func buildBowl(s Spec) (tasks.Task, error) {
 	return bowl.New(bowl.Config{D: s.D, Users: s.NVal, Seed: s.Seed})
 }
 
+func buildToy(s Spec) (tasks.Task, error) {
+	if err := defaultDataOnly(s); err != nil {
+		return nil, err
+	}
+	if s.NTrain != 0 {
+		return nil, fmt.Errorf("task %s has no training rows; NTrain must be 0, got %d", s.Name, s.NTrain)
+	}
+	if s.D != 0 && s.D != toy.Dim {
+		return nil, &tasks.LimitError{Task: toy.Name, D: s.D, MaxD: toy.Dim, Reason: "the README example's two hyperparameters"}
+	}
+	return toy.New(toy.Config{Users: s.NVal, Seed: s.Seed})
+}
+
 func buildRidge(s Spec) (tasks.Task, error) {
 	if err := defaultDataOnly(s); err != nil {
 		return nil, err
@@ -86,16 +102,25 @@ func buildRidge(s Spec) (tasks.Task, error) {
 }
 
 func buildLogReg(s Spec) (tasks.Task, error) {
-	if s.Data != "" && s.Data != data.BreastCancerLabel {
-		return nil, fmt.Errorf("task %s runs on %q only; Data must be empty or that, got %q", s.Name, data.BreastCancerLabel, s.Data)
+	table, err := logreg.Table(s.Data)
+	if err != nil {
+		known := make([]string, 0, 3)
+		for _, label := range logreg.Tables() {
+			known = append(known, fmt.Sprintf("%q", label))
+		}
+		return nil, fmt.Errorf("unknown data %q (known: %q for %q, %s)", s.Data, "", logreg.Tables()[0], strings.Join(known, ", "))
 	}
 	if s.Precision != "" {
 		return nil, fmt.Errorf("task %s has no precision setting (only %s has); Precision must be empty, got %q", s.Name, svr.Name, s.Precision)
 	}
-	if s.D != 0 && s.D != logreg.Features {
-		return nil, &tasks.LimitError{Task: logreg.Name, D: s.D, MaxD: logreg.Features, Reason: "d is the table's 30 features, one penalty each"}
+	reason := fmt.Sprintf("on the %s table d is %d, %s (%d features)", table.Label, table.D, table.Groups, table.Features)
+	switch {
+	case s.D > table.D:
+		return nil, &tasks.LimitError{Task: logreg.Name, D: s.D, MaxD: table.D, Reason: reason}
+	case s.D != 0 && s.D < table.D:
+		return nil, fmt.Errorf("d = %d is not supported: %s", s.D, reason)
 	}
-	return logreg.New(logreg.Config{Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
+	return logreg.New(logreg.Config{Table: s.Data, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
 }
 
 func buildGroupLasso(s Spec) (tasks.Task, error) {

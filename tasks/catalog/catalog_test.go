@@ -20,6 +20,9 @@ func TestNewKnownTasks(t *testing.T) {
 		{Spec{Name: "grouplasso", D: 2, Seed: 1, NTrain: 30, NVal: 20}, 2, 20, 30, 10},
 		{Spec{Name: "gpreg", D: 2, Seed: 1, NTrain: 40, NVal: 30}, 2, 30, 40, 2},
 		{Spec{Name: "svr", D: 13, Seed: 1, NTrain: 40, NVal: 30}, 13, 30, 40, 10},
+		{Spec{Name: "logreg", Seed: 1}, 30, 284, 285, 30},
+		{Spec{Name: "logreg", D: 13, Seed: 1, Data: "wine"}, 13, 89, 89, 13},
+		{Spec{Name: "logreg", D: 16, Seed: 1, Data: "digits", NTrain: 300, NVal: 200}, 16, 200, 300, 64},
 	} {
 		task, err := New(tc.spec)
 		if err != nil {
@@ -73,6 +76,7 @@ func TestDimensionLimitsAreCheckedUpFront(t *testing.T) {
 		{"grouplasso", 100000, 0},
 		{"gpreg", 5000, 1120},
 		{"svr", 1000, 387},
+		{"logreg", 31, 30},
 	} {
 		_, err := New(Spec{Name: tc.name, D: tc.d, Seed: 1})
 		var le *tasks.LimitError
@@ -108,6 +112,11 @@ func TestDataSelection(t *testing.T) {
 		{Spec{Name: "svr", D: 8, Seed: 1, NTrain: 40, NVal: 30, Data: "imagenet"}, ""},
 		{Spec{Name: "grouplasso", D: 2, Seed: 1, Data: "ctslice-sample"}, ""},
 		{Spec{Name: "gpreg", D: 2, Seed: 1, NTrain: 20, NVal: 20, Data: "synthetic"}, ""},
+		{Spec{Name: "logreg", Seed: 1}, "breast-cancer"},
+		{Spec{Name: "logreg", Seed: 1, Data: "breast-cancer"}, "breast-cancer"},
+		{Spec{Name: "logreg", Seed: 1, Data: "wine"}, "wine"},
+		{Spec{Name: "logreg", Seed: 1, Data: "digits", NTrain: 100, NVal: 100}, "digits"},
+		{Spec{Name: "logreg", Seed: 1, Data: "iris"}, ""},
 	} {
 		task, err := New(tc.spec)
 		switch {
@@ -168,5 +177,55 @@ func TestInfoOfEveryTask(t *testing.T) {
 	info, _ := Lookup("svr")
 	if got := info.Coord(103, 101); got != "log C" || info.TitleFor("ctslice") != "Kernel SVR on ctslice" {
 		t.Errorf("svr: coordinate 101 of 103 is %q, title %q", got, info.TitleFor("ctslice"))
+	}
+}
+
+// logreg's d is fixed by its table: a larger d is a LimitError with that table's d, a
+// smaller one an error, and the info's MaxD follows the table.
+func TestLogRegDimensionPerTable(t *testing.T) {
+	info, _ := Lookup("logreg")
+	for _, tc := range []struct {
+		data string
+		d    int
+	}{{"", 30}, {"breast-cancer", 30}, {"wine", 13}, {"digits", 16}} {
+		if got := info.MaxD(Spec{Name: "logreg", Data: tc.data}); got != tc.d || info.MinD > got {
+			t.Errorf("data %q: MaxD %d, MinD %d, want MaxD %d", tc.data, got, info.MinD, tc.d)
+		}
+		_, err := New(Spec{Name: "logreg", Data: tc.data, D: tc.d + 1, NTrain: 50, NVal: 50})
+		var le *tasks.LimitError
+		if !errors.As(err, &le) || le.MaxD != tc.d || le.D != tc.d+1 {
+			t.Errorf("data %q at d = %d: %v, want a tasks.LimitError with MaxD %d", tc.data, tc.d+1, err, tc.d)
+		}
+		if _, err := New(Spec{Name: "logreg", Data: tc.data, D: tc.d - 1, NTrain: 50, NVal: 50}); err == nil {
+			t.Errorf("data %q at d = %d: accepted", tc.data, tc.d-1)
+		}
+		if _, err := New(Spec{Name: "logreg", Data: tc.data, D: tc.d, NTrain: 50, NVal: 50}); err != nil {
+			t.Errorf("data %q at d = %d: %v", tc.data, tc.d, err)
+		}
+	}
+	if info.MinD != 13 || info.TitleFor("wine") != "Logistic regression on wine" {
+		t.Errorf("MinD %d, title %q", info.MinD, info.TitleFor("wine"))
+	}
+	_, err := New(Spec{Name: "logreg", Data: "iris"})
+	for _, label := range []string{"iris", "breast-cancer", "wine", "digits"} {
+		if err == nil || !strings.Contains(err.Error(), `"`+label+`"`) {
+			t.Errorf("unknown data: error %v does not name %q", err, label)
+		}
+	}
+}
+
+// logreg's cost follows the table's rows and coefficients: digits (65 coefficients, 899
+// training rows) costs most, wine least.
+func TestLogRegCostPerTable(t *testing.T) {
+	cost := func(data string) float64 {
+		c, err := EvalSeconds(Spec{Name: "logreg", Data: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	bc, wine, digits := cost(""), cost("wine"), cost("digits")
+	if !(wine < bc && bc < digits) || bc != cost("breast-cancer") || !(digits > 10*bc) {
+		t.Errorf("cost of breast-cancer %g s, wine %g s, digits %g s", bc, wine, digits)
 	}
 }

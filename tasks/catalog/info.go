@@ -7,6 +7,7 @@ import (
 	"dpgibo/tasks/gpreg"
 	"dpgibo/tasks/grouplasso"
 	"dpgibo/tasks/logreg"
+	"dpgibo/tasks/toy"
 )
 
 // Info is what is known about a task without building it (no data generated or read): how
@@ -56,16 +57,45 @@ var bowlInfo = Info{
 	MaxD:  func(Spec) int { return 1 << 16 },
 }
 
+var toyInfo = Info{
+	Title: "README example (toy)", LossLabel: "validation loss", MinD: toy.Dim,
+	Coord: func(d, j int) string { return fmt.Sprintf("theta%d", j+1) },
+	MaxD:  func(Spec) int { return toy.Dim },
+}
+
 var ridgeInfo = Info{
 	Title: "Group ridge regression", LossLabel: "validation MSE (clipped)", MinD: 1,
 	Coord: func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
 	MaxD:  func(Spec) int { return 1000 },
 }
 
+// logregInfo: d is fixed by the table (Spec.Data): 30 on breast-cancer, 13 on wine, 16 on
+// digits. MinD cannot depend on the table, so it is the smallest of them, and catalog.New
+// rejects any d but the table's.
 var logregInfo = Info{
-	Title: "Logistic regression (breast cancer)", LossLabel: "validation log loss (clamped)", MinD: logreg.Features,
+	Title: "Logistic regression", TitleShowsData: true, LossLabel: "validation log loss (clamped)", MinD: logregMinD(),
 	Coord: func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
-	MaxD:  func(Spec) int { return logreg.Features },
+	MaxD:  logregMaxD,
+}
+
+// logregMaxD is the d of the table spec.Data names, 0 for a table logreg does not know.
+func logregMaxD(s Spec) int {
+	table, err := logreg.Table(s.Data)
+	if err != nil {
+		return 0
+	}
+	return table.D
+}
+
+// logregMinD is the smallest d of logreg's tables.
+func logregMinD() int {
+	minD := 0
+	for _, label := range logreg.Tables() {
+		if table, err := logreg.Table(label); err == nil && (minD == 0 || table.D < minD) {
+			minD = table.D
+		}
+	}
+	return minD
 }
 
 var svrInfo = Info{

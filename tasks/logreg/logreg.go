@@ -1,9 +1,17 @@
 // Package logreg is a tuning task on real data that is not one of the paper's: L2-penalised
-// logistic regression on the Breast Cancer Wisconsin (Diagnostic) table (package data),
-// with one penalty per feature, lambda_j = e^theta_j (d = 30). Each validation row is a
-// user, whose loss is its log loss with the predicted probability clamped to
-// [PMin, 1 - PMin], so that the declared bound -log(PMin) holds by construction. A few
-// misclassified rows carry most of the validation loss.
+// logistic regression on one of three public tables of package data, with the features'
+// penalties in groups, lambda_g = e^theta_g for every feature of group g:
+//
+//   - breast-cancer (the default): the Breast Cancer Wisconsin (Diagnostic) table, benign
+//     against malignant, one penalty per feature (d = 30);
+//   - wine: the Wine table, cultivar 0 against the other two, one penalty per feature
+//     (d = 13);
+//   - digits: the optical-recognition digits table, odd against even digits, the 64 pixels
+//     of the 8x8 image in 16 blocks of 2x2 pixels, one penalty per block (d = 16).
+//
+// Each validation row is a user, whose loss is its log loss with the predicted probability
+// clamped to [PMin, 1 - PMin], so that the declared bound -log(PMin) holds by construction.
+// A few misclassified rows carry most of the validation loss.
 package logreg
 
 import (
@@ -11,6 +19,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -21,10 +30,11 @@ import (
 // Name is the task's registry name.
 const Name = "logreg"
 
-// Features is d: one penalty per feature of the table.
+// Features is d on the breast-cancer table: one penalty per feature. Other tables have
+// their own (TableInfo.D).
 const Features = 30
 
-// The box of theta = log lambda, per feature.
+// The box of theta = log lambda, per penalty group.
 const (
 	ThetaLo = -8.0
 	ThetaHi = 6.0
@@ -34,11 +44,96 @@ const (
 // most -log(PMin) (LossBound).
 const PMin = 1e-3
 
-// Defaults of Config.
+// Defaults of Config on the breast-cancer table; other tables have their own
+// (TableInfo.NTrain and NVal).
 const (
 	DefaultNTrain = 285
 	DefaultNVal   = 284
 )
+
+// TableInfo describes a table the task runs on, without reading it.
+type TableInfo struct {
+	// Label is the table's data label (data.BreastCancerLabel, data.WineLabel,
+	// data.DigitsLabel).
+	Label string
+	// Rows and Features are the table's rows and feature columns; the fit has Features + 1
+	// coefficients (the intercept last).
+	Rows, Features int
+	// D is the number of penalty groups, the task's dimension, and Groups says what they
+	// are, e.g. "one penalty per feature".
+	D      int
+	Groups string
+	// NTrain and NVal are the default split (every row).
+	NTrain, NVal int
+}
+
+// table is a TableInfo with what New needs to build the task.
+type table struct {
+	TableInfo
+	load func() (*mat.Dense, []float64, error)
+	// positive reports whether a row of class c has the binary label 1.
+	positive func(c float64) bool
+	// group is the penalty group of feature j, in [0, D).
+	group func(j int) int
+}
+
+func ownGroup(j int) int { return j }
+
+// tables lists the known tables; the first is the default.
+var tables = []table{
+	{
+		TableInfo: TableInfo{Label: data.BreastCancerLabel, Rows: 569, Features: Features, D: Features, Groups: "one penalty per feature", NTrain: DefaultNTrain, NVal: DefaultNVal},
+		load:      data.BreastCancer,
+		positive:  func(c float64) bool { return c == 1 }, // benign
+		group:     ownGroup,
+	},
+	{
+		TableInfo: TableInfo{Label: data.WineLabel, Rows: 178, Features: 13, D: 13, Groups: "one penalty per feature", NTrain: 89, NVal: 89},
+		load:      data.Wine,
+		positive:  func(c float64) bool { return c == 0 },
+		group:     ownGroup,
+	},
+	{
+		TableInfo: TableInfo{Label: data.DigitsLabel, Rows: 1797, Features: 64, D: 16, Groups: "one penalty per 2x2 block of the 8x8 pixels", NTrain: 899, NVal: 898},
+		load:      data.Digits,
+		positive:  func(c float64) bool { return int(c)%2 == 1 },
+		// pixel r*8+c of the 8x8 image belongs to the 2x2 block (r/2, c/2) of the 4x4 blocks
+		group: func(j int) int { return (j/8/2)*4 + (j%8)/2 },
+	},
+}
+
+// Tables returns the labels of the known tables, the default first.
+func Tables() []string {
+	labels := make([]string, len(tables))
+	for i, tab := range tables {
+		labels[i] = tab.Label
+	}
+	return labels
+}
+
+// Table returns the description of the table labelled label ("" is the default,
+// data.BreastCancerLabel). It reads no data. An unknown label is an error listing the
+// known ones.
+func Table(label string) (TableInfo, error) {
+	tab, err := lookup(label)
+	return tab.TableInfo, err
+}
+
+func lookup(label string) (table, error) {
+	if label == "" {
+		return tables[0], nil
+	}
+	for _, tab := range tables {
+		if tab.Label == label {
+			return tab, nil
+		}
+	}
+	known := make([]string, len(tables))
+	for i, tab := range tables {
+		known[i] = fmt.Sprintf("%q", tab.Label)
+	}
+	return table{}, fmt.Errorf("logreg: unknown table %q (known: %s; \"\" is %q)", label, strings.Join(known, ", "), tables[0].Label)
+}
 
 // fit's Newton iterations: at most maxNewton, stopping when a step's largest coordinate is
 // below newtonTol.
@@ -49,8 +144,12 @@ const (
 
 // Config describes a logreg task. A zero field takes its default.
 type Config struct {
+	// Table is the data label of the table (see Tables): "" or data.BreastCancerLabel
+	// (the default), data.WineLabel or data.DigitsLabel.
+	Table string
 	// NTrain and NVal are the training rows and the validation users, drawn without
-	// replacement from the table's 569 rows (defaults 285 and 284, every row).
+	// replacement from the table's rows (defaults: every row, split in halves; 285 and 284
+	// of breast-cancer's 569, 89 and 89 of wine's 178, 899 and 898 of digits' 1797).
 	NTrain, NVal int
 	// Seed shuffles the rows before the split.
 	Seed uint64
@@ -60,38 +159,58 @@ type Config struct {
 // not safe for concurrent use.
 type Task struct {
 	cfg        Config
+	tab        table
+	p          int           // features; the fit has p + 1 coefficients, the intercept last
+	group      []int         // group[j] is the penalty group of feature j
 	train, val tasks.Dataset // standardised features (training means and deviations)
 	lo, hi     []float64
-	// buffers: the coefficients (intercept last), the Newton system and its solution
+	// buffers: the coefficients (intercept last), the Newton system and its solution, the
+	// Newton iterate and every feature's penalty lambda_group[j]
 	w, grad, step *mat.VecDense
 	hess          *mat.SymDense
 	chol          mat.Cholesky
+	next, lambda  []float64
 }
 
-// New splits the table as cfg describes and standardises its features by the training
-// rows' means and standard deviations.
+// New splits the table cfg.Table as cfg describes, labels each row 0 or 1 (see the package
+// comment) and standardises its features by the training rows' means and standard
+// deviations.
 func New(cfg Config) (*Task, error) {
-	cfg.NTrain = cmp.Or(cfg.NTrain, DefaultNTrain)
-	cfg.NVal = cmp.Or(cfg.NVal, DefaultNVal)
-	x, y, err := data.BreastCancer()
+	tab, err := lookup(cfg.Table)
 	if err != nil {
 		return nil, err
 	}
-	rows, _ := x.Dims()
-	if cfg.NTrain < 2 || cfg.NVal < 1 || cfg.NTrain+cfg.NVal > rows {
-		return nil, fmt.Errorf("logreg: need NTrain >= 2, NVal >= 1 and NTrain + NVal <= %d rows, got %d and %d", rows, cfg.NTrain, cfg.NVal)
+	cfg.Table = tab.Label
+	cfg.NTrain = cmp.Or(cfg.NTrain, tab.NTrain)
+	cfg.NVal = cmp.Or(cfg.NVal, tab.NVal)
+	if cfg.NTrain < 2 || cfg.NVal < 1 || cfg.NTrain+cfg.NVal > tab.Rows {
+		return nil, fmt.Errorf("logreg: need NTrain >= 2, NVal >= 1 and NTrain + NVal <= the %s table's %d rows, got %d and %d", tab.Label, tab.Rows, cfg.NTrain, cfg.NVal)
+	}
+	x, y, err := tab.load()
+	if err != nil {
+		return nil, err
+	}
+	rows, p := x.Dims()
+	if rows != tab.Rows || p != tab.Features {
+		return nil, fmt.Errorf("logreg: the %s table is %d x %d, want %d x %d", tab.Label, rows, p, tab.Rows, tab.Features)
 	}
 	order := rand.New(rand.NewPCG(cfg.Seed, 0x6c6f67)).Perm(rows)
 	take := func(idx []int) tasks.Dataset {
-		d := tasks.Dataset{X: mat.NewDense(len(idx), Features, nil), Y: make([]float64, len(idx))}
+		d := tasks.Dataset{X: mat.NewDense(len(idx), p, nil), Y: make([]float64, len(idx))}
 		for i, r := range idx {
 			d.X.SetRow(i, x.RawRowView(r))
-			d.Y[i] = y[r]
+			if tab.positive(y[r]) {
+				d.Y[i] = 1
+			}
 		}
 		return d
 	}
-	t := &Task{cfg: cfg, train: take(order[:cfg.NTrain]), val: take(order[cfg.NTrain : cfg.NTrain+cfg.NVal])}
-	for j := 0; j < Features; j++ {
+	t := &Task{cfg: cfg, tab: tab, p: p, train: take(order[:cfg.NTrain]), val: take(order[cfg.NTrain : cfg.NTrain+cfg.NVal])}
+	t.group = make([]int, p)
+	for j := range t.group {
+		t.group[j] = tab.group(j)
+	}
+	for j := 0; j < p; j++ {
 		col := mat.Col(nil, j, t.train.X)
 		mean, sd := 0.0, 0.0
 		for _, v := range col {
@@ -101,29 +220,35 @@ func New(cfg Config) (*Task, error) {
 			sd += (v - mean) * (v - mean) / float64(len(col))
 		}
 		sd = math.Sqrt(sd)
-		if !(sd > 0) {
-			sd = 1
-		}
+		// A feature constant on the training rows (digits has pixels blank in every image
+		// at the border) carries nothing the fit can use: it is set to 0 in both splits,
+		// never divided by its zero standard deviation.
 		for _, d := range []tasks.Dataset{t.train, t.val} {
 			r, _ := d.X.Dims()
 			for i := 0; i < r; i++ {
-				d.X.Set(i, j, (d.X.At(i, j)-mean)/sd)
+				if sd > 0 {
+					d.X.Set(i, j, (d.X.At(i, j)-mean)/sd)
+				} else {
+					d.X.Set(i, j, 0)
+				}
 			}
 		}
 	}
-	t.lo, t.hi = make([]float64, Features), make([]float64, Features)
+	t.lo, t.hi = make([]float64, tab.D), make([]float64, tab.D)
 	for j := range t.lo {
 		t.lo[j], t.hi[j] = ThetaLo, ThetaHi
 	}
-	t.w, t.grad, t.step = mat.NewVecDense(Features+1, nil), mat.NewVecDense(Features+1, nil), mat.NewVecDense(Features+1, nil)
-	t.hess = mat.NewSymDense(Features+1, nil)
+	t.w, t.grad, t.step = mat.NewVecDense(p+1, nil), mat.NewVecDense(p+1, nil), mat.NewVecDense(p+1, nil)
+	t.hess = mat.NewSymDense(p+1, nil)
+	t.next, t.lambda = make([]float64, p+1), make([]float64, p)
 	return t, nil
 }
 
-// Dim is 30, one log penalty per feature.
-func (t *Task) Dim() int { return Features }
+// Dim is the table's number of penalty groups: 30 on breast-cancer, 13 on wine, 16 on
+// digits.
+func (t *Task) Dim() int { return t.tab.D }
 
-// Bounds is [ThetaLo, ThetaHi]^30.
+// Bounds is [ThetaLo, ThetaHi]^Dim.
 func (t *Task) Bounds() (lo, hi []float64) { return t.lo, t.hi }
 
 // Users is NVal.
@@ -132,8 +257,9 @@ func (t *Task) Users() int { return t.cfg.NVal }
 // Name is "logreg".
 func (t *Task) Name() string { return Name }
 
-// DataLabel is data.BreastCancerLabel.
-func (t *Task) DataLabel() string { return data.BreastCancerLabel }
+// DataLabel is the table's label: data.BreastCancerLabel, data.WineLabel or
+// data.DigitsLabel.
+func (t *Task) DataLabel() string { return t.tab.Label }
 
 // LossBound is -log(PMin).
 func (t *Task) LossBound() float64 { return -math.Log(PMin) }
@@ -141,18 +267,18 @@ func (t *Task) LossBound() float64 { return -math.Log(PMin) }
 // Data returns the standardised training and validation splits.
 func (t *Task) Data() (train, val tasks.Dataset) { return t.train, t.val }
 
-// Losses fits the penalised logistic regression at lambda_j = e^theta_j (fit) and writes
+// Losses fits the penalised logistic regression at lambda_g = e^theta_g (fit) and writes
 // every validation user's clamped log loss into dst.
 func (t *Task) Losses(theta, dst []float64) error {
-	if len(theta) != Features || len(dst) != t.cfg.NVal {
-		return fmt.Errorf("logreg: theta of %d values (want %d), dst of %d (want %d)", len(theta), Features, len(dst), t.cfg.NVal)
+	if len(theta) != t.tab.D || len(dst) != t.cfg.NVal {
+		return fmt.Errorf("logreg: theta of %d values (want %d), dst of %d (want %d)", len(theta), t.tab.D, len(dst), t.cfg.NVal)
 	}
 	if err := t.fit(theta); err != nil {
 		return err
 	}
 	w := t.w.RawVector().Data
 	for i := range dst {
-		z := w[Features]
+		z := w[t.p]
 		for j, v := range t.val.X.RawRowView(i) {
 			z += v * w[j]
 		}
@@ -168,54 +294,57 @@ func (t *Task) Losses(theta, dst []float64) error {
 
 // fit minimises the penalised negative log-likelihood
 //
-//	sum_i log(1 + e^(-s_i (x_i.w + b))) + sum_j lambda_j w_j^2 / 2,   s_i = 2 y_i - 1,
+//	sum_i log(1 + e^(-s_i (x_i.w + b))) + sum_j lambda_group(j) w_j^2 / 2,   s_i = 2 y_i - 1,
 //
 // (the intercept b unpenalised) by Newton's method from zero, halving a step that does not
 // lower the objective; the objective is strictly convex, so the minimiser is unique.
 func (t *Task) fit(theta []float64) error {
-	n := t.cfg.NTrain
+	n, p := t.cfg.NTrain, t.p
+	for j, g := range t.group {
+		t.lambda[j] = math.Exp(theta[g])
+	}
 	w := t.w.RawVector().Data
 	for j := range w {
 		w[j] = 0
 	}
 	obj := t.objective(theta, w)
+	// The Newton system is accumulated in the upper triangle of hess's storage.
+	hs := t.hess.RawSymmetric()
+	h, stride := hs.Data, hs.Stride
 	for it := 0; it < maxNewton; it++ {
 		t.grad.Zero()
 		t.hess.Zero()
 		g := t.grad.RawVector().Data
 		for i := 0; i < n; i++ {
 			xi := t.train.X.RawRowView(i)
-			z := w[Features]
+			z := w[p]
 			for j, v := range xi {
 				z += v * w[j]
 			}
-			p := sigmoid(z)
-			r, s := p-t.train.Y[i], p*(1-p)
+			pr := sigmoid(z)
+			r, s := pr-t.train.Y[i], pr*(1-pr)
 			for j, v := range xi {
 				g[j] += r * v
 			}
-			g[Features] += r
-			for a := 0; a <= Features; a++ {
+			g[p] += r
+			for a := 0; a <= p; a++ {
 				va := 1.0
-				if a < Features {
+				if a < p {
 					va = xi[a]
 				}
-				for b := a; b <= Features; b++ {
-					vb := 1.0
-					if b < Features {
-						vb = xi[b]
-					}
-					t.hess.SetSym(a, b, t.hess.At(a, b)+s*va*vb)
+				row := h[a*stride : a*stride+p+1]
+				for b := a; b < p; b++ {
+					row[b] += s * va * xi[b]
 				}
+				row[p] += s * va
 			}
 		}
-		for j, v := range theta {
-			lambda := math.Exp(v)
+		for j, lambda := range t.lambda {
 			g[j] += lambda * w[j]
-			t.hess.SetSym(j, j, t.hess.At(j, j)+lambda)
+			h[j*stride+j] += lambda
 		}
 		// A tiny ridge on the intercept keeps the system definite when every p(1-p) underflows.
-		t.hess.SetSym(Features, Features, t.hess.At(Features, Features)+1e-12)
+		h[p*stride+p] += 1e-12
 		if !t.chol.Factorize(t.hess) {
 			return fmt.Errorf("logreg: the Newton system is not positive definite at theta=%s", tasks.FormatTheta(theta))
 		}
@@ -224,7 +353,7 @@ func (t *Task) fit(theta []float64) error {
 		}
 		step := t.step.RawVector().Data
 		size := 1.0
-		next := make([]float64, len(w))
+		next := t.next
 		for halvings := 0; ; halvings++ {
 			for j := range w {
 				next[j] = w[j] - size*step[j]
@@ -251,7 +380,7 @@ func (t *Task) fit(theta []float64) error {
 func (t *Task) objective(theta, w []float64) float64 {
 	sum := 0.0
 	for i := 0; i < t.cfg.NTrain; i++ {
-		z := w[Features]
+		z := w[t.p]
 		for j, v := range t.train.X.RawRowView(i) {
 			z += v * w[j]
 		}
@@ -262,8 +391,8 @@ func (t *Task) objective(theta, w []float64) float64 {
 		}
 		sum += math.Max(0, -m) + math.Log1p(math.Exp(-math.Abs(m)))
 	}
-	for j, v := range theta {
-		sum += 0.5 * math.Exp(v) * w[j] * w[j]
+	for j, g := range t.group {
+		sum += 0.5 * math.Exp(theta[g]) * w[j] * w[j]
 	}
 	return sum
 }

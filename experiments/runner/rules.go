@@ -1,0 +1,60 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"dpgibo/algo"
+	"dpgibo/tasks"
+)
+
+// DefaultsRule is a candidate of the defaults study: it changes some of algo's defaults in
+// the settings of a "library" cell (every other field left to algo), reading only public
+// facts of the task (its box, dimension, users and loss bound), never its losses.
+type DefaultsRule func(s algo.Settings, task tasks.Task) (algo.Settings, error)
+
+// DefaultsRules are the defaults study's candidate rules, declared in docs/library.md
+// before the study ran. A cell with AlgoConfig.Rule names one of them.
+var DefaultsRules = map[string]DefaultsRule{
+	// shrink: revision 2 with every step shortened by the signal share of its privatised
+	// gradient (algo.SignalShrink).
+	"shrink": func(s algo.Settings, _ tasks.Task) (algo.Settings, error) {
+		s.Shrink = algo.SignalShrink
+		return s, nil
+	},
+	// q75: revision 2 with B calibrated to the upper quartile of the first gradient norms.
+	"q75": func(s algo.Settings, _ tasks.Task) (algo.Settings, error) {
+		s.Clipping = algo.ClipCalibration{Quantile: 0.75}
+		return s, nil
+	},
+	// shrink-step2: shrink with twice revision 2's step, 2 W/sqrt(T).
+	"shrink-step2": func(s algo.Settings, task tasks.Task) (algo.Settings, error) {
+		s.Shrink = algo.SignalShrink
+		resolved, err := s.WithDefaults(task)
+		if err != nil {
+			return s, err
+		}
+		s.Step = 2 * resolved.Step
+		return s, nil
+	},
+}
+
+// checkRule validates a block's AlgoConfig.Rule: a known rule, with Defaults "library".
+func checkRule(a AlgoConfig) error {
+	if a.Rule == "" {
+		return nil
+	}
+	if _, ok := DefaultsRules[a.Rule]; !ok {
+		names := make([]string, 0, len(DefaultsRules))
+		for n := range DefaultsRules {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return fmt.Errorf("unknown defaults rule %q (known: %s)", a.Rule, strings.Join(names, ", "))
+	}
+	if a.Defaults != DefaultsLibrary {
+		return fmt.Errorf("defaults rule %q needs Defaults %q, got %q", a.Rule, DefaultsLibrary, a.Defaults)
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+package studies
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// The leave-one-problem-out study of algo's defaults (declared in docs/library.md before
+// it ran): the candidates are LibraryVariant (the current defaults) and its rule variants
+// (configs LibraryVariant+",rule=NAME"); for each problem, the candidate ranked first on
+// the other problems is judged on it.
+const (
+	// LOOFile is the study's table, written beside DefaultsFile.
+	LOOFile = "defaults-loo.csv"
+	// AllProblems is LOORow.HeldOut of the row that ranks the candidates on every problem:
+	// the study's choice of default.
+	AllProblems = "none"
+)
+
+// LOORow is one held-out problem of the leave-one-problem-out study (defaults-loo.csv), or
+// the choice on every problem (HeldOut AllProblems).
+type LOORow struct {
+	HeldOut string `csv:"held_out"`
+	// Chosen is the candidate ranked first on the other problems (on every problem for
+	// AllProblems); Problems is their number, TrainAboveStart on how many of them its
+	// median final loss lies above its median start, TrainWorst its largest ratio to
+	// hand-tuned there and TrainMeanLog its mean log ratio.
+	Chosen          string  `csv:"chosen"`
+	Problems        int     `csv:"problems"`
+	TrainAboveStart int     `csv:"train_above_start"`
+	TrainWorst      float64 `csv:"train_worst_ratio"`
+	TrainMeanLog    float64 `csv:"train_mean_log_ratio"`
+	// HeldOutRatio and HeldOutAboveStart are the chosen candidate's ratio to hand-tuned
+	// on the held-out problem and whether it ended above its start there (zero for
+	// AllProblems); Pass is HeldOutRatio <= DefaultsRatio and not HeldOutAboveStart.
+	HeldOutRatio      float64 `csv:"held_out_ratio"`
+	HeldOutAboveStart bool    `csv:"held_out_above_start"`
+	Pass              bool    `csv:"pass"`
+}
+
+// IsCandidate reports whether a defaults variant is a candidate of the leave-one-out
+// study: the current defaults or one of their rule variants (not revision 1).
+func IsCandidate(variant string) bool {
+	return variant == LibraryVariant || strings.HasPrefix(variant, LibraryVariant+",rule=")
+}
+
+// LeaveOneOut runs the study on the library study's rows: every candidate must have a row
+// on every problem. The rows come per held-out problem in the order of rows, then the
+// AllProblems row.
+func LeaveOneOut(rows []DefaultsRow) ([]LOORow, error) {
+	byCand := map[string]map[string]DefaultsRow{}
+	var problems, cands []string
+	for _, r := range rows {
+		if !slices.Contains(problems, r.Problem) {
+			problems = append(problems, r.Problem)
+		}
+		if !IsCandidate(r.Variant) {
+			continue
+		}
+		if byCand[r.Variant] == nil {
+			byCand[r.Variant] = map[string]DefaultsRow{}
+			cands = append(cands, r.Variant)
+		}
+		byCand[r.Variant][r.Problem] = r
+	}
+	if len(cands) == 0 || len(problems) < 2 {
+		return nil, nil
+	}
+	for _, c := range cands {
+		for _, p := range problems {
+			if _, ok := byCand[c][p]; !ok {
+				return nil, fmt.Errorf("leave-one-out: candidate %s has no row on problem %s", c, p)
+			}
+		}
+	}
+	var out []LOORow
+	for _, held := range append(slices.Clone(problems), AllProblems) {
+		var train []string
+		for _, p := range problems {
+			if p != held {
+				train = append(train, p)
+			}
+		}
+		best, bestScore := "", looScore{}
+		for _, c := range cands {
+			if sc := scoreOn(byCand[c], train); best == "" || sc.less(bestScore) {
+				best, bestScore = c, sc
+			}
+		}
+		row := LOORow{HeldOut: held, Chosen: best, Problems: len(train), TrainAboveStart: bestScore.aboveStart,
+			TrainWorst: bestScore.worst, TrainMeanLog: bestScore.meanLog}
+		if held != AllProblems {
+			r := byCand[best][held]
+			row.HeldOutRatio, row.HeldOutAboveStart = r.Ratio, r.AboveStart
+			row.Pass = r.Ratio <= DefaultsRatio && !r.AboveStart
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// looScore ranks a candidate on a set of problems: fewest medians above their start, then
+// the smallest worst ratio, then the smallest mean log ratio.
+type looScore struct {
+	aboveStart     int
+	worst, meanLog float64
+}
+
+func (a looScore) less(b looScore) bool {
+	switch {
+	case a.aboveStart != b.aboveStart:
+		return a.aboveStart < b.aboveStart
+	case a.worst != b.worst:
+		return a.worst < b.worst
+	}
+	return a.meanLog < b.meanLog
+}
+
+func scoreOn(rows map[string]DefaultsRow, problems []string) looScore {
+	sc := looScore{worst: math.Inf(-1)}
+	for _, p := range problems {
+		r := rows[p]
+		if r.AboveStart {
+			sc.aboveStart++
+		}
+		sc.worst = max(sc.worst, r.Ratio)
+		sc.meanLog += math.Log(r.Ratio) / float64(len(problems))
+	}
+	return sc
+}
