@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -28,14 +29,14 @@ var DefaultsRules = map[string]DefaultsRule{
 		s.Clipping = algo.ClipCalibration{Quantile: 0.75}
 		return s, nil
 	},
-	// shrink-step2: shrink with twice revision 2's step, 2 W/sqrt(T).
+	// shrink-step2: shrink with twice revision 2's step, 2 W/sqrt(T) (W the box's median
+	// side, as algo.BoxWidth).
 	"shrink-step2": func(s algo.Settings, task tasks.Task) (algo.Settings, error) {
-		s.Shrink = algo.SignalShrink
-		resolved, err := s.WithDefaults(task)
-		if err != nil {
-			return s, err
+		if s.Iters < 1 {
+			return s, fmt.Errorf("needs Iters >= 1, got %d", s.Iters)
 		}
-		s.Step = 2 * resolved.Step
+		s.Shrink = algo.SignalShrink
+		s.Step = 2 * algo.BoxWidth(task.Bounds()) / math.Sqrt(float64(s.Iters))
 		return s, nil
 	},
 }

@@ -110,8 +110,11 @@ func RunCell(ctx context.Context, spec Cell, newTask TaskFactory, newMethod Meth
 	}
 	rec := newCellRecorder(spec, task, timed)
 	if spec.local() && spec.Defaults != "" {
-		// The rows of a defaults cell give the clip and step the run used.
-		set, err := opts.Settings.WithDefaults(task)
+		// The rows of a defaults cell give the clip and step the run used (dpgibo takes mu
+		// from opts.Mu).
+		withMu := opts.Settings
+		withMu.Mu = opts.Mu
+		set, err := withMu.WithDefaults(task)
 		if err != nil {
 			return nil, fmt.Errorf("building method: %w", err)
 		}

@@ -1,0 +1,90 @@
+package runner
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"dpgibo/algo"
+	"dpgibo/tasks/bowl"
+)
+
+// Every candidate rule builds settings that algo accepts for a private run, changes what it
+// says and nothing else of revision 2's resolved settings.
+func TestDefaultsRules(t *testing.T) {
+	task, err := bowl.New(bowl.Config{D: 3, Users: 20, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := algo.Settings{Iters: 16, NonPrivateDiagnostics: true}
+	rev2, err := withMu(base).WithDefaults(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, rule := range DefaultsRules {
+		s, err := rule(base, task)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := withMu(s).WithDefaults(task)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want := rev2
+		switch name {
+		case "shrink":
+			want.Shrink = algo.SignalShrink
+		case "shrink-step2":
+			want.Shrink, want.Step = algo.SignalShrink, 2*rev2.Step
+			if math.Abs(want.Step-2*1/math.Sqrt(16)) > 1e-15 {
+				t.Fatalf("revision 2's step %v on the unit box at T = 16, want 0.25", rev2.Step)
+			}
+		case "q75":
+			c := rev2.Clipping.(algo.ClipCalibration)
+			c.Quantile = 0.75
+			want.Clipping = c
+		default:
+			t.Fatalf("rule %s has no expectation in this test", name)
+		}
+		if !settingsEqual(got, want) {
+			t.Errorf("%s: settings %+v, want %+v", name, got, want)
+		}
+	}
+}
+
+func withMu(s algo.Settings) algo.Settings { s.Mu = 1; return s }
+
+func settingsEqual(a, b algo.Settings) bool {
+	ca, cb := a.Clipping, b.Clipping
+	a.Clipping, b.Clipping = nil, nil
+	return ca == cb && a.Shrink == b.Shrink && a.Step == b.Step && a.Kernel == b.Kernel && a.Batch == b.Batch && a.LocalRadius == b.LocalRadius
+}
+
+func TestCheckRule(t *testing.T) {
+	if err := checkRule(AlgoConfig{Defaults: DefaultsLibrary, Rule: "q75"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkRule(AlgoConfig{Defaults: DefaultsLibrary, Rule: "q99"}); err == nil || !strings.Contains(err.Error(), "q99") {
+		t.Fatalf("unknown rule: error %v", err)
+	}
+	if err := checkRule(AlgoConfig{Defaults: DefaultsBefore, Rule: "q75"}); err == nil || !strings.Contains(err.Error(), DefaultsLibrary) {
+		t.Fatalf("rule without library defaults: error %v", err)
+	}
+}
+
+// A "library" cell with a rule runs to its end through RunCell with the method's real
+// constructor (the rule sees the settings before dpgibo sets Mu).
+func TestRunCellWithEveryRule(t *testing.T) {
+	for name := range DefaultsRules {
+		spec := Cell{Suite: "test", Task: "fake", D: 2, Method: "dpgibo", Seed: 1, Budget: 6, Mu: 1, Iters: 2, Batch: 3,
+			Defaults: DefaultsLibrary, DefaultsRevision: AlgoDefaultsRevision, Rule: name}
+		out, err := RunCell(context.Background(), spec, newFakeTask, defaultMethodFactory, "", nil)
+		if err != nil {
+			t.Fatalf("rule %s: %v", name, err)
+		}
+		if len(out.Rows) == 0 {
+			t.Fatalf("rule %s: no rows", name)
+		}
+	}
+}
