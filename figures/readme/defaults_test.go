@@ -38,3 +38,31 @@ func TestDefaultsSummaryAndTable(t *testing.T) {
 		}
 	}
 }
+
+// With defaults-loo.csv beside it, the table ends with the leave-one-out rows, the record
+// of the held-out choices and revision 2's own.
+func TestDefaultsTableWithLeaveOneOut(t *testing.T) {
+	dir := t.TempDir()
+	csv := "problem,task,d,hand,variant,pairs,median_hand,median_variant,ratio,pass,estimate,ci_low,ci_high,gap_ratio,median_start,above_start\n" +
+		"a,a,2,,defaults=library,10,1,1.02,1.02,true,0.01,0,0.02,,2,false\n" +
+		"b,b,3,,defaults=library,10,1,1.01,1.01,true,0.01,0,0.02,,0.9,true\n"
+	loo := "held_out,chosen,problems,train_above_start,train_worst_ratio,train_mean_log_ratio,held_out_ratio,held_out_above_start,pass\n" +
+		"a,\"defaults=library,rule=x\",1,0,1.01,0.01,1.03,false,true\n" +
+		"b,defaults=library,1,0,1.02,0.02,1.01,true,false\n" +
+		"none,\"defaults=library,rule=x\",2,0,1.03,0.02,0,false,false\n"
+	for name, data := range map[string]string{studies.DefaultsFile: csv, studies.LOOFile: loo} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	table, err := defaultsTable(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| a | defaults=library,rule=x | 1.010 | 0 | 1.030 | false | true |",
+		"Held out, the choice passes on 1 of 2 problems; `defaults=library` (revision 2) passes on 1 of 2. Chosen on all 2 problems: `defaults=library,rule=x`."} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+}
