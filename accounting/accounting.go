@@ -29,6 +29,15 @@ func PureToGDP(eps float64) (float64, error) {
 	return 2 * distuv.UnitNormal.Quantile(1/(1+math.Exp(-eps))), nil
 }
 
+// PureWithinGDP is the largest epsilon such that every epsilon-DP mechanism is mu-GDP, the
+// inverse of PureToGDP: eps = log(Phi(mu/2) / Phi(-mu/2)). At mu = 1 it gives 0.807.
+func PureWithinGDP(mu float64) (float64, error) {
+	if !(mu >= 0) || math.IsInf(mu, 1) {
+		return 0, fmt.Errorf("accounting: PureWithinGDP: mu must be finite and >= 0, got %v", mu)
+	}
+	return math.Log(distuv.UnitNormal.CDF(mu/2) / distuv.UnitNormal.CDF(-mu/2)), nil
+}
+
 // GaussianRDP is the Renyi divergence of order alpha > 1 between the Gaussian mechanism's
 // outputs on neighbouring data sets, alpha/(2 z^2), where z is the noise standard
 // deviation over the sensitivity (Mironov 2017).

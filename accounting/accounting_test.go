@@ -1,4 +1,4 @@
-package accounting
+package accounting_test
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"dpgibo/accounting"
 	"dpgibo/algo"
 )
 
@@ -29,7 +30,7 @@ func TestRDPCurvesMatchTheDivergences(t *testing.T) {
 		p := distuv.Normal{Mu: 0, Sigma: z}
 		q := distuv.Normal{Mu: 1, Sigma: z}
 		for _, a := range []float64{1.5, 2, 5, 16} {
-			got, want := GaussianRDP(a, z), renyi(a, p.Prob, q.Prob, []float64{-40 * z, 0.5, 1 + 40*z})
+			got, want := accounting.GaussianRDP(a, z), renyi(a, p.Prob, q.Prob, []float64{-40 * z, 0.5, 1 + 40*z})
 			if math.Abs(got-want) > 1e-6*math.Max(1, want) {
 				t.Errorf("Gaussian z %v order %v: %v, integrated %v", z, a, got, want)
 			}
@@ -39,28 +40,28 @@ func TestRDPCurvesMatchTheDivergences(t *testing.T) {
 		p := distuv.Laplace{Mu: 0, Scale: b}
 		q := distuv.Laplace{Mu: 1, Scale: b}
 		for _, a := range []float64{1.5, 2, 5, 16} {
-			got, want := LaplaceRDP(a, b), renyi(a, p.Prob, q.Prob, []float64{-60 * b, 0, 1, 1 + 60*b})
+			got, want := accounting.LaplaceRDP(a, b), renyi(a, p.Prob, q.Prob, []float64{-60 * b, 0, 1, 1 + 60*b})
 			if math.Abs(got-want) > 1e-6*math.Max(1, want) {
 				t.Errorf("Laplace b %v order %v: %v, integrated %v", b, a, got, want)
 			}
 		}
 	}
-	if !(LaplaceRDP(1e4, 0.01) < 100.01) || math.IsInf(LaplaceRDP(1e4, 0.01), 0) {
-		t.Errorf("Laplace at large order over a small scale: %v, want finite, at most eps = 100", LaplaceRDP(1e4, 0.01))
+	if !(accounting.LaplaceRDP(1e4, 0.01) < 100.01) || math.IsInf(accounting.LaplaceRDP(1e4, 0.01), 0) {
+		t.Errorf("Laplace at large order over a small scale: %v, want finite, at most eps = 100", accounting.LaplaceRDP(1e4, 0.01))
 	}
 }
 
 // Pure eps-DP to mu-GDP: 0.807-DP is 1-GDP; the Gaussian trade-off function stays below
 // randomised response's and meets it at the kink, so no smaller mu holds.
 func TestPureToGDP(t *testing.T) {
-	if mu, _ := PureToGDP(0.807); math.Abs(mu-1) > 1e-3 {
-		t.Errorf("PureToGDP(0.807) = %v, want 1 to 1e-3", mu)
+	if mu, _ := accounting.PureToGDP(0.807); math.Abs(mu-1) > 1e-3 {
+		t.Errorf("accounting.PureToGDP(0.807) = %v, want 1 to 1e-3", mu)
 	}
-	if mu, _ := PureToGDP(0); mu != 0 {
-		t.Errorf("PureToGDP(0) = %v", mu)
+	if mu, _ := accounting.PureToGDP(0); mu != 0 {
+		t.Errorf("accounting.PureToGDP(0) = %v", mu)
 	}
 	for _, eps := range []float64{0.1, 0.807, 2, 5} {
-		mu, err := PureToGDP(eps)
+		mu, err := accounting.PureToGDP(eps)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,8 +81,8 @@ func TestPureToGDP(t *testing.T) {
 			t.Errorf("eps %v: at the kink G_mu %v, randomised response %v: mu is not the smallest", eps, g(kink), rr(kink))
 		}
 	}
-	if _, err := PureToGDP(math.NaN()); err == nil {
-		t.Error("PureToGDP(NaN) gave no error")
+	if _, err := accounting.PureToGDP(math.NaN()); err == nil {
+		t.Error("accounting.PureToGDP(NaN) gave no error")
 	}
 }
 
@@ -91,27 +92,53 @@ func TestPureToGDP(t *testing.T) {
 func TestRDPToEpsDelta(t *testing.T) {
 	const delta = 1e-5
 	for _, z := range []float64{0.5, 1, 3} {
-		eps, order, err := RDPToEpsDelta(func(a float64) float64 { return GaussianRDP(a, z) }, delta)
+		eps, order, err := accounting.RDPToEpsDelta(func(a float64) float64 { return accounting.GaussianRDP(a, z) }, delta)
 		if err != nil {
 			t.Fatal(err)
 		}
 		exact, _ := algo.EpsilonForDelta(1/z, delta)
 		mironov := math.Inf(1)
-		for _, a := range Orders {
-			mironov = math.Min(mironov, GaussianRDP(a, z)+math.Log(1/delta)/(a-1))
+		for _, a := range accounting.Orders {
+			mironov = math.Min(mironov, accounting.GaussianRDP(a, z)+math.Log(1/delta)/(a-1))
 		}
 		if !(eps >= exact) || !(eps <= mironov) || order <= 1 {
 			t.Errorf("z %v: eps %v at order %v, want between the exact %v and Mironov's %v", z, eps, order, exact, mironov)
 		}
 	}
-	eps, _, err := RDPToEpsDelta(func(float64) float64 { return 1.5 }, delta)
+	eps, _, err := accounting.RDPToEpsDelta(func(float64) float64 { return 1.5 }, delta)
 	if err != nil || eps < 1.5-0.01 || eps > 1.5+0.01 {
 		t.Errorf("a pure 1.5-DP curve converts to %v (%v), want 1.5 to 0.01", eps, err)
 	}
-	if _, _, err := RDPToEpsDelta(func(float64) float64 { return math.NaN() }, delta); err == nil {
+	if _, _, err := accounting.RDPToEpsDelta(func(float64) float64 { return math.NaN() }, delta); err == nil {
 		t.Error("a NaN curve gave no error")
 	}
-	if _, _, err := RDPToEpsDelta(func(float64) float64 { return 1 }, 0); err == nil {
+	if _, _, err := accounting.RDPToEpsDelta(func(float64) float64 { return 1 }, 0); err == nil {
 		t.Error("delta 0 gave no error")
+	}
+}
+
+// accounting.PureWithinGDP inverts accounting.PureToGDP, and an epsilon-DP mechanism at that epsilon is mu-GDP
+// with no room to spare: at eps slightly above, accounting.PureToGDP exceeds mu.
+func TestPureWithinGDP(t *testing.T) {
+	if eps, _ := accounting.PureWithinGDP(1); math.Abs(eps-0.807) > 1e-3 {
+		t.Errorf("accounting.PureWithinGDP(1) = %v, want 0.807 to 1e-3", eps)
+	}
+	for _, mu := range []float64{0, 0.1, 0.5, 1, 2, 5} {
+		eps, err := accounting.PureWithinGDP(mu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, _ := accounting.PureToGDP(eps)
+		if math.Abs(back-mu) > 1e-9*(1+mu) {
+			t.Errorf("accounting.PureToGDP(accounting.PureWithinGDP(%v)) = %v", mu, back)
+		}
+		if above, _ := accounting.PureToGDP(eps * 1.001); mu > 0 && !(above > mu) {
+			t.Errorf("mu %v: accounting.PureToGDP(%v) = %v is not above mu", mu, eps*1.001, above)
+		}
+	}
+	for _, bad := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if _, err := accounting.PureWithinGDP(bad); err == nil {
+			t.Errorf("accounting.PureWithinGDP(%v) gave no error", bad)
+		}
 	}
 }

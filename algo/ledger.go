@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"dpgibo/accounting"
 	"dpgibo/internal/jsonnum"
 )
 
@@ -47,20 +48,30 @@ type Ledger struct {
 	Parts []LedgerPart
 }
 
-// GDP is the accounting of a ledger part whose releases are Gaussian mechanisms composed
-// as mu-GDP (Dong, Roth and Su 2022). Other accountants (pure DP, Renyi DP) will be parts
-// of other kinds.
-const GDP = "mu-GDP"
+// Accountings of a ledger part. GDP: Gaussian mechanisms composed as mu-GDP (Dong, Roth
+// and Su 2022). PureDP: epsilon-DP releases (Epsilon the part's total by basic
+// composition, Delta 0), whose Mu is the tight mu-GDP they imply (accounting.PureToGDP).
+// Renyi DP parts will be another kind.
+const (
+	GDP    = "mu-GDP"
+	PureDP = "pure-DP"
+)
 
 // LedgerPart is one kind of release a ledger composes: Releases releases of one mechanism,
-// together Mu-GDP (Accounting GDP), each Mu/sqrt(Releases)-GDP.
+// together Mu-GDP (Accounting GDP), each Mu/sqrt(Releases)-GDP; or together
+// (Epsilon, Delta)-DP with the Mu-GDP that implies (Accounting PureDP).
 type LedgerPart struct {
 	// Name says what was released: "gradients", "clip counts" (adaptive clipping),
-	// "calibration counts" (ClipCalibration) or "releases" (a method's only kind).
+	// "calibration counts" (ClipCalibration), "releases" (a method's only kind) or
+	// "selection" (the one release of a private selection).
 	Name       string
 	Accounting string
 	Mu         float64
 	Releases   int
+	// Epsilon and Delta are the part's own (epsilon, delta)-DP guarantee where its
+	// accounting gives one directly (PureDP: Delta 0); both 0 for a GDP part, whose
+	// epsilon is read off the ledger's composed Mu.
+	Epsilon, Delta float64
 }
 
 // StepMu is the mu of each of the part's releases.
@@ -93,6 +104,18 @@ func NewLedger(mu float64, releases int) Ledger {
 	}
 	return Ledger{Private: true, Mu: mu, Releases: releases, StepMu: StepMu(mu, releases), Delta: DefaultDelta, Epsilon: eps, GradientMu: mu,
 		Parts: []LedgerPart{{Name: "releases", Accounting: GDP, Mu: mu, Releases: releases}}}
+}
+
+// NewPureLedger records one release of an eps-DP mechanism (a private selection) as the
+// part name: Epsilon eps at Delta 0, and Mu the tight mu-GDP that eps-DP implies
+// (accounting.PureToGDP), so that the ledger can be read in either currency.
+func NewPureLedger(name string, eps float64) (Ledger, error) {
+	mu, err := accounting.PureToGDP(eps)
+	if err != nil {
+		return Ledger{}, fmt.Errorf("algo: NewPureLedger: %w", err)
+	}
+	return Ledger{Private: true, Mu: mu, Releases: 1, StepMu: mu, Delta: 0, Epsilon: eps, GradientMu: mu,
+		Parts: []LedgerPart{{Name: name, Accounting: PureDP, Mu: mu, Releases: 1, Epsilon: eps}}}, nil
 }
 
 // composed returns the private ledger of parts: Mu their composition, Releases their sum,
@@ -247,12 +270,32 @@ type ledgerJSON struct {
 	Parts []partJSON `json:",omitempty"`
 }
 
-// partJSON is the JSON form of a LedgerPart.
+// partJSON is the JSON form of a LedgerPart; Epsilon and Delta are absent when 0 (every
+// GDP part).
 type partJSON struct {
 	Name       string
 	Accounting string
 	Mu         jsonFloat
 	Releases   int
+	Epsilon    *jsonFloat `json:",omitempty"`
+	Delta      *jsonFloat `json:",omitempty"`
+}
+
+// optFloat is v as an optional JSON number: nil for 0.
+func optFloat(v float64) *jsonFloat {
+	if v == 0 {
+		return nil
+	}
+	f := jsonFloat(v)
+	return &f
+}
+
+// orZero is *v, or 0 for nil.
+func orZero(v *jsonFloat) float64 {
+	if v == nil {
+		return 0
+	}
+	return float64(*v)
 }
 
 // jsonFloat is a float64 that encodes non-finite values as strings.
@@ -267,7 +310,7 @@ func (l Ledger) MarshalJSON() ([]byte, error) {
 		j.CalibrationMu = &calib
 	}
 	for _, p := range l.Parts {
-		j.Parts = append(j.Parts, partJSON{p.Name, p.Accounting, jsonFloat(p.Mu), p.Releases})
+		j.Parts = append(j.Parts, partJSON{p.Name, p.Accounting, jsonFloat(p.Mu), p.Releases, optFloat(p.Epsilon), optFloat(p.Delta)})
 	}
 	return json.Marshal(j)
 }
@@ -289,7 +332,7 @@ func (l *Ledger) UnmarshalJSON(b []byte) error {
 		l.CalibrationMu = float64(*j.CalibrationMu)
 	}
 	for _, p := range j.Parts {
-		l.Parts = append(l.Parts, LedgerPart{p.Name, p.Accounting, float64(p.Mu), p.Releases})
+		l.Parts = append(l.Parts, LedgerPart{p.Name, p.Accounting, float64(p.Mu), p.Releases, orZero(p.Epsilon), orZero(p.Delta)})
 	}
 	return nil
 }

@@ -101,3 +101,30 @@ func isAdaptive(s Settings) bool {
 	_, ok := s.Clipping.(AdaptiveClip)
 	return ok
 }
+
+// A pure-DP ledger reports its epsilon at delta 0 and the tight mu-GDP it implies, and
+// round-trips through JSON part and all.
+func TestPureLedger(t *testing.T) {
+	l, err := NewPureLedger("selection", 0.807)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Private || l.Epsilon != 0.807 || l.Delta != 0 || math.Abs(l.Mu-1) > 1e-3 || l.Releases != 1 {
+		t.Fatalf("ledger %+v", l)
+	}
+	p := l.Parts[0]
+	if len(l.Parts) != 1 || p.Accounting != PureDP || p.Epsilon != 0.807 || p.Mu != l.Mu || p.Name != "selection" {
+		t.Fatalf("parts %+v", l.Parts)
+	}
+	b, err := json.Marshal(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Ledger
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, l) {
+		t.Fatalf("round trip %s: %+v, %v", b, back, err)
+	}
+	if _, err := NewPureLedger("selection", math.NaN()); err == nil {
+		t.Fatal("NaN epsilon accepted")
+	}
+}

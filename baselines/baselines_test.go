@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpgibo/accounting"
 	"dpgibo/algo"
 )
 
@@ -303,9 +304,19 @@ func TestLedgers(t *testing.T) {
 				t.Fatal(err)
 			}
 			l := res.Ledger
-			private := name == "dpgibo" || name == "dp-random" || name == "dp-ucb"
+			info, _ := Info(name)
+			private := info.Private
 			if l.Private != private {
 				t.Fatalf("Ledger.Private = %v, want %v", l.Private, private)
+			}
+			if name == "dp-rnm" {
+				// A pure-DP selection at the primary currency: mu's epsilon at delta 1e-5,
+				// reached at delta 0, one release.
+				wantMu, _ := accounting.PureToGDP(wantEps)
+				if l.Epsilon != wantEps || l.Delta != 0 || l.Mu != wantMu || l.Releases != 1 {
+					t.Errorf("dp-rnm ledger %+v, want epsilon %v at delta 0, mu %v, one release", l, wantEps, wantMu)
+				}
+				return
 			}
 			if l.Delta != algo.DefaultDelta {
 				t.Errorf("Ledger.Delta = %v, want %v", l.Delta, algo.DefaultDelta)

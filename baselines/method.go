@@ -72,6 +72,9 @@ type Options struct {
 	LossBound float64
 	// UCB configures the GP-UCB loop of "ucb" and "dp-ucb".
 	UCB UCBConfig
+	// Currency is the privacy level at which the private selections (dp-rnm) run for Mu
+	// (default CurrencyEpsDelta, the same (epsilon, 1e-5) as Mu-GDP).
+	Currency Currency
 	// OnScore, when non-nil, receives every score a score-based method observes, in order:
 	// the mean loss for random, ucb, tpe and cmaes; the noisy clipped mean (the public release)
 	// for dp-random and dp-ucb. theta is a copy. It lets audits and tests see the

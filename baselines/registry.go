@@ -56,6 +56,7 @@ var registry = []registered{
 	{MethodInfo{Name: "goptuna-cmaes", Legend: "CMA-ES (goptuna)", Reads: []string{"noise"}}, newGoptunaCMAES},
 	{MethodInfo{Name: "dp-random", Legend: "DP-Random", Private: true, Reads: []string{"mu", "noise"}}, newDPRandom},
 	{MethodInfo{Name: "dp-ucb", Legend: "DP-UCB", Private: true, Reads: []string{"mu", "noise"}, Revision: 3}, newDPUCB},
+	{MethodInfo{Name: "dp-rnm", Legend: "DP-RNM", Private: true, Reads: []string{"mu", "noise"}}, newDPRNM},
 }
 
 // lookup returns the registered method called name.

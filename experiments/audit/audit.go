@@ -134,7 +134,8 @@ func DefaultConfig() Config {
 		Seed:         1,
 		Mechanisms: []string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip, DPRandom, DPUCB, ControlDPRandomNoiseHalved,
 			DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved,
-			DPGIBOCalibrated, DPGIBOCalibrationCount, ControlCalibrationNoiseHalved},
+			DPGIBOCalibrated, DPGIBOCalibrationCount, ControlCalibrationNoiseHalved,
+			DPRNM, ControlDPRNMNoiseQuartered},
 		Confidence:         0.95,
 		ClipQuantile:       0.5,
 		ClipRate:           0.2,
@@ -350,7 +351,7 @@ func IsControl(name string) bool { return strings.HasPrefix(name, ControlPrefix)
 // KnownMechanisms lists the names Mechanisms accepts.
 func KnownMechanisms() []string {
 	names := append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip}, baselineNames()...)
-	return append(append(names, adaptiveNames()...), calibrationNames()...)
+	return append(append(append(names, adaptiveNames()...), calibrationNames()...), selectionNames()...)
 }
 
 // Mechanisms builds the configured mechanisms. An unknown name is an error listing the known
