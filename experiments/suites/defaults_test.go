@@ -101,3 +101,42 @@ func TestAlgoDefaultsRevision(t *testing.T) {
 		t.Errorf("algo's defaults (revision %d) moved:\n got %+v\nwant %+v\nraise runner.AlgoDefaultsRevision and pin the new values here", runner.AlgoDefaultsRevision, got, want)
 	}
 }
+
+// The library-peers suite has one figure per problem of the library study, and its DP-GIBO
+// cells at the study's mu (1, and 0.2 for svr) are the library study's own
+// "defaults=library" cells (same stems), so a run resumed into the study's folder computes
+// only the other privacy levels and the peers.
+func TestLibraryPeersShareTheStudysCells(t *testing.T) {
+	study, err := runner.MakePlan(Defaults, defaultsFigures(), "stand-in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	peers, err := runner.MakePlan(LibraryPeers, libraryPeersFigures(), "stand-in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(peers.Figures) != 9 {
+		t.Fatalf("%d library-peers figures, want 9", len(peers.Figures))
+	}
+	shared, mus := 0, map[float64]int{}
+	methods := map[string]int{}
+	for i, c := range peers.Cells {
+		methods[c.Method]++
+		if c.Method != "dpgibo" {
+			continue
+		}
+		mus[float64(c.Mu)]++
+		if c.Defaults != runner.DefaultsLibrary || c.Rule != "" {
+			t.Errorf("cell %s: defaults %q, rule %q", peers.Stems[i], c.Defaults, c.Rule)
+		}
+		if c.Mu == 1 && c.Task != "svr" || c.Mu == 0.2 && c.Task == "svr" {
+			if !slices.Contains(study.Stems, peers.Stems[i]) {
+				t.Errorf("cell %s at the study's mu is not a cell of the library study", peers.Stems[i])
+			}
+			shared++
+		}
+	}
+	if shared != 9*seedsDefaults || len(mus) != len(LibraryPeerMus)+1 || methods["tpe"] != 9*seedsDefaults || methods["cmaes"] != 9*seedsDefaults {
+		t.Errorf("%d shared cells, privacy levels %v, methods %v", shared, mus, methods)
+	}
+}

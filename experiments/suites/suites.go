@@ -33,7 +33,7 @@ const (
 )
 
 // Names lists the figure suites.
-var Names = []string{Paper, Quick, Private, Peers, Design, Precision, Defaults}
+var Names = []string{Paper, Quick, Private, Peers, Design, Precision, Defaults, LibraryPeers}
 
 // Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
 // leaves open are marked "choice" and listed in docs/reproducing.md.
@@ -376,6 +376,8 @@ func Figures(suite, only string) ([]runner.Figure, error) {
 		figs = precisionFigures()
 	case Defaults:
 		figs = defaultsFigures()
+	case LibraryPeers:
+		figs = libraryPeersFigures()
 	default:
 		return nil, fmt.Errorf("unknown suite %q (known: %s)", suite, strings.Join(Names, ", "))
 	}
