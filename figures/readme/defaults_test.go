@@ -66,3 +66,25 @@ func TestDefaultsTableWithLeaveOneOut(t *testing.T) {
 		}
 	}
 }
+
+// The comparison with the peers gives DP-GIBO's median at each mu, the peers', the ratio at
+// mu = 1 to the better peer and the own times.
+func TestLibraryPeersTable(t *testing.T) {
+	dir := t.TempDir()
+	csv := "problem,task,d,method,config,runs,median_loss,median_own_seconds,median_seconds\n" +
+		"toy,toy,2,dpgibo,\"mu=0.5,defaults=library\",10,0.3,0.1,0.2\n" +
+		"toy,toy,2,dpgibo,\"mu=1,defaults=library\",10,0.2,0.1,0.2\n" +
+		"toy,toy,2,dpgibo,\"mu=+Inf,defaults=library\",10,0.1,0.1,0.2\n" +
+		"toy,toy,2,tpe,,10,0.16,2.5,3\n" +
+		"toy,toy,2,cmaes,,10,0.1,0.02,0.1\n"
+	if err := os.WriteFile(filepath.Join(dir, studies.LibraryPeersFile), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	table, err := libraryPeersTable(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "| toy | 2 | 0.3 | 0.2 |  | 0.1 | 0.16 | 0.1 | 2.000 | 0.1 | 2.5 | 0.02 |"; !strings.Contains(table, want) {
+		t.Errorf("table lacks %q:\n%s", want, table)
+	}
+}

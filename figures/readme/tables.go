@@ -72,7 +72,79 @@ func defaultsTable(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return b.String() + loo, nil
+	peers, err := libraryPeersTable(dir)
+	if err != nil {
+		return "", err
+	}
+	return b.String() + loo + peers, nil
+}
+
+// libraryPeerMus are the columns of DP-GIBO in the comparison with the peers, as the
+// configs spell them.
+var libraryPeerMus = []string{"0.5", "1", "2", "+Inf"}
+
+// libraryPeersTable renders dir/library-peers.csv, when the folder has one: per problem,
+// DP-GIBO's median final loss at each mu of libraryPeerMus, TPE's and CMA-ES's, the ratio of
+// DP-GIBO at mu = 1 to the better peer, and the median own seconds of a run of each.
+func libraryPeersTable(dir string) (string, error) {
+	path := filepath.Join(dir, studies.LibraryPeersFile)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	rows, err := records.ReadFile[studies.PeerRow](path)
+	if err != nil {
+		return "", err
+	}
+	type cellKey struct{ problem, column string }
+	cells := map[cellKey]studies.PeerRow{}
+	var problems []string
+	dims := map[string]int{}
+	for _, r := range rows {
+		column := r.Method
+		if r.Method == "dpgibo" {
+			mu, _, _ := strings.Cut(strings.TrimPrefix(r.Config, "mu="), ",")
+			column = "mu=" + mu
+		}
+		cells[cellKey{r.Problem, column}] = r
+		if !slices.Contains(problems, r.Problem) {
+			problems = append(problems, r.Problem)
+			dims[r.Problem] = r.D
+		}
+	}
+	var b strings.Builder
+	b.WriteString("\nAgainst the best non-private peers (median final loss over seeds 1-10; own seconds: the median of a run's time outside the objective's evaluations):\n\n| problem | d |")
+	for _, mu := range libraryPeerMus {
+		fmt.Fprintf(&b, " DP-GIBO mu = %s |", mu)
+	}
+	b.WriteString(" TPE | CMA-ES | DP-GIBO at mu = 1 / better peer | own s, DP-GIBO mu = 1 | own s, TPE | own s, CMA-ES |\n|---|---|")
+	b.WriteString(strings.Repeat("---|", len(libraryPeerMus)+6) + "\n")
+	loss := func(p, column string) string {
+		if r, ok := cells[cellKey{p, column}]; ok {
+			return sig(r.MedianLoss)
+		}
+		return ""
+	}
+	own := func(p, column string) string {
+		if r, ok := cells[cellKey{p, column}]; ok {
+			return optSig(r.MedianOwnSeconds)
+		}
+		return ""
+	}
+	for _, p := range problems {
+		fmt.Fprintf(&b, "| %s | %d |", p, dims[p])
+		for _, mu := range libraryPeerMus {
+			fmt.Fprintf(&b, " %s |", loss(p, "mu="+mu))
+		}
+		ratio := ""
+		dp, okDP := cells[cellKey{p, "mu=1"}]
+		tpe, okT := cells[cellKey{p, "tpe"}]
+		cma, okC := cells[cellKey{p, "cmaes"}]
+		if okDP && okT && okC {
+			ratio = fmt.Sprintf("%.3f", dp.MedianLoss/min(tpe.MedianLoss, cma.MedianLoss))
+		}
+		fmt.Fprintf(&b, " %s | %s | %s | %s | %s | %s |\n", loss(p, "tpe"), loss(p, "cmaes"), ratio, own(p, "mu=1"), own(p, "tpe"), own(p, "cmaes"))
+	}
+	return b.String(), nil
 }
 
 // looTable renders dir/defaults-loo.csv (the leave-one-problem-out study), when the folder

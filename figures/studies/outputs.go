@@ -9,8 +9,9 @@ import (
 
 // Outputs returns, without writing them, the studies' tables of res when it holds their
 // figures: EquivalenceFile (the design, precision, implementation and revision studies,
-// with design shares from timings), DefaultsFile (the library study) and LOOFile (its
-// leave-one-problem-out choice of defaults).
+// with design shares from timings), DefaultsFile (the library study), LOOFile (its
+// leave-one-problem-out choice of defaults) and LibraryPeersFile (its comparison with the
+// non-private peers, own times from timings).
 func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, error) {
 	eq, err := Equivalence(res, designShares(timings))
 	if err != nil {
@@ -31,7 +32,10 @@ func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, er
 	if files, err = table(files, DefaultsFile, study); err != nil {
 		return nil, err
 	}
-	return table(files, LOOFile, loo)
+	if files, err = table(files, LOOFile, loo); err != nil {
+		return nil, err
+	}
+	return table(files, LibraryPeersFile, LibraryPeers(res, timings))
 }
 
 // table appends to files the table name of rows, unless rows is empty.
