@@ -35,8 +35,29 @@ func defaultsSummary(dir string) (string, error) {
 	if len(ratios) == 0 {
 		return "", fmt.Errorf("%s: no %s rows", studies.DefaultsFile, studies.LibraryVariant)
 	}
-	return fmt.Sprintf("Library study: with only `Mu` and `Iters` set, DP-GIBO's median final loss is within %g x of hand-tuned settings on %d of %d problems (ratios %.3f to %.3f, 10 paired seeds each; [docs/library.md](docs/library.md)).\n",
-		studies.DefaultsRatio, pass, len(ratios), slices.Min(ratios), slices.Max(ratios)), nil
+	line := fmt.Sprintf("Library study: with only `Mu` and `Iters` set, DP-GIBO's median final loss is within %g x of hand-tuned settings on %d of %d problems (ratios %.3f to %.3f, 10 paired seeds each; [docs/library.md](docs/library.md)).",
+		studies.DefaultsRatio, pass, len(ratios), slices.Min(ratios), slices.Max(ratios))
+	path := filepath.Join(dir, studies.LOOFile)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return line + "\n", nil
+	}
+	loo, err := records.ReadFile[studies.LOORow](path)
+	if err != nil {
+		return "", err
+	}
+	held, heldPass, chosen := 0, 0, ""
+	for _, r := range loo {
+		if r.HeldOut == studies.AllProblems {
+			chosen = r.Chosen
+			continue
+		}
+		held++
+		if r.Pass {
+			heldPass++
+		}
+	}
+	return fmt.Sprintf("%s Chosen by leaving one problem out, a default passes on %d of %d held-out problems (within %g x and not ending above its start); the choice on all of them is `%s`.\n",
+		line, heldPass, held, studies.DefaultsRatio, chosen), nil
 }
 
 // defaultsTable renders dir/defaults.csv: one row per problem and defaults variant, and a
