@@ -60,18 +60,11 @@ func DPRNMNoiseScale(lossBound float64, users int, eps float64) float64 {
 // Run implements Method.
 func (m *DPRNM) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
 	const name = "dp-rnm"
-	if err := checkMu(name, m.opt.Mu); err != nil {
+	p, bound, err := privateProblem(name, m.opt, obj, budget)
+	if err != nil {
 		return algo.Result{}, err
 	}
 	eps, err := PureEpsilon(m.opt.Mu, m.opt.Currency)
-	if err != nil {
-		return algo.Result{}, err
-	}
-	p, err := newSearchProblem(name, obj, budget)
-	if err != nil {
-		return algo.Result{}, err
-	}
-	bound, err := resolveLossBound(name, m.opt.LossBound, obj)
 	if err != nil {
 		return algo.Result{}, err
 	}

@@ -53,14 +53,7 @@ func newDPUCB(opt Options) (Method, error) {
 // Run implements Method.
 func (m *DPUCB) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
 	const name = "dp-ucb"
-	if err := checkMu(name, m.opt.Mu); err != nil {
-		return algo.Result{}, err
-	}
-	p, err := newSearchProblem(name, obj, budget)
-	if err != nil {
-		return algo.Result{}, err
-	}
-	bound, err := resolveLossBound(name, m.opt.LossBound, obj)
+	p, bound, err := privateProblem(name, m.opt, obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}

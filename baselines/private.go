@@ -87,6 +87,23 @@ func resolveLossBound(method string, optBound float64, obj algo.Objective) (floa
 	return bound, nil
 }
 
+// privateProblem is the start of every private score-based method's run: it checks mu,
+// builds the search problem and resolves the loss bound Lmax.
+func privateProblem(method string, opt Options, obj algo.Objective, budget int) (*problem, float64, error) {
+	if err := checkMu(method, opt.Mu); err != nil {
+		return nil, 0, err
+	}
+	p, err := newSearchProblem(method, obj, budget)
+	if err != nil {
+		return nil, 0, err
+	}
+	bound, err := resolveLossBound(method, opt.LossBound, obj)
+	if err != nil {
+		return nil, 0, err
+	}
+	return p, bound, nil
+}
+
 // checkMu returns an error unless mu is positive (+Inf allowed).
 func checkMu(method string, mu float64) error {
 	if math.IsNaN(mu) || mu <= 0 {

@@ -2,10 +2,7 @@ package main
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,13 +34,9 @@ func defaultsSummary(dir string) (string, error) {
 	}
 	line := fmt.Sprintf("Library study: with only `Mu` and `Iters` set, DP-GIBO's median final loss is within %g x of hand-tuned settings on %d of %d problems (ratios %.3f to %.3f, 10 paired seeds each; [docs/library.md](docs/library.md)).",
 		studies.DefaultsRatio, pass, len(ratios), slices.Min(ratios), slices.Max(ratios))
-	path := filepath.Join(dir, studies.LOOFile)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return line + "\n", nil
-	}
-	loo, err := records.ReadFile[studies.LOORow](path)
-	if err != nil {
-		return "", err
+	loo, err := readOptional[studies.LOORow](filepath.Join(dir, studies.LOOFile))
+	if err != nil || len(loo) == 0 {
+		return line + "\n", err
 	}
 	held, heldPass, chosen := 0, 0, ""
 	for _, r := range loo {
@@ -108,12 +101,8 @@ var libraryPeerMus = []string{"0.5", "1", "2", "+Inf"}
 // DP-GIBO's median final loss at each mu of libraryPeerMus, TPE's and CMA-ES's, the ratio of
 // DP-GIBO at mu = 1 to the better peer, and the median own seconds of a run of each.
 func libraryPeersTable(dir string) (string, error) {
-	path := filepath.Join(dir, studies.LibraryPeersFile)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	rows, err := records.ReadFile[studies.PeerRow](path)
-	if err != nil {
+	rows, err := readOptional[studies.PeerRow](filepath.Join(dir, studies.LibraryPeersFile))
+	if err != nil || len(rows) == 0 {
 		return "", err
 	}
 	type cellKey struct{ problem, column string }
@@ -172,12 +161,8 @@ func libraryPeersTable(dir string) (string, error) {
 // has one: each held-out problem's choice and its ratio there, the choice on every problem,
 // and the held-out record beside revision 2's own (rows: defaults.csv).
 func looTable(dir string, rows []studies.DefaultsRow) (string, error) {
-	path := filepath.Join(dir, studies.LOOFile)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	loo, err := records.ReadFile[studies.LOORow](path)
-	if err != nil {
+	loo, err := readOptional[studies.LOORow](filepath.Join(dir, studies.LOOFile))
+	if err != nil || len(loo) == 0 {
 		return "", err
 	}
 	var b strings.Builder

@@ -1,6 +1,7 @@
 package logreg
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -28,18 +29,25 @@ func TestFitIsTheMinimiser(t *testing.T) {
 	for _, v := range []float64{-6, -1, 3} {
 		theta := filled(v)
 		theta[0], theta[7] = ThetaLo, ThetaHi
-		if err := task.fit(theta); err != nil {
-			t.Fatal(err)
-		}
-		w := slices.Clone(task.w.RawVector().Data)
-		best := task.objective(theta, w)
-		for j := range w {
-			for _, h := range []float64{-1e-4, 1e-4} {
-				moved := slices.Clone(w)
-				moved[j] += h
-				if o := task.objective(theta, moved); o < best-1e-12 {
-					t.Fatalf("theta %v: moving coefficient %d by %v lowers the objective from %v to %v", v, j, h, best, o)
-				}
+		checkFitMinimises(t, task, theta, fmt.Sprintf("breast cancer, theta %v", v))
+	}
+}
+
+// checkFitMinimises fits task at theta and checks that a small move of any coefficient
+// does not lower the penalised objective.
+func checkFitMinimises(t *testing.T, task *Task, theta []float64, label string) {
+	t.Helper()
+	if err := task.fit(theta); err != nil {
+		t.Fatal(err)
+	}
+	w := slices.Clone(task.w.RawVector().Data)
+	best := task.objective(theta, w)
+	for j := range w {
+		for _, h := range []float64{-1e-4, 1e-4} {
+			moved := slices.Clone(w)
+			moved[j] += h
+			if o := task.objective(theta, moved); o < best-1e-12 {
+				t.Fatalf("%s: moving coefficient %d by %v lowers the objective from %v to %v", label, j, h, best, o)
 			}
 		}
 	}
@@ -212,20 +220,7 @@ func TestFitIsTheMinimiserOnEveryTable(t *testing.T) {
 		}
 		theta := fill(task.Dim(), -1)
 		theta[0], theta[task.Dim()-1] = ThetaLo, 3
-		if err := task.fit(theta); err != nil {
-			t.Fatal(err)
-		}
-		w := slices.Clone(task.w.RawVector().Data)
-		best := task.objective(theta, w)
-		for j := range w {
-			for _, h := range []float64{-1e-4, 1e-4} {
-				moved := slices.Clone(w)
-				moved[j] += h
-				if o := task.objective(theta, moved); o < best-1e-12 {
-					t.Fatalf("%s: moving coefficient %d by %v lowers the objective from %v to %v", table, j, h, best, o)
-				}
-			}
-		}
+		checkFitMinimises(t, task, theta, table)
 	}
 }
 
