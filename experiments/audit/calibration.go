@@ -32,10 +32,15 @@ func calibrationNames() []string {
 	return []string{DPGIBOCalibrated, DPGIBOCalibrationCount, ControlCalibrationNoiseHalved}
 }
 
+// auditCalibrationQuantile is the calibration's target quantile in the audit.
+const auditCalibrationQuantile = 0.25
+
 // calibrationSettings returns the settings of a calibration mechanism and the mu it claims
 // for its statistic.
 func calibrationSettings(cfg Config, name string) (algo.Settings, float64) {
-	c := algo.ClipCalibration{Share: cfg.CalibrationShare, Queries: cfg.CalibrationQueries, Anchor: cfg.Clip}
+	// The quantile is pinned (the value of every committed audit), so that the audit does
+	// not move with algo's default; the privacy claim does not depend on it.
+	c := algo.ClipCalibration{Share: cfg.CalibrationShare, Queries: cfg.CalibrationQueries, Anchor: cfg.Clip, Quantile: auditCalibrationQuantile}
 	s := algo.Settings{Iters: cfg.Iters, Mu: cfg.Mu, Step: cfg.Step, StepRule: algo.GradientDescent,
 		Kernel: auditKernel, LocalRadius: auditLocalRadius, Clipping: c}
 	perCount := cfg.Mu * math.Sqrt(cfg.CalibrationShare) / math.Sqrt(float64(cfg.CalibrationQueries))
