@@ -113,7 +113,7 @@ func TestClipCalibrationFollowsTheQuantile(t *testing.T) {
 	for _, q := range []float64{0, 0.1, 0.5, 0.9} {
 		want := q
 		if q == 0 {
-			want = 0.25 // the default
+			want = defaultCalibrationQuantile // the default
 		}
 		for _, mu := range []float64{4, math.Inf(1)} {
 			set := Settings{Mu: mu, Iters: 4, Step: 1, Batch: 2, Clipping: ClipCalibration{Share: 0.5, Quantile: q, Anchor: 1}}

@@ -137,7 +137,7 @@ func (s Settings) calibratesByDefault() bool {
 //	Kernel.Variance    1 (with NoiseStd 0 the posterior-mean gradient does not depend on it)
 //	LocalRadius        2 l = W/3
 //	Clipping           ClipCalibration{} in a private run (finite Mu) with the AdaGrad rule:
-//	                   B is chosen privately at the first iteration as the lower quartile of
+//	                   B is chosen privately at the first iteration as the upper quartile of
 //	                   the users' gradient norms, for 5% of Mu^2, its grid anchored at
 //	                   S/(4 l); FixedClip(S/(4 l)) otherwise: a quarter of S/l, the slope of
 //	                   a loss that spans its whole range [0, S] over one length-scale. An

@@ -71,7 +71,7 @@ func TestDefaultsFormulas(t *testing.T) {
 		t.Errorf("Batch %d MaxBatch %d, want d+1 = 4 and 4(d+1) = 16", s.Batch, s.MaxBatch)
 	}
 	// A private AdaGrad run that leaves Clip at zero calibrates B (Clip anchors the search).
-	wantCal := ClipCalibration{Share: 0.05, Queries: 6, Octaves: 24, TopOctaves: 8, Quantile: 0.25}
+	wantCal := ClipCalibration{Share: 0.05, Queries: 6, Octaves: 24, TopOctaves: 8, Quantile: 0.75}
 	if s.calibration == nil || *s.calibration != wantCal {
 		t.Errorf("ClipCalibration %+v, want %+v", s.calibration, wantCal)
 	}

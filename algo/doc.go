@@ -67,7 +67,7 @@
 // # Choosing the clipping norm
 //
 // Settings.Clipping is the rule for B, one field. Left nil in a private run, B is chosen
-// privately from the data at the first iteration by ClipCalibration, the lower quartile of
+// privately from the data at the first iteration by ClipCalibration, the upper quartile of
 // the users' gradient norms found with a few noisy counts for 5% of mu^2; the ledger then
 // records the split mu^2 = GradientMu^2 + CalibrationMu^2. FixedClip(B) fixes B by hand:
 // S/(4 l) reads only the loss bound and the box (the default of a non-private run), and

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -189,6 +190,13 @@ func CheckBlock(b Block) error {
 	if err := checkRule(b.Algo); err != nil {
 		return err
 	}
+	switch r := b.Algo.DefaultsRevision; {
+	case r == 0:
+	case b.Algo.Defaults != DefaultsLibrary:
+		return fmt.Errorf("defaults revision %d needs Defaults %q, got %q", r, DefaultsLibrary, b.Algo.Defaults)
+	case r != Revision2 && r != AlgoDefaultsRevision:
+		return fmt.Errorf("unknown defaults revision %d (known: %d, %d)", r, Revision2, AlgoDefaultsRevision)
+	}
 	if b.SeedBase < 0 {
 		return fmt.Errorf("seed base must be >= 0, got %d", b.SeedBase)
 	}
@@ -276,7 +284,7 @@ func CellFor(suite string, b Block, d int, value Num, method string, seed int, s
 			label = joinLabel(label, "defaults="+a.Defaults)
 		}
 		if a.Defaults == DefaultsLibrary {
-			c.DefaultsRevision = AlgoDefaultsRevision
+			c.DefaultsRevision = cmp.Or(a.DefaultsRevision, AlgoDefaultsRevision)
 		}
 		if a.Rule != "" {
 			c.Rule = a.Rule

@@ -88,3 +88,37 @@ func TestRunCellWithEveryRule(t *testing.T) {
 		}
 	}
 }
+
+// Revision 3 of algo's defaults is the study's q75 rule on revision 2: a current "library"
+// cell and a revision-2 cell with rule q75 release the same thetas and losses, and a
+// revision-2 cell without a rule calibrates to the lower quartile.
+func TestRevision3IsTheQ75RuleOnRevision2(t *testing.T) {
+	// A bowl of 2,000 users whose gradient norms spread, so that the quartiles differ by
+	// far more than the calibration's count noise (11 users at mu = 1).
+	base := Cell{Suite: "test", Task: "bowl", D: 3, NVal: 2000, DataSeed: 1, Method: "dpgibo", Seed: 3, Budget: 16, Mu: 1, Iters: 4, Batch: 4, Defaults: DefaultsLibrary}
+	run := func(c Cell) *CellOutput {
+		out, err := RunCell(context.Background(), c, defaultTaskFactory, defaultMethodFactory, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	current, rule, rev2 := base, base, base
+	current.DefaultsRevision = AlgoDefaultsRevision
+	rule.DefaultsRevision, rule.Rule = Revision2, "q75"
+	rev2.DefaultsRevision = Revision2
+	a, b, c := run(current), run(rule), run(rev2)
+	if len(a.Rows) != len(b.Rows) {
+		t.Fatalf("%d and %d rows", len(a.Rows), len(b.Rows))
+	}
+	differs := false
+	for i := range a.Rows {
+		if a.Rows[i].Loss != b.Rows[i].Loss || a.Rows[i].Clip != b.Rows[i].Clip {
+			t.Fatalf("row %d: revision 3 %+v, q75 on revision 2 %+v", i, a.Rows[i], b.Rows[i])
+		}
+		differs = differs || a.Rows[i].Clip != c.Rows[i].Clip
+	}
+	if !differs {
+		t.Error("revision 2 without a rule used the same B as revision 3")
+	}
+}

@@ -219,6 +219,10 @@ func cellOptions(spec Cell, task tasks.Task, theta0 []float64) (baselines.Option
 		if spec.Defaults == DefaultsBefore {
 			opts.Settings = defaultsBeforeSettings(opts.Settings, spec, task)
 		}
+		if spec.Defaults == DefaultsLibrary && spec.DefaultsRevision == Revision2 && !math.IsInf(float64(spec.Mu), 1) {
+			// Revision 2 calibrated B to the lower quartile; every other default is the same.
+			opts.Settings.Clipping = algo.ClipCalibration{Quantile: 0.25}
+		}
 		if spec.Rule != "" {
 			set, err := DefaultsRules[spec.Rule](opts.Settings, task)
 			if err != nil {

@@ -49,6 +49,11 @@ type AlgoConfig struct {
 	// Rule, with Defaults "library", replaces some of algo's defaults by a candidate of
 	// the defaults study (a key of DefaultsRules); its rows are labelled "rule=NAME".
 	Rule string `json:",omitempty"`
+	// DefaultsRevision, with Defaults "library", pins the block to an earlier revision of
+	// algo's defaults (0: the current, AlgoDefaultsRevision; Revision2: B calibrated to the
+	// lower quartile, which the runner then sets explicitly in a private run), so that the
+	// library study's cells keep what they computed and their stems.
+	DefaultsRevision int `json:",omitempty"`
 }
 
 // Values of AlgoConfig.Defaults.
@@ -61,10 +66,14 @@ const (
 // (Cell.DefaultsRevision), so that a change of algo's defaults changes the stems of
 // the cells that ran with them and -resume never mixes the two. Revision 1: B = S/(4 l)
 // fixed, Step = W/(2 sqrt T). Revision 2: B calibrated privately (the lower quartile of the
-// users' gradient norms, 5% of mu^2), Step = W/sqrt(T). TestAlgoDefaultsRevision pins the
-// values of the current revision: a change of algo's defaults fails it until the revision
-// is raised.
-const AlgoDefaultsRevision = 2
+// users' gradient norms, 5% of mu^2), Step = W/sqrt(T). Revision 3: the upper quartile
+// (the leave-one-problem-out study's choice, DefaultsRules["q75"]). TestAlgoDefaultsRevision
+// pins the values of the current revision: a change of algo's defaults fails it until the
+// revision is raised. AlgoConfig.DefaultsRevision pins a block to revision 2.
+const AlgoDefaultsRevision = 3
+
+// Revision2 is the revision the library study's candidates were measured against.
+const Revision2 = 2
 
 // DesignConfig are algo's batch design options in the suite's numbers. A zero field is the
 // pinned value of pinned.go (the value of every committed run), never algo's current

@@ -89,6 +89,8 @@ func defaultsFigures() []runner.Figure {
 		b.Algo.Clip, b.Algo.Step, b.Algo.Lengthscale, b.Algo.NoiseStd = 0, 0, 0, 0
 		lib, before := b, b
 		lib.Algo.Defaults, before.Algo.Defaults = runner.DefaultsLibrary, runner.DefaultsBefore
+		// The study measured revision 2 and its candidates; revision 3 is its choice.
+		lib.Algo.DefaultsRevision = runner.Revision2
 		out := []runner.Block{lib, before}
 		for _, rule := range defaultsCandidates {
 			c := lib

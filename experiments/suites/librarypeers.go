@@ -1,7 +1,6 @@
 package suites
 
 import (
-	"slices"
 	"strings"
 
 	"dpgibo/experiments/runner"
@@ -9,8 +8,9 @@ import (
 
 // LibraryPeers is the library study's comparison with the best non-private peers
 // (docs/library.md, "The gap to the best non-private peers"): on every problem of the
-// defaults study, DP-GIBO with algo's own defaults at mu in LibraryPeerMus beside TPE and
-// CMA-ES at DP-GIBO's evaluation budget T(d+1), on the study's measured seeds.
+// defaults study, DP-GIBO with algo's own defaults (the current revision) at mu in
+// LibraryPeerMus beside TPE and CMA-ES at DP-GIBO's evaluation budget T(d+1), on the
+// study's measured seeds.
 const LibraryPeers = "library-peers"
 
 // LibraryPeerMus are the privacy levels of DP-GIBO in the library-peers suite (+Inf: GIBO
@@ -21,10 +21,9 @@ var LibraryPeerMus = []num{0.5, 1, 2, inf}
 const LibraryPeersPrefix = "library-peers-"
 
 // libraryPeersFigures returns one figure per problem of defaultsFigures: its
-// "defaults=library" block (revision runner.AlgoDefaultsRevision, no candidate rule) swept
-// over LibraryPeerMus and the study's own mu (the cells at that mu are the defaults suite's
-// own, CellSuite Defaults: mu = 1, and 0.2 for svr as in fig2b), and a block of TPE and
-// CMA-ES with the same task, data and T.
+// "defaults=library" block at algo's current defaults (revision
+// runner.AlgoDefaultsRevision, no candidate rule) swept over LibraryPeerMus, and a block of
+// TPE and CMA-ES with the same task, data and T.
 func libraryPeersFigures() []runner.Figure {
 	var out []runner.Figure
 	for _, f := range defaultsFigures() {
@@ -34,11 +33,8 @@ func libraryPeersFigures() []runner.Figure {
 				continue
 			}
 			lib := b
-			lib.CellSuite, lib.Sweep, lib.Values = Defaults, "mu", LibraryPeerMus
-			if !slices.Contains(LibraryPeerMus, b.Algo.Mu) {
-				// svr's study runs at fig2b's mu = 0.2: its cells are shared too.
-				lib.Values = append([]num{b.Algo.Mu}, LibraryPeerMus...)
-			}
+			lib.Sweep, lib.Values = "mu", LibraryPeerMus
+			lib.Algo.DefaultsRevision = 0 // algo's current defaults, not the study's base
 			peers := b
 			peers.Methods, peers.Algo = []string{"tpe", "cmaes"}, runner.AlgoConfig{Iters: b.Algo.Iters, Mu: b.Algo.Mu}
 			peers.CellSuite = ""
