@@ -32,7 +32,8 @@ func defaultsSummary(dir string) (string, error) {
 	if len(ratios) == 0 {
 		return "", fmt.Errorf("%s: no %s rows", studies.DefaultsFile, studies.LibraryVariant)
 	}
-	line := fmt.Sprintf("Library study: with only `Mu` and `Iters` set, DP-GIBO's median final loss is within %g x of hand-tuned settings on %d of %d problems (ratios %.3f to %.3f, 10 paired seeds each; [docs/library.md](docs/library.md)).",
+	line := fmt.Sprintf("Library study: with only `Mu` and `Iters` set (`%s`, the study's base revision of algo's defaults), DP-GIBO's median final loss is within %g x of hand-tuned settings on %d of %d problems (ratios %.3f to %.3f, 10 paired seeds each; [docs/library.md](docs/library.md)).",
+		studies.LibraryVariant,
 		studies.DefaultsRatio, pass, len(ratios), slices.Min(ratios), slices.Max(ratios))
 	loo, err := readOptional[studies.LOORow](filepath.Join(dir, studies.LOOFile))
 	if err != nil || len(loo) == 0 {
@@ -49,8 +50,17 @@ func defaultsSummary(dir string) (string, error) {
 			heldPass++
 		}
 	}
-	return fmt.Sprintf("%s Chosen by leaving one problem out, a default passes on %d of %d held-out problems (within %g x and not ending above its start); the choice on all of them is `%s`.\n",
-		line, heldPass, held, studies.DefaultsRatio, chosen), nil
+	chosenPass, chosenCount := 0, 0
+	for _, r := range rows {
+		if r.Variant == chosen {
+			chosenCount++
+			if r.Pass && !r.AboveStart {
+				chosenPass++
+			}
+		}
+	}
+	return fmt.Sprintf("%s Chosen by leaving one problem out, a default passes on %d of %d held-out problems (within %g x and not ending above its start); the choice on all of them, `%s`, passes on %d of %d.\n",
+		line, heldPass, held, studies.DefaultsRatio, chosen, chosenPass, chosenCount), nil
 }
 
 // defaultsTable renders dir/defaults.csv: one row per problem and defaults variant, and a
