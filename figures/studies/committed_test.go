@@ -31,6 +31,18 @@ func TestCommittedStudyTablesRead(t *testing.T) {
 				return err
 			}
 			rows = len(r)
+		case LOOFile:
+			r, err := records.ReadFile[LOORow](path)
+			if err != nil {
+				return err
+			}
+			rows = len(r)
+		case LibraryPeersFile:
+			r, err := records.ReadFile[PeerRow](path)
+			if err != nil {
+				return err
+			}
+			rows = len(r)
 		default:
 			return nil
 		}
@@ -43,7 +55,7 @@ func TestCommittedStudyTablesRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n < 5 {
-		t.Errorf("read %d committed study tables, want the design, precision, implementation and UCB studies' and the library study's", n)
+	if n < 7 {
+		t.Errorf("read %d committed study tables, want the design, precision, implementation and UCB studies' and the library study's three", n)
 	}
 }
