@@ -18,33 +18,21 @@ func TestCommittedStudyTablesRead(t *testing.T) {
 			return err
 		}
 		var rows int
+		var err2 error
 		switch d.Name() {
 		case EquivalenceFile:
-			r, err := records.ReadFile[EquivalenceRow](path)
-			if err != nil {
-				return err
-			}
-			rows = len(r)
+			rows, err2 = countRows[EquivalenceRow](path)
 		case DefaultsFile:
-			r, err := records.ReadFile[DefaultsRow](path)
-			if err != nil {
-				return err
-			}
-			rows = len(r)
+			rows, err2 = countRows[DefaultsRow](path)
 		case LOOFile:
-			r, err := records.ReadFile[LOORow](path)
-			if err != nil {
-				return err
-			}
-			rows = len(r)
+			rows, err2 = countRows[LOORow](path)
 		case LibraryPeersFile:
-			r, err := records.ReadFile[PeerRow](path)
-			if err != nil {
-				return err
-			}
-			rows = len(r)
+			rows, err2 = countRows[PeerRow](path)
 		default:
 			return nil
+		}
+		if err2 != nil {
+			return err2
 		}
 		if rows == 0 {
 			t.Errorf("%s: no rows", path)
@@ -58,4 +46,10 @@ func TestCommittedStudyTablesRead(t *testing.T) {
 	if n < 7 {
 		t.Errorf("read %d committed study tables, want the design, precision, implementation and UCB studies' and the library study's three", n)
 	}
+}
+
+// countRows reads path as a table of T and returns its number of rows.
+func countRows[T any](path string) (int, error) {
+	rows, err := records.ReadFile[T](path)
+	return len(rows), err
 }
