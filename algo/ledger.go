@@ -305,10 +305,7 @@ type jsonFloat = jsonnum.Float
 func (l Ledger) MarshalJSON() ([]byte, error) {
 	gm, cm := jsonFloat(l.GradientMu), jsonFloat(l.CountMu)
 	j := ledgerJSON{l.Private, jsonFloat(l.Mu), l.Releases, jsonFloat(l.StepMu), jsonFloat(l.Delta), jsonFloat(l.Epsilon), &gm, &cm, nil, nil}
-	if l.CalibrationMu != 0 {
-		calib := jsonFloat(l.CalibrationMu)
-		j.CalibrationMu = &calib
-	}
+	j.CalibrationMu = optFloat(l.CalibrationMu)
 	for _, p := range l.Parts {
 		j.Parts = append(j.Parts, partJSON{p.Name, p.Accounting, jsonFloat(p.Mu), p.Releases, optFloat(p.Epsilon), optFloat(p.Delta)})
 	}
@@ -328,9 +325,7 @@ func (l *Ledger) UnmarshalJSON(b []byte) error {
 	if j.CountMu != nil {
 		l.CountMu = float64(*j.CountMu)
 	}
-	if j.CalibrationMu != nil {
-		l.CalibrationMu = float64(*j.CalibrationMu)
-	}
+	l.CalibrationMu = orZero(j.CalibrationMu)
 	for _, p := range j.Parts {
 		l.Parts = append(l.Parts, LedgerPart{p.Name, p.Accounting, float64(p.Mu), p.Releases, orZero(p.Epsilon), orZero(p.Delta)})
 	}

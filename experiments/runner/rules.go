@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -47,12 +48,7 @@ func checkRule(a AlgoConfig) error {
 		return nil
 	}
 	if _, ok := DefaultsRules[a.Rule]; !ok {
-		names := make([]string, 0, len(DefaultsRules))
-		for n := range DefaultsRules {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		return fmt.Errorf("unknown defaults rule %q (known: %s)", a.Rule, strings.Join(names, ", "))
+		return fmt.Errorf("unknown defaults rule %q (known: %s)", a.Rule, strings.Join(slices.Sorted(maps.Keys(DefaultsRules)), ", "))
 	}
 	if a.Defaults != DefaultsLibrary {
 		return fmt.Errorf("defaults rule %q needs Defaults %q, got %q", a.Rule, DefaultsLibrary, a.Defaults)

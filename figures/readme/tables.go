@@ -39,26 +39,8 @@ func defaultsSummary(dir string) (string, error) {
 	if err != nil || len(loo) == 0 {
 		return line + "\n", err
 	}
-	held, heldPass, chosen := 0, 0, ""
-	for _, r := range loo {
-		if r.HeldOut == studies.AllProblems {
-			chosen = r.Chosen
-			continue
-		}
-		held++
-		if r.Pass {
-			heldPass++
-		}
-	}
-	chosenPass, chosenCount := 0, 0
-	for _, r := range rows {
-		if r.Variant == chosen {
-			chosenCount++
-			if r.Pass && !r.AboveStart {
-				chosenPass++
-			}
-		}
-	}
+	heldPass, held, chosen := studies.HeldOutRecord(loo)
+	chosenPass, chosenCount := studies.VariantRecord(rows, chosen)
 	return fmt.Sprintf("%s Chosen by leaving one problem out, a default passes on %d of %d held-out problems (within %g x and not ending above its start); the choice on all of them, `%s`, passes on %d of %d.\n",
 		line, heldPass, held, studies.DefaultsRatio, chosen, chosenPass, chosenCount), nil
 }
@@ -178,27 +160,13 @@ func looTable(dir string, rows []studies.DefaultsRow) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nLeave one problem out: for each problem, the candidate ranked first on the others and its ratio on the problem held out (passes: ratio at most %g and median final loss not above the median start).\n\n", studies.DefaultsRatio)
 	b.WriteString("| held out | chosen on the others | their worst ratio | of them above start | held-out ratio | held-out above start | passes |\n|---|---|---|---|---|---|---|\n")
-	heldPass, heldCount, chosen := 0, 0, ""
 	for _, r := range loo {
-		if r.HeldOut == studies.AllProblems {
-			chosen = r.Chosen
-			continue
-		}
-		fmt.Fprintf(&b, "| %s | %s | %.3f | %d | %.3f | %v | %v |\n", r.HeldOut, r.Chosen, r.TrainWorst, r.TrainAboveStart, r.HeldOutRatio, r.HeldOutAboveStart, r.Pass)
-		heldCount++
-		if r.Pass {
-			heldPass++
+		if r.HeldOut != studies.AllProblems {
+			fmt.Fprintf(&b, "| %s | %s | %.3f | %d | %.3f | %v | %v |\n", r.HeldOut, r.Chosen, r.TrainWorst, r.TrainAboveStart, r.HeldOutRatio, r.HeldOutAboveStart, r.Pass)
 		}
 	}
-	revPass, revCount := 0, 0
-	for _, r := range rows {
-		if r.Variant == studies.LibraryVariant {
-			revCount++
-			if r.Pass && !r.AboveStart {
-				revPass++
-			}
-		}
-	}
+	heldPass, heldCount, chosen := studies.HeldOutRecord(loo)
+	revPass, revCount := studies.VariantRecord(rows, studies.LibraryVariant)
 	fmt.Fprintf(&b, "\nHeld out, the choice passes on %d of %d problems; `%s` (revision 2) passes on %d of %d. Chosen on all %d problems: `%s`.\n",
 		heldPass, heldCount, studies.LibraryVariant, revPass, revCount, heldCount, chosen)
 	return b.String(), nil

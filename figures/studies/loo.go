@@ -93,12 +93,45 @@ func LeaveOneOut(rows []DefaultsRow) ([]LOORow, error) {
 			TrainWorst: bestScore.worst, TrainMeanLog: bestScore.meanLog}
 		if held != AllProblems {
 			r := byCand[best][held]
-			row.HeldOutRatio, row.HeldOutAboveStart = r.Ratio, r.AboveStart
-			row.Pass = r.Ratio <= DefaultsRatio && !r.AboveStart
+			row.HeldOutRatio, row.HeldOutAboveStart, row.Pass = r.Ratio, r.AboveStart, r.Passes()
 		}
 		out = append(out, row)
 	}
 	return out, nil
+}
+
+// Passes reports whether the row meets the leave-one-out study's acceptance: a ratio at
+// most DefaultsRatio and a median final loss not above the median start.
+func (r DefaultsRow) Passes() bool { return r.Ratio <= DefaultsRatio && !r.AboveStart }
+
+// VariantRecord is the number of rows of variant that pass (DefaultsRow.Passes) and the
+// number of its rows.
+func VariantRecord(rows []DefaultsRow, variant string) (pass, count int) {
+	for _, r := range rows {
+		if r.Variant == variant {
+			count++
+			if r.Passes() {
+				pass++
+			}
+		}
+	}
+	return pass, count
+}
+
+// HeldOutRecord is the leave-one-out study's record: how many held-out problems pass, how
+// many were held out, and the choice on every problem (the AllProblems row's).
+func HeldOutRecord(loo []LOORow) (pass, held int, chosen string) {
+	for _, r := range loo {
+		if r.HeldOut == AllProblems {
+			chosen = r.Chosen
+			continue
+		}
+		held++
+		if r.Pass {
+			pass++
+		}
+	}
+	return pass, held, chosen
 }
 
 // looScore ranks a candidate on a set of problems: fewest medians above their start, then
