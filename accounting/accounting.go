@@ -95,3 +95,34 @@ func RDPToEpsDelta(rdp func(alpha float64) float64, delta float64) (eps, order f
 	}
 	return math.Max(eps, 0), order, nil
 }
+
+// GDPDelta returns delta(eps), the exact smallest delta such that a mu-GDP mechanism
+// is (eps, delta)-DP (Dong, Roth and Su 2022, Corollary 2.13):
+//
+//	delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2).
+func GDPDelta(mu, eps float64) float64 {
+	if math.IsInf(mu, 1) {
+		return 1
+	}
+	if mu <= 0 {
+		return 0
+	}
+	a := distuv.UnitNormal.CDF(-eps/mu + mu/2)
+	// e^eps Phi(-eps/mu - mu/2) computed in log space to avoid Inf*0 for large eps.
+	lb := eps + logPhi(-eps/mu-mu/2)
+	d := a - math.Exp(lb)
+	if d < 0 {
+		return 0
+	}
+	return d
+}
+
+// logPhi is log Phi(x), accurate in the far left tail.
+func logPhi(x float64) float64 {
+	if x > -20 {
+		return math.Log(distuv.UnitNormal.CDF(x))
+	}
+	// Mills-ratio expansion: Phi(x) ~ phi(x)/|x| (1 - 1/x^2 + 3/x^4).
+	x2 := x * x
+	return -x2/2 - math.Log(-x) - 0.5*math.Log(2*math.Pi) + math.Log1p(-1/x2+3/(x2*x2))
+}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"dpgibo/accounting"
 	"dpgibo/internal/jsonnum"
 )
@@ -27,8 +25,10 @@ const DefaultDelta = 1e-5
 // A Ledger encodes to JSON with the infinities of a non-private run spelled "+Inf", as in
 // the result CSVs (encoding/json has no number for them); finite values stay numbers.
 type Ledger struct {
-	Private bool    // false: the released value is not differentially private
-	Mu      float64 // total mu of mu-GDP, the composition of Parts (+Inf when not private)
+	Private bool // false: the released value is not differentially private
+	// Mu is the total mu of mu-GDP, the composition of Parts: +Inf when not private, NaN
+	// when the release is (Epsilon, Delta)-DP with no mu-GDP guarantee (NewApproxLedger).
+	Mu float64
 	// Releases is the number of Gaussian releases composed, of every part.
 	Releases int
 	// StepMu is the mu of each release of the first part: the privatised gradients of
@@ -50,16 +50,20 @@ type Ledger struct {
 
 // Accountings of a ledger part. GDP: Gaussian mechanisms composed as mu-GDP (Dong, Roth
 // and Su 2022). PureDP: epsilon-DP releases (Epsilon the part's total by basic
-// composition, Delta 0), whose Mu is the tight mu-GDP they imply (accounting.PureToGDP).
-// Renyi DP parts will be another kind.
+// composition), whose Mu is the tight mu-GDP they imply (accounting.PureToGDP); a part
+// whose number of trials was capped adds the cap's tail mass as Delta > 0 and has no Mu
+// (NaN). RDP: a Renyi-DP curve converted to (Epsilon, Delta)-DP (accounting.RDPToEpsDelta),
+// with no Mu (NaN).
 const (
 	GDP    = "mu-GDP"
 	PureDP = "pure-DP"
+	RDP    = "Renyi-DP"
 )
 
 // LedgerPart is one kind of release a ledger composes: Releases releases of one mechanism,
 // together Mu-GDP (Accounting GDP), each Mu/sqrt(Releases)-GDP; or together
-// (Epsilon, Delta)-DP with the Mu-GDP that implies (Accounting PureDP).
+// (Epsilon, Delta)-DP (Accounting PureDP or RDP), with the Mu-GDP that implies where one
+// does (NaN where none does).
 type LedgerPart struct {
 	// Name says what was released: "gradients", "clip counts" (adaptive clipping),
 	// "calibration counts" (ClipCalibration), "releases" (a method's only kind) or
@@ -69,7 +73,8 @@ type LedgerPart struct {
 	Mu         float64
 	Releases   int
 	// Epsilon and Delta are the part's own (epsilon, delta)-DP guarantee where its
-	// accounting gives one directly (PureDP: Delta 0); both 0 for a GDP part, whose
+	// accounting gives one directly (PureDP: Delta 0, or the cap's tail mass; RDP: the
+	// delta of its conversion plus the cap's tail mass); both 0 for a GDP part, whose
 	// epsilon is read off the ledger's composed Mu.
 	Epsilon, Delta float64
 }
@@ -116,6 +121,30 @@ func NewPureLedger(name string, eps float64) (Ledger, error) {
 	}
 	return Ledger{Private: true, Mu: mu, Releases: 1, StepMu: mu, Delta: 0, Epsilon: eps, GradientMu: mu,
 		Parts: []LedgerPart{{Name: name, Accounting: PureDP, Mu: mu, Releases: 1, Epsilon: eps}}}, nil
+}
+
+// NewApproxLedger records one release (a private selection) accounted as (eps, delta)-DP
+// with delta > 0 by accounting (PureDP with a capped number of trials, or RDP): Epsilon
+// eps, Delta delta, and Mu, GradientMu and StepMu NaN, since no mu-GDP guarantee follows.
+func NewApproxLedger(name, accounting string, eps, delta float64) (Ledger, error) {
+	switch {
+	case accounting != PureDP && accounting != RDP:
+		return Ledger{}, fmt.Errorf("algo: NewApproxLedger: accounting must be %q or %q, got %q", PureDP, RDP, accounting)
+	case !(eps >= 0) || math.IsInf(eps, 0):
+		return Ledger{}, fmt.Errorf("algo: NewApproxLedger: epsilon must be finite and >= 0, got %v", eps)
+	case !(delta > 0 && delta < 1):
+		return Ledger{}, fmt.Errorf("algo: NewApproxLedger: delta must lie in (0, 1), got %v", delta)
+	}
+	nan := math.NaN()
+	return Ledger{Private: true, Mu: nan, Releases: 1, StepMu: nan, Delta: delta, Epsilon: eps, GradientMu: nan,
+		Parts: []LedgerPart{{Name: name, Accounting: accounting, Mu: nan, Releases: 1, Epsilon: eps, Delta: delta}}}, nil
+}
+
+// IsZero reports whether l is the zero Ledger, which no method returns: a method that
+// forgot its ledger.
+func (l Ledger) IsZero() bool {
+	return !l.Private && l.Mu == 0 && l.Releases == 0 && l.StepMu == 0 && l.Delta == 0 && l.Epsilon == 0 &&
+		l.GradientMu == 0 && l.CountMu == 0 && l.CalibrationMu == 0 && l.Parts == nil
 }
 
 // composed returns the private ledger of parts: Mu their composition, Releases their sum,
@@ -183,38 +212,9 @@ func ComposeGDP(mus ...float64) float64 {
 	return math.Sqrt(s)
 }
 
-var stdNormal = distuv.UnitNormal
-
 // GDPToEpsDelta returns delta(eps), the exact smallest delta such that a mu-GDP mechanism
-// is (eps, delta)-DP (Dong, Roth and Su 2022, Corollary 2.13):
-//
-//	delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2).
-func GDPToEpsDelta(mu, eps float64) float64 {
-	if math.IsInf(mu, 1) {
-		return 1
-	}
-	if mu <= 0 {
-		return 0
-	}
-	a := stdNormal.CDF(-eps/mu + mu/2)
-	// e^eps Phi(-eps/mu - mu/2) computed in log space to avoid Inf*0 for large eps.
-	lb := eps + logPhi(-eps/mu-mu/2)
-	d := a - math.Exp(lb)
-	if d < 0 {
-		return 0
-	}
-	return d
-}
-
-// logPhi is log Phi(x), accurate in the far left tail.
-func logPhi(x float64) float64 {
-	if x > -20 {
-		return math.Log(stdNormal.CDF(x))
-	}
-	// Mills-ratio expansion: Phi(x) ~ phi(x)/|x| (1 - 1/x^2 + 3/x^4).
-	x2 := x * x
-	return -x2/2 - math.Log(-x) - 0.5*math.Log(2*math.Pi) + math.Log1p(-1/x2+3/(x2*x2))
-}
+// is (eps, delta)-DP (Dong, Roth and Su 2022, Corollary 2.13): accounting.GDPDelta.
+func GDPToEpsDelta(mu, eps float64) float64 { return accounting.GDPDelta(mu, eps) }
 
 // EpsilonForDelta inverts GDPToEpsDelta: the smallest eps >= 0 with delta(eps) <= delta.
 // delta(eps) is strictly decreasing in eps, so a bracketing bisection to 1e-12 relative

@@ -10,7 +10,10 @@
 //
 //   - evaluates obj.Losses at most budget times (the runner's own reporting evaluations
 //     are not charged to it); a budget too small for its first iteration (DP-GIBO's first
-//     batch) is an error, never an empty run;
+//     batch) is an error, never an empty run. The private selections with a random number
+//     of trials (dp-select-geometric, dp-select-negbin, dp-select-poisson, dp-hypo) are
+//     the exception their theorems need: their number of evaluations is random with mean
+//     the budget, and capped (SelectionPlan.Limit);
 //   - only ever evaluates and releases points inside the box;
 //   - draws all its randomness from the rng it is given, so the same seed gives the same
 //     trace;
@@ -27,6 +30,9 @@
 // # Privacy
 //
 // dpgibo, dp-random and dp-ucb are mu-GDP with respect to replacing one validation user.
+// The private selections are (epsilon, delta)-DP at the privacy currency Options.Currency
+// sets from mu: dp-rnm and, uncapped, dp-select-geometric pure epsilon-DP; the others
+// Renyi DP converted to (epsilon, delta) (docs/library.md, "Private comparators").
 // gibo, random, ucb, tpe and cmaes are not private: the theta they release is a function of
 // the validation data without calibrated noise, and their ledger says so
 // (algo.NonPrivateLedger).
@@ -72,9 +78,13 @@ type Options struct {
 	LossBound float64
 	// UCB configures the GP-UCB loop of "ucb" and "dp-ucb".
 	UCB UCBConfig
-	// Currency is the privacy level at which the private selections (dp-rnm) run for Mu
-	// (default CurrencyEpsDelta, the same (epsilon, 1e-5) as Mu-GDP).
+	// Currency is the privacy level at which the private selections (dp-rnm,
+	// dp-select-geometric, dp-select-negbin, dp-select-poisson, dp-hypo) run for Mu (default
+	// CurrencyEpsDelta, the same (epsilon, 1e-5) as Mu-GDP).
 	Currency Currency
+	// Select configures the private selections with a random number of trials (its zero
+	// value: the declared settings).
+	Select SelectConfig
 	// OnScore, when non-nil, receives every score a score-based method observes, in order:
 	// the mean loss for random, ucb, tpe and cmaes; the noisy clipped mean (the public release)
 	// for dp-random and dp-ucb. theta is a copy. It lets audits and tests see the

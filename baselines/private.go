@@ -101,6 +101,7 @@ func privateProblem(method string, opt Options, obj algo.Objective, budget int) 
 	if err != nil {
 		return nil, 0, err
 	}
+	p.lossBound = bound
 	return p, bound, nil
 }
 

@@ -23,12 +23,14 @@ type problem struct {
 	lo, hi []float64
 	// fixed, when not nil, is the objective's full theta with every fixed coordinate set
 	// (the searched coordinates, free, are filled in by expand).
-	fixed  []float64
-	free   []int
-	users  int
-	budget int
-	evals  int
-	losses []float64 // reused buffer of length users
+	fixed []float64
+	free  []int
+	users int
+	// lossBound is Lmax of a private method (set by privateProblem; 0 otherwise).
+	lossBound float64
+	budget    int
+	evals     int
+	losses    []float64 // reused buffer of length users
 	// best is the point of smallest score observed so far (nil before the first), bestScore
 	// its score; see observe.
 	best      []float64

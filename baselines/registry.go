@@ -57,6 +57,10 @@ var registry = []registered{
 	{MethodInfo{Name: "dp-random", Legend: "DP-Random", Private: true, Reads: []string{"mu", "noise"}}, newDPRandom},
 	{MethodInfo{Name: "dp-ucb", Legend: "DP-UCB", Private: true, Reads: []string{"mu", "noise"}, Revision: 3}, newDPUCB},
 	{MethodInfo{Name: "dp-rnm", Legend: "DP-RNM", Private: true, Reads: []string{"mu", "noise"}}, newDPRNM},
+	{MethodInfo{Name: "dp-select-geometric", Legend: "DP-Select (geometric)", Private: true, Reads: []string{"mu", "noise"}}, newDPSelectGeometric},
+	{MethodInfo{Name: "dp-select-negbin", Legend: "DP-Select (neg. binomial)", Private: true, Reads: []string{"mu", "noise"}}, newDPSelectNegBin},
+	{MethodInfo{Name: "dp-select-poisson", Legend: "DP-Select (Poisson)", Private: true, Reads: []string{"mu", "noise"}}, newDPSelectPoisson},
+	{MethodInfo{Name: "dp-hypo", Legend: "DP-HyPO", Private: true, Reads: []string{"mu", "noise"}}, newDPHyPO},
 }
 
 // lookup returns the registered method called name.

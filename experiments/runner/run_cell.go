@@ -346,7 +346,7 @@ func (c *cellRecorder) stamp(led algo.Ledger) error {
 	if len(c.out.Rows) == 0 {
 		return fmt.Errorf("method %s released nothing", c.spec.Method)
 	}
-	if led.Delta == 0 {
+	if led.IsZero() {
 		return fmt.Errorf("method %s returned no privacy ledger (algo.Ledger is zero)", c.spec.Method)
 	}
 	label := c.task.DataLabel()

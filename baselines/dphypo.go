@@ -1,0 +1,215 @@
+package baselines
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"dpgibo/accounting"
+	"dpgibo/algo"
+)
+
+// DPHyPO is adaptive private selection (registry name "dp-hypo"; Wang, Gao, Zhang, Su and
+// Shen 2023, "DP-HyPO", arXiv 2306.05734, Framework 1 with their GP instance, Algorithm
+// 3). The box is discretised, before the run and without the data, into
+// SelectConfig.Candidates points drawn uniformly; pi_0 is uniform on them. The number of
+// rounds K is drawn from the truncated negative binomial of shape SelectConfig.HyPOShape
+// (declared 1, the geometric distribution) with E[K] the budget. Round j samples a
+// candidate from pi_j, releases its clipped mean loss plus Gaussian noise of standard
+// deviation z Lmax/n, and builds pi_{j+1} from the released scores only:
+//
+//  1. a GP (dp-ucb's surrogate: RBF kernel, hyperparameters by maximum likelihood, refitted
+//     on a 20% growth schedule, noise variance at least the release's) on the
+//     SelectConfig.Window most recent released scores, standardised;
+//  2. the density proportional to exp(-beta (m(x) - tau s(x))) on the candidates, m and s
+//     the posterior mean and standard deviation (the paper's softmax of the upper
+//     confidence bound mu + tau sigma of a score to maximise; here the loss is minimised),
+//     beta = SelectConfig.Temperature, tau = SelectConfig.UCBWeight;
+//  3. its Euclidean projection onto the densities with c <= pi/pi_0 <= C
+//     (ProjectDensity; c, C = SelectConfig.DensityLower, DensityUpper).
+//
+// The release is the candidate of smallest noisy score. Its Renyi DP is Wang et al.'s
+// Theorem 1 (accounting.SelectionRDP with density ratio C/c), which at C = c = 1 is
+// Papernot and Steinke's Theorem 2 (dp-select-negbin's); the conversion, the noise and
+// the cap are dp-select-negbin's. Everything built from the released scores is
+// post-processing; the projection is what makes the adaptivity's cost log(C/c) terms and
+// not more. It runs at CurrencyEpsDelta only. mu = +Inf draws no noise.
+type DPHyPO struct {
+	opt Options
+}
+
+func newDPHyPO(opt Options) (Method, error) {
+	const name = "dp-hypo"
+	if err := checkMu(name, opt.Mu); err != nil {
+		return nil, err
+	}
+	if _, err := opt.Select.resolved(); err != nil {
+		return nil, fmt.Errorf("baselines: %s: %w", name, err)
+	}
+	if _, err := opt.UCB.resolved(); err != nil {
+		return nil, fmt.Errorf("baselines: %s: %w", name, err)
+	}
+	if opt.Currency != CurrencyEpsDelta {
+		return nil, fmt.Errorf("baselines: %s: is Renyi-DP, which implies no mu-GDP: run it at CurrencyEpsDelta, not %v", name, opt.Currency)
+	}
+	return &DPHyPO{opt: opt}, nil
+}
+
+// HyPOPlan is dp-hypo's plan for a budget at DP-GIBO's mu (primary currency) with cfg
+// (zero fields: the declared values).
+func HyPOPlan(mu float64, budget int, cfg SelectConfig) (SelectionPlan, error) {
+	cfg, err := cfg.resolved()
+	if err != nil {
+		return SelectionPlan{}, err
+	}
+	if budget < 2 {
+		return SelectionPlan{}, fmt.Errorf("baselines: dp-hypo: budget must be at least 2 (the mean number of rounds), got %d", budget)
+	}
+	t, err := accounting.TruncatedNegBin(cfg.HyPOShape, float64(budget))
+	if err != nil {
+		return SelectionPlan{}, err
+	}
+	return rdpSelectionPlan("dp-hypo", mu, CurrencyEpsDelta, t, cfg.DensityUpper/cfg.DensityLower, cfg.TailShare)
+}
+
+// ProjectDensity returns the Euclidean projection of the probability vector pi (on n
+// points, pi_0 = 1/n each) onto {f : lower/n <= f_i <= upper/n, sum f = 1}: f_i =
+// clamp(pi_i + nu) with nu found by bisection (the projection's optimality conditions),
+// normalised to sum 1. It needs 0 < lower <= 1 <= upper.
+func ProjectDensity(pi []float64, lower, upper float64) []float64 {
+	n := float64(len(pi))
+	lo, hi := lower/n, upper/n
+	sum := func(nu float64) float64 {
+		s := 0.0
+		for _, p := range pi {
+			s += math.Min(hi, math.Max(lo, p+nu))
+		}
+		return s
+	}
+	a, b := lo-slices.Max(pi), hi-slices.Min(pi) // sum(a) = n lo <= 1 <= n hi = sum(b)
+	for range 200 {
+		mid := 0.5 * (a + b)
+		if sum(mid) < 1 {
+			a = mid
+		} else {
+			b = mid
+		}
+	}
+	out := make([]float64, len(pi))
+	total := 0.0
+	for i, p := range pi {
+		out[i] = math.Min(hi, math.Max(lo, p+b))
+		total += out[i]
+	}
+	for i := range out {
+		out[i] /= total
+	}
+	return out
+}
+
+// hypoSampler is DP-HyPO's sampling distribution over its candidates.
+type hypoSampler struct {
+	cfg    SelectConfig
+	p      *problem
+	rng    *rand.Rand
+	cands  [][]float64 // candidates in the box searched
+	units  *mat.Dense  // the same in the unit cube, one per row
+	gp     *ucbState
+	weight []float64 // current density over the candidates (nil: uniform)
+}
+
+// newHyPOSampler draws the candidates uniformly from p's box.
+func newHyPOSampler(cfg SelectConfig, ucb UCBConfig, noiseVar float64, p *problem, rng *rand.Rand) *hypoSampler {
+	s := &hypoSampler{cfg: cfg, p: p, rng: rng, gp: newUCBState(p.dim(), ucb, noiseVar)}
+	s.units = mat.NewDense(cfg.Candidates, p.dim(), nil)
+	for i := range cfg.Candidates {
+		theta := p.uniform(rng)
+		s.cands = append(s.cands, theta)
+		s.units.SetRow(i, p.toUnit(theta))
+	}
+	return s
+}
+
+// next samples a candidate from the current density with one uniform of rng.
+func (s *hypoSampler) next() []float64 {
+	u := s.rng.Float64()
+	if s.weight == nil {
+		return s.cands[min(int(u*float64(len(s.cands))), len(s.cands)-1)]
+	}
+	acc := 0.0
+	for i, w := range s.weight {
+		acc += w
+		if u < acc {
+			return s.cands[i]
+		}
+	}
+	return s.cands[len(s.cands)-1]
+}
+
+// observe adds a released score and rebuilds the density from the GP on the window.
+func (s *hypoSampler) observe(theta []float64, score float64) error {
+	s.gp.add(s.p.toUnit(theta), theta, score)
+	if over := s.gp.count() - s.cfg.Window; over > 0 {
+		s.gp.units, s.gp.thetas, s.gp.scores = s.gp.units[over:], s.gp.thetas[over:], s.gp.scores[over:]
+	}
+	if s.gp.count() < 2 {
+		return nil
+	}
+	if err := s.gp.update(); err != nil {
+		return err
+	}
+	acq := newAcquisition(s.gp)
+	acq.sqrtB = s.cfg.UCBWeight
+	lcb := acq.batch(s.units)
+	lowest := slices.Min(lcb)
+	pi := make([]float64, len(lcb))
+	total := 0.0
+	for i, v := range lcb {
+		pi[i] = math.Exp(-s.cfg.Temperature * (v - lowest))
+		total += pi[i]
+	}
+	for i := range pi {
+		pi[i] /= total
+	}
+	s.weight = ProjectDensity(pi, s.cfg.DensityLower, s.cfg.DensityUpper)
+	return nil
+}
+
+// Run implements Method.
+func (m *DPHyPO) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
+	const name = "dp-hypo"
+	cfg, err := m.opt.Select.resolved()
+	if err != nil {
+		return algo.Result{}, fmt.Errorf("baselines: %s: %w", name, err)
+	}
+	ucb, err := m.opt.UCB.resolved()
+	if err != nil {
+		return algo.Result{}, fmt.Errorf("baselines: %s: %w", name, err)
+	}
+	plan, err := HyPOPlan(m.opt.Mu, budget, cfg)
+	if err != nil {
+		return algo.Result{}, err
+	}
+	k := drawTrials(plan, rng)
+	var sampler *hypoSampler
+	res, err := selectionRun(ctx, name, m.opt, obj, k, rng, cb,
+		func(p *problem) []float64 {
+			if sampler == nil {
+				// The release's noise variance in the GP's units is set once n is known.
+				noiseStd := plan.NoiseMultiplier * p.lossBound / float64(p.users)
+				sampler = newHyPOSampler(cfg, ucb, noiseStd*noiseStd, p, rng)
+			}
+			return sampler.next()
+		},
+		gaussianNoise(plan.NoiseMultiplier, rng),
+		func(theta []float64, score float64) error { return sampler.observe(theta, score) })
+	if err != nil {
+		return algo.Result{}, err
+	}
+	res.Ledger, err = plan.ledger()
+	return res, err
+}

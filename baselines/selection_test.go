@@ -1,0 +1,364 @@
+package baselines
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"dpgibo/accounting"
+	"dpgibo/algo"
+)
+
+// selectionPlan returns the plan of the selection name at mu, for budget, with the
+// declared settings at the primary currency.
+func selectionPlan(t *testing.T, name string, mu float64, budget int) SelectionPlan {
+	t.Helper()
+	var plan SelectionPlan
+	var err error
+	switch name {
+	case "dp-select-geometric":
+		plan, err = GeometricPlan(mu, CurrencyEpsDelta, budget, 0)
+	case "dp-select-negbin":
+		plan, err = NegBinPlan(mu, budget, SelectConfig{})
+	case "dp-select-poisson":
+		plan, err = PoissonPlan(mu, budget, 0)
+	case "dp-hypo":
+		plan, err = HyPOPlan(mu, budget, SelectConfig{})
+	default:
+		t.Fatalf("no plan for %q", name)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+// constantObjective has every user's loss at value everywhere in [0, 1]^d.
+func constantObjective(d, users int, value, bound float64) *tableObjective {
+	lo, hi := unitBox(d, 0, 1)
+	return &tableObjective{d: d, lo: lo, hi: hi, users: users, bound: bound, loss: func(int, []float64) float64 { return value }}
+}
+
+// The plans at the primary currency: mu's epsilon at delta 1e-5 (the conversion's share and
+// the cap's tail within it), the declared trial distributions with mean the budget, and the
+// noise multipliers of the theorems: 3/eps for the Laplace trials of dp-select-geometric,
+// the smallest Gaussian noise multiplier meeting eps for the others (accounting's tests pin
+// those against an independent computation).
+func TestSelectionPlans(t *testing.T) {
+	const budget = 60
+	for _, mu := range []float64{0.5, 1} {
+		eps, _ := algo.EpsilonForDelta(mu, algo.DefaultDelta)
+		for name, kind := range selectionAccounting {
+			plan := selectionPlan(t, name, mu, budget)
+			if plan.Epsilon != eps || !(plan.Delta > 0 && plan.Delta <= algo.DefaultDelta*(1+1e-12)) || plan.Accounting != kind {
+				t.Errorf("%s mu %v: (%v, %v) %s, want (%v, <= 1e-5) %s", name, mu, plan.Epsilon, plan.Delta, plan.Accounting, eps, kind)
+			}
+			if m := plan.Trials.Mean(); m > budget || m < budget*(1-1e-9) {
+				t.Errorf("%s: E[K] = %v, want the budget %d", name, m, budget)
+			}
+			if tail := plan.Trials.Tail(plan.Limit) * (1 + math.Exp(eps)); tail > DefaultTailShare*algo.DefaultDelta {
+				t.Errorf("%s: the cap %d leaves %v of delta, over its share", name, plan.Limit, tail)
+			}
+			wantEta := map[string]float64{"dp-select-geometric": 1, "dp-select-negbin": DefaultNegBinShape, "dp-hypo": DefaultHyPOShape, "dp-select-poisson": math.Inf(1)}[name]
+			if plan.Trials.Eta != wantEta {
+				t.Errorf("%s: trial distribution of shape %v, want %v", name, plan.Trials.Eta, wantEta)
+			}
+			if name == "dp-select-geometric" {
+				if plan.NoiseMultiplier != 3/eps {
+					t.Errorf("dp-select-geometric: Laplace scale %v Delta, want 3/eps = %v", plan.NoiseMultiplier, 3/eps)
+				}
+				continue
+			}
+			ratio := 1.0
+			if name == "dp-hypo" {
+				ratio = DefaultDensityUpper / DefaultDensityLower
+			}
+			epsAt := func(z float64) float64 {
+				curve, err := accounting.SelectionRDP(accounting.GaussianTrial(z), plan.Trials, ratio)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e, _, err := accounting.RDPToEpsDelta(curve, (1-DefaultTailShare)*algo.DefaultDelta)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return e
+			}
+			if z := plan.NoiseMultiplier; !(epsAt(z) <= eps && epsAt(z*(1-1e-6)) > eps) {
+				t.Errorf("%s mu %v: noise multiplier %v is not the smallest meeting eps %v", name, mu, z, eps)
+			}
+		}
+	}
+}
+
+// At the secondary currency dp-select-geometric runs uncapped at the largest eps that is
+// mu-GDP, and its ledger is pure with that mu; the Renyi-DP selections refuse it with one
+// line naming the currency to use.
+func TestSelectionsAtTheSecondaryCurrency(t *testing.T) {
+	plan, err := GeometricPlan(1, CurrencyGDP, 60, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps, _ := accounting.PureWithinGDP(1)
+	if plan.Epsilon != eps || plan.Delta != 0 || plan.Limit != 0 || plan.NoiseMultiplier != 3/eps {
+		t.Errorf("geometric at CurrencyGDP: %+v, want eps %v, delta 0, uncapped, scale 3/eps", plan, eps)
+	}
+	opt := Options{Mu: 1, Currency: CurrencyGDP}
+	m, err := New("dp-select-geometric", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Run(context.Background(), newQuadratic([]float64{0.2, 0.1}, -1, 1, 5), 20, rand.New(rand.NewPCG(3, 3)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := res.Ledger; l.Delta != 0 || l.Epsilon != eps || math.Abs(l.Mu-1) > 1e-9 || l.Parts[0].Accounting != algo.PureDP {
+		t.Errorf("geometric ledger at CurrencyGDP %+v, want pure eps %v, mu 1", l, eps)
+	}
+	for _, name := range []string{"dp-select-negbin", "dp-select-poisson", "dp-hypo"} {
+		_, err := New(name, opt)
+		if err == nil || !strings.Contains(err.Error(), "CurrencyEpsDelta") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s at CurrencyGDP: error %v, want one line naming CurrencyEpsDelta", name, err)
+		}
+	}
+}
+
+// Budget matching: the number of trials has mean the budget. Over 2000 runs the mean of
+// Result.Iters is within four standard errors of E[K].
+func TestSelectionTrialsHaveTheBudgetAsMean(t *testing.T) {
+	const budget, runs = 8, 2000
+	for _, name := range []string{"dp-select-geometric", "dp-select-negbin", "dp-select-poisson"} {
+		plan := selectionPlan(t, name, 1, budget)
+		m, err := New(name, Options{Mu: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ks []float64
+		for seed := range runs {
+			obj := constantObjective(2, 3, 0.5, 1)
+			res, err := m.Run(context.Background(), obj, budget, rand.New(rand.NewPCG(uint64(seed), 9)), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Evals != res.Iters || res.Iters > plan.Limit {
+				t.Fatalf("%s: %d evaluations for %d trials (cap %d)", name, res.Evals, res.Iters, plan.Limit)
+			}
+			ks = append(ks, float64(res.Iters))
+		}
+		mean, sd := meanSD(ks)
+		if se := sd / math.Sqrt(runs); math.Abs(mean-plan.Trials.Mean()) > 4*se {
+			t.Errorf("%s: mean number of trials %v (se %v), want E[K] = %v", name, mean, se, plan.Trials.Mean())
+		}
+	}
+}
+
+// meanSD returns the mean and the sample standard deviation of xs.
+func meanSD(xs []float64) (float64, float64) {
+	mean := 0.0
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(xs)-1))
+}
+
+// Sensitivity and noise scale: every user's loss is 0.7 with Lmax = 2 (clipped mean 0.7,
+// sensitivity Delta = 2/n), so each released score minus 0.7 is the trial's noise. Its
+// standard deviation is z Delta for the Gaussian trials and sqrt(2) b, b = Delta 3/eps, for
+// the Laplace trials of dp-select-geometric, within 5% over 4000 scores.
+func TestSelectionNoiseScale(t *testing.T) {
+	const users, bound, value = 10, 2.0, 0.7
+	delta := bound / users
+	for name := range selectionAccounting {
+		plan := selectionPlan(t, name, 1, 40)
+		want := plan.NoiseMultiplier * delta
+		if name == "dp-select-geometric" {
+			want *= math.Sqrt2
+		}
+		var noise []float64
+		// A small GP for dp-hypo: its trials' noise does not depend on the density.
+		opt := Options{Mu: 1, OnScore: func(_ []float64, s float64) { noise = append(noise, s-value) }, Select: SelectConfig{Candidates: 8, Window: 3}}
+		m, err := New(name, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := 0; len(noise) < 4000; seed++ {
+			if _, err := m.Run(context.Background(), constantObjective(2, users, value, bound), 40, rand.New(rand.NewPCG(uint64(seed), 5)), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if mean, sd := meanSD(noise); math.Abs(sd/want-1) > 0.05 || math.Abs(mean) > 4*want/math.Sqrt(float64(len(noise))) {
+			t.Errorf("%s: noise mean %v sd %v, want 0 and %v", name, mean, sd, want)
+		}
+	}
+}
+
+// The released theta is the candidate of smallest noisy score: with the noise removed
+// (mu = +Inf), the best evaluated candidate.
+func TestSelectionReleasesTheBest(t *testing.T) {
+	for name := range selectionAccounting {
+		var best []float64
+		bestScore := math.Inf(1)
+		opt := Options{Mu: math.Inf(1), OnScore: func(theta []float64, s float64) {
+			if s < bestScore {
+				best, bestScore = theta, s
+			}
+		}}
+		m, err := New(name, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := m.Run(context.Background(), newQuadratic([]float64{0.3, -0.2}, -1, 1, 4), 30, rand.New(rand.NewPCG(7, 7)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(res.Theta, best) || res.Ledger.Private {
+			t.Errorf("%s at mu = +Inf: released %v, best scored %v; private %v", name, res.Theta, best, res.Ledger.Private)
+		}
+	}
+}
+
+// Poisson's K = 0 releases a point of the box without evaluating anything.
+func TestPoissonWithoutTrials(t *testing.T) {
+	m, _ := New("dp-select-poisson", Options{Mu: 1})
+	for seed := range uint64(50) {
+		q := newQuadratic([]float64{0, 0}, -1, 1, 3)
+		res, err := m.Run(context.Background(), q, 1, rand.New(rand.NewPCG(seed, 1)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Iters == 0 {
+			lo, hi := q.Bounds()
+			if q.Evals != 0 || res.Evals != 0 || !inBox(res.Theta, lo, hi) {
+				t.Errorf("K = 0: %d evaluations, released %v", q.Evals, res.Theta)
+			}
+			return
+		}
+	}
+	t.Error("no run of 50 drew K = 0 at mean 1 (P = e^-1 each)")
+}
+
+// Bad settings are refused with one line naming the field.
+func TestSelectConfigRefusesBadSettings(t *testing.T) {
+	for field, cfg := range map[string]SelectConfig{
+		"NegBinShape":  {NegBinShape: -1},
+		"HyPOShape":    {HyPOShape: math.Inf(1)},
+		"DensityLower": {DensityLower: 1.5},
+		"DensityUpper": {DensityUpper: 0.9},
+		"UCBWeight":    {UCBWeight: math.NaN()},
+		"Temperature":  {Temperature: -2},
+		"Candidates":   {Candidates: 1},
+		"Window":       {Window: 1},
+		"TailShare":    {TailShare: 1},
+	} {
+		for name := range selectionAccounting {
+			_, err := New(name, Options{Mu: 1, Select: cfg})
+			if err == nil || !strings.Contains(err.Error(), field) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s with %s bad: error %v", name, field, err)
+			}
+		}
+	}
+	for _, mu := range []float64{0, -1, math.NaN()} {
+		for name := range selectionAccounting {
+			if _, err := New(name, Options{Mu: mu}); err == nil || !strings.Contains(err.Error(), "Mu") {
+				t.Errorf("%s with mu %v: error %v", name, mu, err)
+			}
+		}
+	}
+}
+
+// The projection keeps every density ratio within [c, C], sums to 1, leaves a density
+// already inside unchanged and is the Euclidean projection: pi - f is the same on every
+// point where f is strictly inside the bounds.
+func TestProjectDensity(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20 {
+		n := 2 + rng.IntN(300)
+		pi := make([]float64, n)
+		total := 0.0
+		for i := range pi {
+			pi[i] = math.Exp(4 * rng.NormFloat64())
+			total += pi[i]
+		}
+		for i := range pi {
+			pi[i] /= total
+		}
+		f := ProjectDensity(pi, 0.8, 1.25)
+		sum := 0.0
+		shift := math.NaN()
+		for i, v := range f {
+			sum += v
+			if r := v * float64(n); r < 0.8*(1-1e-12) || r > 1.25*(1+1e-12) {
+				t.Fatalf("n %d: ratio %v outside [0.8, 1.25]", n, r)
+			}
+			if r := v * float64(n); r > 0.8*(1+1e-9) && r < 1.25*(1-1e-9) {
+				if d := v - pi[i]; math.IsNaN(shift) {
+					shift = d
+				} else if math.Abs(d-shift) > 1e-12 {
+					t.Fatalf("n %d: free points shifted by %v and %v", n, shift, d)
+				}
+			}
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("n %d: projection sums to %v", n, sum)
+		}
+	}
+	inside := []float64{0.2, 0.3, 0.25, 0.25}
+	if f := ProjectDensity(inside, 0.8, 1.25); !slicesClose(f, inside, 1e-12) {
+		t.Errorf("a density inside the bounds moved: %v -> %v", inside, f)
+	}
+}
+
+func slicesClose(a, b []float64, tol float64) bool {
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > tol {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+// Every density DP-HyPO samples from stays within [c, C] times uniform, whatever the
+// released scores, and moves mass towards the candidates of low score.
+func TestHyPODensityIsBounded(t *testing.T) {
+	cfg, _ := SelectConfig{Candidates: 64}.resolved()
+	ucb, _ := UCBConfig{}.resolved()
+	q := newQuadratic([]float64{0.5, 0.5}, -1, 1, 4)
+	p, err := newSearchProblem("dp-hypo", q, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	s := newHyPOSampler(cfg, ucb, 1e-4, p, rng)
+	for range 30 {
+		theta := s.next()
+		if err := s.observe(theta, q.f(theta)+0.01*rng.NormFloat64()); err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range s.weight {
+			if r := w * float64(cfg.Candidates); r < cfg.DensityLower*(1-1e-9) || r > cfg.DensityUpper*(1+1e-9) {
+				t.Fatalf("candidate %d: density ratio %v outside [%v, %v]", i, r, cfg.DensityLower, cfg.DensityUpper)
+			}
+		}
+	}
+	// The candidate nearest the minimum gets the upper bound, the farthest the lower.
+	near, far := 0, 0
+	for i, c := range s.cands {
+		if q.f(c) < q.f(s.cands[near]) {
+			near = i
+		}
+		if q.f(c) > q.f(s.cands[far]) {
+			far = i
+		}
+	}
+	if s.weight[near] <= s.weight[far] {
+		t.Errorf("the candidate nearest the minimum has density %v, the farthest %v", s.weight[near], s.weight[far])
+	}
+}
