@@ -21,6 +21,9 @@ type MethodInfo struct {
 	// Reads lists the swept parameters the method reads, among SweptParams: a sweep over
 	// another runs it once, not once per value.
 	Reads []string
+	// Currency says the method reads Options.Currency: its guarantee (pure or Renyi DP) is
+	// set from mu in the privacy currency a figure declares.
+	Currency bool
 	// Revision counts the changes of what the method computes under one name (0 or 1: as
 	// first registered). A runner keys its stored results by it, so that results of an
 	// earlier revision are never resumed as this one's. ucb and dp-ucb are at 3: their
@@ -56,11 +59,11 @@ var registry = []registered{
 	{MethodInfo{Name: "goptuna-cmaes", Legend: "CMA-ES (goptuna)", Reads: []string{"noise"}}, newGoptunaCMAES},
 	{MethodInfo{Name: "dp-random", Legend: "DP-Random", Private: true, Reads: []string{"mu", "noise"}}, newDPRandom},
 	{MethodInfo{Name: "dp-ucb", Legend: "DP-UCB", Private: true, Reads: []string{"mu", "noise"}, Revision: 3}, newDPUCB},
-	{MethodInfo{Name: "dp-rnm", Legend: "DP-RNM", Private: true, Reads: []string{"mu", "noise"}}, newDPRNM},
-	{MethodInfo{Name: "dp-select-geometric", Legend: "DP-Select (geometric)", Private: true, Reads: []string{"mu", "noise"}}, newDPSelectGeometric},
-	{MethodInfo{Name: "dp-select-negbin", Legend: "DP-Select (neg. binomial)", Private: true, Reads: []string{"mu", "noise"}}, newDPSelectNegBin},
-	{MethodInfo{Name: "dp-select-poisson", Legend: "DP-Select (Poisson)", Private: true, Reads: []string{"mu", "noise"}}, newDPSelectPoisson},
-	{MethodInfo{Name: "dp-hypo", Legend: "DP-HyPO", Private: true, Reads: []string{"mu", "noise"}}, newDPHyPO},
+	{MethodInfo{Name: "dp-rnm", Legend: "DP-RNM", Private: true, Reads: []string{"mu", "noise"}, Currency: true}, newDPRNM},
+	{MethodInfo{Name: "dp-select-geometric", Legend: "DP-Select (geometric)", Private: true, Reads: []string{"mu", "noise"}, Currency: true}, newDPSelectGeometric},
+	{MethodInfo{Name: "dp-select-negbin", Legend: "DP-Select (neg. binomial)", Private: true, Reads: []string{"mu", "noise"}, Currency: true}, newDPSelectNegBin},
+	{MethodInfo{Name: "dp-select-poisson", Legend: "DP-Select (Poisson)", Private: true, Reads: []string{"mu", "noise"}, Currency: true}, newDPSelectPoisson},
+	{MethodInfo{Name: "dp-hypo", Legend: "DP-HyPO", Private: true, Reads: []string{"mu", "noise"}, Currency: true}, newDPHyPO},
 }
 
 // lookup returns the registered method called name.

@@ -242,3 +242,31 @@ func drawTrials(plan SelectionPlan, rng *rand.Rand) int {
 func gaussianNoise(z float64, rng *rand.Rand) func() float64 {
 	return func() float64 { return GaussianRelease(0, z, rng) }
 }
+
+// EvaluationLimit is the most evaluations the method registered as name uses for budget
+// with opt: the budget, or, for a selection with a random number of trials, its plan's cap
+// (math.MaxInt for dp-select-geometric uncapped at CurrencyGDP, whose number of
+// evaluations is geometric with mean the budget).
+func EvaluationLimit(name string, opt Options, budget int) (int, error) {
+	var plan SelectionPlan
+	var err error
+	switch name {
+	case "dp-select-geometric":
+		plan, err = GeometricPlan(opt.Mu, opt.Currency, budget, opt.Select.TailShare)
+	case "dp-select-negbin":
+		plan, err = NegBinPlan(opt.Mu, budget, opt.Select)
+	case "dp-select-poisson":
+		plan, err = PoissonPlan(opt.Mu, budget, opt.Select.TailShare)
+	case "dp-hypo":
+		plan, err = HyPOPlan(opt.Mu, budget, opt.Select)
+	default:
+		return budget, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if plan.Limit == 0 {
+		return math.MaxInt, nil
+	}
+	return max(plan.Limit, 1), nil
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -360,5 +362,39 @@ func TestHyPODensityIsBounded(t *testing.T) {
 	}
 	if s.weight[near] <= s.weight[far] {
 		t.Errorf("the candidate nearest the minimum has density %v, the farthest %v", s.weight[near], s.weight[far])
+	}
+}
+
+// docs/library.md's table of noise multipliers is what the plans give, to the digits it
+// prints.
+func TestLibraryNoiseTable(t *testing.T) {
+	doc, err := os.ReadFile("../docs/library.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		for _, name := range []string{"dp-select-geometric", "dp-select-negbin", "dp-select-poisson", "dp-hypo"} {
+			if strings.HasPrefix(line, "| `"+name+"`") && strings.Count(line, "|") == 6 {
+				rows[name] = line
+			}
+		}
+	}
+	for name := range selectionAccounting {
+		line, ok := rows[name]
+		if !ok {
+			t.Fatalf("docs/library.md has no noise row for %s", name)
+		}
+		cells := strings.Split(line, "|")[2:6]
+		i := 0
+		for _, mu := range []float64{0.5, 1} {
+			for _, budget := range []int{60, 1040} {
+				z := selectionPlan(t, name, mu, budget).NoiseMultiplier
+				if got, want := strings.TrimSpace(cells[i]), strconv.FormatFloat(z, 'g', 3, 64); got != want {
+					t.Errorf("%s at mu %v, budget %d: docs say %s, the plan %s", name, mu, budget, got, want)
+				}
+				i++
+			}
+		}
 	}
 }

@@ -26,6 +26,7 @@ import (
 
 	"dpgibo/baselines"
 	"dpgibo/experiments/pool"
+	"dpgibo/internal/records"
 )
 
 // Mechanism names audited by default, in table order. Names starting with ControlPrefix are
@@ -98,6 +99,13 @@ type Config struct {
 	BaselineBudget int
 	// LossBound is Lmax of the private baselines' neighbours (default 1).
 	LossBound float64
+	// SelectionMu sets the claim of the private selections with a random number of trials:
+	// (epsilon, delta)-DP at epsilon = algo.EpsilonForDelta(SelectionMu, 1e-5), their
+	// primary currency (default 0.2: epsilon 0.726, small enough that their controls'
+	// separations exceed it within R runs).
+	SelectionMu float64
+	// SelectionBudget is the mean number of trials of those selections (default 20).
+	SelectionBudget int
 	// UCB configures dp-ucb's GP-UCB loop; the zero value uses the baselines' defaults.
 	// These settings act on released scores only (post-processing), so lighter ones
 	// change the run time, not the privacy audited.
@@ -135,7 +143,11 @@ func DefaultConfig() Config {
 		Mechanisms: []string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip, DPRandom, DPUCB, ControlDPRandomNoiseHalved,
 			DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved,
 			DPGIBOCalibrated, DPGIBOCalibrationCount, ControlCalibrationNoiseHalved,
-			DPRNM, ControlDPRNMNoiseQuartered},
+			DPRNM, ControlDPRNMNoiseQuartered,
+			DPSelectGeometric, ControlPrefix + DPSelectGeometric + ControlSelectionSuffix,
+			DPSelectNegBin, ControlPrefix + DPSelectNegBin + ControlSelectionSuffix,
+			DPSelectPoisson, ControlPrefix + DPSelectPoisson + ControlSelectionSuffix,
+			DPHyPO, ControlPrefix + DPHyPO + ControlSelectionSuffix},
 		Confidence:         0.95,
 		ClipQuantile:       0.5,
 		ClipRate:           0.2,
@@ -144,6 +156,8 @@ func DefaultConfig() Config {
 		CalibrationQueries: 2,
 		BaselineBudget:     10,
 		LossBound:          1,
+		SelectionMu:        0.5,
+		SelectionBudget:    20,
 	}
 }
 
@@ -179,6 +193,8 @@ func (c Config) withDefaults() (Config, error) {
 	c.Confidence = cmp.Or(c.Confidence, d.Confidence)
 	c.BaselineBudget = cmp.Or(c.BaselineBudget, d.BaselineBudget)
 	c.LossBound = cmp.Or(c.LossBound, d.LossBound)
+	c.SelectionMu = cmp.Or(c.SelectionMu, d.SelectionMu)
+	c.SelectionBudget = cmp.Or(c.SelectionBudget, d.SelectionBudget)
 	c.ClipQuantile = cmp.Or(c.ClipQuantile, d.ClipQuantile)
 	c.ClipRate = cmp.Or(c.ClipRate, d.ClipRate)
 	c.ClipCountShare = cmp.Or(c.ClipCountShare, d.ClipCountShare)
@@ -206,6 +222,8 @@ func (c Config) withDefaults() (Config, error) {
 	check(c.Confidence > 0 && c.Confidence < 1, "Confidence must lie in (0, 1), got %v", c.Confidence)
 	check(c.BaselineBudget > 0, "BaselineBudget must be positive, got %d", c.BaselineBudget)
 	check(c.LossBound > 0 && !math.IsInf(c.LossBound, 0), "LossBound must be positive and finite, got %v", c.LossBound)
+	check(c.SelectionMu > 0 && !math.IsInf(c.SelectionMu, 0), "SelectionMu must be positive and finite, got %v", c.SelectionMu)
+	check(c.SelectionBudget >= 2, "SelectionBudget must be at least 2, got %d", c.SelectionBudget)
 	check(c.Workers > 0, "Workers must be positive, got %d", c.Workers)
 	check(c.ClipQuantile > 0 && c.ClipQuantile < 1, "ClipQuantile must lie in (0, 1), got %v", c.ClipQuantile)
 	check(c.ClipRate > 0 && !math.IsInf(c.ClipRate, 0), "ClipRate must be positive and finite, got %v", c.ClipRate)
@@ -225,7 +243,11 @@ func (c Config) withDefaults() (Config, error) {
 type Mechanism struct {
 	Name      string
 	MuClaimed float64
-	Run       func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error)
+	// EpsClaimed and DeltaClaimed, when EpsClaimed > 0, make the claim (epsilon, delta)-DP
+	// instead of mu-GDP (MuClaimed is then NaN): the audit chooses and measures its test by
+	// EpsSeparation and the row passes when eps_lb <= eps_claimed.
+	EpsClaimed, DeltaClaimed float64
+	Run                      func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error)
 }
 
 // Row is one line of audit.csv.
@@ -244,9 +266,16 @@ type Row struct {
 	FNR       float64 `csv:"fnr"`
 	FPRUpper  float64 `csv:"fpr_upper"`
 	FNRUpper  float64 `csv:"fnr_upper"`
+	// EpsClaimed, DeltaClaimed, EpsHat and EpsLB are an (epsilon, delta) claim's row
+	// (empty for a mu claim, whose MuClaimed they replace: it is NaN then).
+	EpsClaimed   records.OptFloat `csv:"eps_claimed"`
+	DeltaClaimed records.OptFloat `csv:"delta_claimed"`
+	EpsHat       records.OptFloat `csv:"eps_hat"`
+	EpsLB        records.OptFloat `csv:"eps_lb"`
 }
 
-// Verdict is Pass when muLB <= muClaimed and Violation otherwise.
+// Verdict is Pass when the lower bound muLB (or epsilon's) is at most the claim and
+// Violation otherwise.
 func Verdict(muLB, muClaimed float64) string {
 	if muLB <= muClaimed {
 		return Pass
@@ -324,6 +353,21 @@ func AuditMechanisms(ctx context.Context, cfg Config, mechs []Mechanism) ([]Row,
 
 	rows := make([]Row, len(mechs))
 	for m, mech := range mechs {
+		if mech.EpsClaimed > 0 {
+			est, err := EstimateEps(outs[m][0], outs[m][1], mech.DeltaClaimed, cfg.Confidence)
+			if err != nil {
+				return nil, fmt.Errorf("audit: %s: %w", mech.Name, err)
+			}
+			rows[m] = Row{
+				Mechanism: mech.Name, MuClaimed: math.NaN(), MuHat: est.MuHat, MuLB: est.MuLB,
+				Runs: cfg.Runs, Verdict: Verdict(est.EpsLB, mech.EpsClaimed),
+				Tightness: math.NaN(), Threshold: est.Threshold, Above: est.Above,
+				FPR: est.FPR, FNR: est.FNR, FPRUpper: est.FPRUpper, FNRUpper: est.FNRUpper,
+				EpsClaimed: records.Some(mech.EpsClaimed), DeltaClaimed: records.Some(mech.DeltaClaimed),
+				EpsHat: records.Some(est.EpsHat), EpsLB: records.Some(est.EpsLB),
+			}
+			continue
+		}
 		est, err := EstimateMu(outs[m][0], outs[m][1], cfg.Confidence)
 		if err != nil {
 			return nil, fmt.Errorf("audit: %s: %w", mech.Name, err)

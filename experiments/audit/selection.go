@@ -3,7 +3,10 @@ package audit
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"dpgibo/accounting"
 	"dpgibo/baselines"
@@ -24,7 +27,9 @@ const (
 )
 
 // selectionNames lists the private selections (and their control) the audit knows.
-func selectionNames() []string { return []string{DPRNM, ControlDPRNMNoiseQuartered} }
+func selectionNames() []string {
+	return append([]string{DPRNM, ControlDPRNMNoiseQuartered}, randomSelections()...)
+}
 
 // SwapNeighbour is one of the pair of neighbouring datasets of the selection audit, for a
 // run that evaluates two candidates: every user's loss is 0 except user 0's, which is Lmax
@@ -92,6 +97,9 @@ func (o *SwapNeighbour) Losses(theta, dst []float64) error {
 // buildSelectionMechanism audits dp-rnm on the swap pair: the statistic is 1 when the
 // released point is the first candidate and 0 otherwise.
 func buildSelectionMechanism(cfg Config, name string) (Mechanism, error) {
+	if slices.Contains(randomSelections(), name) {
+		return buildRandomSelection(cfg, name)
+	}
 	runMu := cfg.Mu
 	switch name {
 	case DPRNM:
@@ -129,6 +137,130 @@ func buildSelectionMechanism(cfg Config, name string) (Mechanism, error) {
 				}
 			}
 			return 1, nil
+		},
+	}, nil
+}
+
+// The private selections with a random number of trials, audited at their primary
+// currency against (epsilon, delta) claims (Config.SelectionMu), each with a control that
+// runs the real method without noise (mu = +Inf) while claiming the configured level.
+const (
+	DPSelectGeometric      = "dp-select-geometric"
+	DPSelectNegBin         = "dp-select-negbin"
+	DPSelectPoisson        = "dp-select-poisson"
+	DPHyPO                 = "dp-hypo"
+	ControlSelectionSuffix = "-no-noise"
+)
+
+// randomSelections lists the selections with a random number of trials and their
+// controls.
+func randomSelections() []string {
+	var out []string
+	for _, m := range []string{DPSelectGeometric, DPSelectNegBin, DPSelectPoisson, DPHyPO} {
+		out = append(out, m, ControlPrefix+m+ControlSelectionSuffix)
+	}
+	return out
+}
+
+// SplitNeighbour is one of the pair of neighbouring datasets of the audit of the
+// selections with a random number of trials, on [0, 1]^dim: every user's loss is 0 except
+// user 0's, which is Lmax where theta_1 < 1/2 in X and where theta_1 >= 1/2 in X'. Every
+// candidate's clipped mean loss moves by Lmax/n between the two, in opposite directions on
+// the two halves of the box, so X favours the upper half and X' the lower; the statistic
+// is the released theta_1.
+type SplitNeighbour struct {
+	dim, users int
+	bound      float64
+	prime      bool
+	lo, hi     []float64
+}
+
+// NewSplitNeighbour returns X (prime false) or X'.
+func NewSplitNeighbour(dim, users int, lossBound float64, prime bool) (*SplitNeighbour, error) {
+	x, _, err := NewConstantNeighbours(dim, users, lossBound) // validates the settings
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := x.Bounds()
+	return &SplitNeighbour{dim: dim, users: users, bound: lossBound, prime: prime, lo: lo, hi: hi}, nil
+}
+
+// Dim is the number of hyperparameters.
+func (o *SplitNeighbour) Dim() int { return o.dim }
+
+// Bounds returns [0, 1]^dim.
+func (o *SplitNeighbour) Bounds() (lo, hi []float64) { return o.lo, o.hi }
+
+// Users is n.
+func (o *SplitNeighbour) Users() int { return o.users }
+
+// LossBound is Lmax.
+func (o *SplitNeighbour) LossBound() float64 { return o.bound }
+
+// Losses writes user 0's loss (see SplitNeighbour) and 0 for every other user.
+func (o *SplitNeighbour) Losses(theta, dst []float64) error {
+	if len(theta) != o.dim || len(dst) != o.users {
+		return fmt.Errorf("audit: SplitNeighbour.Losses: theta has length %d (want %d), dst %d (want %d)", len(theta), o.dim, len(dst), o.users)
+	}
+	for i := range dst {
+		dst[i] = 0
+	}
+	if (theta[0] < 0.5) != o.prime {
+		dst[0] = o.bound
+	}
+	return nil
+}
+
+// buildRandomSelection audits a selection with a random number of trials (or its control)
+// on the split pair: the claim is the plan's (epsilon, delta) at Config.SelectionMu and a
+// mean of Config.SelectionBudget trials.
+func buildRandomSelection(cfg Config, name string) (Mechanism, error) {
+	method, control := strings.CutPrefix(name, ControlPrefix)
+	method = strings.TrimSuffix(method, ControlSelectionSuffix)
+	// DP-HyPO's density is post-processing of released scores: a coarser discretisation
+	// changes its run time, not the privacy audited.
+	sel := baselines.SelectConfig{Candidates: 64}
+	var plan baselines.SelectionPlan
+	var err error
+	switch method {
+	case DPSelectGeometric:
+		plan, err = baselines.GeometricPlan(cfg.SelectionMu, baselines.CurrencyEpsDelta, cfg.SelectionBudget, 0)
+	case DPSelectNegBin:
+		plan, err = baselines.NegBinPlan(cfg.SelectionMu, cfg.SelectionBudget, sel)
+	case DPSelectPoisson:
+		plan, err = baselines.PoissonPlan(cfg.SelectionMu, cfg.SelectionBudget, 0)
+	case DPHyPO:
+		plan, err = baselines.HyPOPlan(cfg.SelectionMu, cfg.SelectionBudget, sel)
+	default:
+		return Mechanism{}, fmt.Errorf("audit: unknown mechanism %q", name)
+	}
+	if err != nil {
+		return Mechanism{}, fmt.Errorf("audit: %s: %w", name, err)
+	}
+	runMu := cfg.SelectionMu
+	if control {
+		runMu = math.Inf(1)
+	}
+	opt := baselines.Options{Mu: runMu, LossBound: cfg.LossBound, Select: sel, UCB: cfg.UCB}
+	if _, err := baselines.New(method, opt); err != nil {
+		return Mechanism{}, fmt.Errorf("audit: %s: %w", name, err)
+	}
+	return Mechanism{
+		Name: name, MuClaimed: math.NaN(), EpsClaimed: plan.Epsilon, DeltaClaimed: plan.Delta,
+		Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
+			obj, err := NewSplitNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
+			if err != nil {
+				return 0, err
+			}
+			m, err := baselines.New(method, opt)
+			if err != nil {
+				return 0, err
+			}
+			res, err := m.Run(ctx, obj, cfg.SelectionBudget, rng, nil)
+			if err != nil {
+				return 0, err
+			}
+			return res.Theta[0], nil
 		},
 	}, nil
 }

@@ -74,6 +74,9 @@ type Estimate struct {
 	FNRUpper   float64 // Clopper-Pearson upper bound on beta
 	MuHat      float64 // GDPSeparation(FPR, FNR), rates clamped to [1/(2N), 1-1/(2N)], floored at 0
 	MuLB       float64 // GDPSeparation(FPRUpper, FNRUpper) floored at 0: mu >= MuLB with the stated confidence
+	// EpsHat and EpsLB are EpsSeparation's point estimate and lower bound, set by
+	// EstimateEps only (an (epsilon, delta) claim).
+	EpsHat, EpsLB float64
 }
 
 // MaxThresholds is the number of candidate thresholds (pooled quantiles of the selection
@@ -87,6 +90,47 @@ const MaxThresholds = 200
 // level 1 - (1-confidence)/2, so that with probability at least confidence both hold and the
 // true mu is at least MuLB (union bound).
 func EstimateMu(outX, outXp []float64, confidence float64) (Estimate, error) {
+	return estimateWith(outX, outXp, confidence, GDPSeparation)
+}
+
+// EpsSeparation is the smallest epsilon for which a test with false-positive rate alpha
+// and false-negative rate beta is allowed under (epsilon, delta)-DP: the event "says X'"
+// gives 1 - beta <= e^eps alpha + delta, the event "says X" gives 1 - alpha <= e^eps beta
+// + delta, so eps >= log((1 - delta - beta)/alpha) and eps >= log((1 - delta - alpha)/beta).
+// It is decreasing in alpha and beta (upper bounds on the rates give a lower bound) and
+// -Inf when neither event separates the datasets by more than delta.
+func EpsSeparation(alpha, beta, delta float64) float64 {
+	sep := func(a, b float64) float64 {
+		if 1-delta-b <= 0 {
+			return math.Inf(-1)
+		}
+		return math.Log((1 - delta - b) / a)
+	}
+	return math.Max(sep(alpha, beta), sep(beta, alpha))
+}
+
+// EstimateEps is EstimateMu for an (epsilon, delta)-DP claim: the test is chosen, and
+// measured, by EpsSeparation at delta; EpsHat and EpsLB are set (floored at 0), and MuHat
+// and MuLB are the same test's GDP separation, for information.
+func EstimateEps(outX, outXp []float64, delta, confidence float64) (Estimate, error) {
+	if !(delta >= 0 && delta < 1) {
+		return Estimate{}, fmt.Errorf("audit: EstimateEps: delta must lie in [0, 1), got %v", delta)
+	}
+	sep := func(a, b float64) float64 { return EpsSeparation(a, b, delta) }
+	est, err := estimateWith(outX, outXp, confidence, sep)
+	if err != nil {
+		return Estimate{}, err
+	}
+	nX, nXp := est.Evaluation, est.Evaluation
+	est.EpsLB = math.Max(0, sep(est.FPRUpper, est.FNRUpper))
+	est.EpsHat = math.Max(0, sep(clampRate(est.FPR, nX), clampRate(est.FNR, nXp)))
+	return est, nil
+}
+
+// estimateWith is the threshold audit with the separation sep(alpha, beta) that the claim
+// bounds: the test is chosen on the selection half by the largest sep of the rates' upper
+// bounds and measured on the held-out half; MuHat and MuLB are its GDP separation.
+func estimateWith(outX, outXp []float64, confidence float64, sep func(alpha, beta float64) float64) (Estimate, error) {
 	if len(outX) < 4 || len(outXp) < 4 {
 		return Estimate{}, fmt.Errorf("audit: EstimateMu needs at least 4 runs per dataset, got %d and %d", len(outX), len(outXp))
 	}
@@ -112,7 +156,7 @@ func EstimateMu(outX, outXp []float64, confidence float64) (Estimate, error) {
 	found := false
 	for _, c := range candidates {
 		for _, above := range []bool{true, false} {
-			lb, err := lowerBoundAt(selX, selXp, c, above, each)
+			lb, err := lowerBoundAt(selX, selXp, c, above, each, sep)
 			if err != nil {
 				return Estimate{}, err
 			}
@@ -176,7 +220,7 @@ func countSays(sorted []float64, c float64, above bool) int {
 	return sort.SearchFloat64s(sorted, c)
 }
 
-func lowerBoundAt(sortedX, sortedXp []float64, c float64, above bool, each float64) (float64, error) {
+func lowerBoundAt(sortedX, sortedXp []float64, c float64, above bool, each float64, sep func(alpha, beta float64) float64) (float64, error) {
 	fp := countSays(sortedX, c, above)
 	fn := len(sortedXp) - countSays(sortedXp, c, above)
 	au, err := ClopperPearsonUpper(fp, len(sortedX), each)
@@ -187,7 +231,7 @@ func lowerBoundAt(sortedX, sortedXp []float64, c float64, above bool, each float
 	if err != nil {
 		return 0, err
 	}
-	return GDPSeparation(au, bu), nil
+	return sep(au, bu), nil
 }
 
 // clampRate keeps an empirical rate away from 0 and 1 by half a count so that the point

@@ -75,6 +75,9 @@ type Cell struct {
 	// Rule is the defaults study's candidate rule of a "library" cell (AlgoConfig.Rule);
 	// absent when the cell runs algo's defaults as they are.
 	Rule string `json:"rule,omitempty"`
+	// Currency is the privacy currency of a method that reads one (AlgoConfig.Currency),
+	// absent for the primary currency.
+	Currency string `json:"currency,omitempty"`
 	// SVRPrecision is the svr task's precision of the prediction's cross products, present
 	// only where it differs from pinnedSVRPrecision (which every svr cell before the
 	// precision study used).
@@ -263,6 +266,9 @@ func CellFor(suite string, b Block, d int, value Num, method string, seed int, s
 	}
 	if info, ok := baselines.Info(method); ok && info.Revision > 1 {
 		c.MethodRevision = info.Revision
+	}
+	if info, ok := baselines.Info(method); ok && info.Currency {
+		c.Currency = a.Currency
 	}
 	if b.Task == "svr" && b.Data == "" {
 		c.DataSource = source

@@ -125,9 +125,14 @@ func RunCell(ctx context.Context, spec Cell, newTask TaskFactory, newMethod Meth
 			return nil, err
 		}
 	}
+	// A selection with a random number of trials has the budget as its mean and a cap.
+	limit, err := baselines.EvaluationLimit(spec.Method, opts, spec.Budget)
+	if err != nil {
+		return nil, fmt.Errorf("method %s: %w", spec.Method, err)
+	}
 	cb := func(it algo.Iteration) error {
-		if it.Evals > spec.Budget {
-			return fmt.Errorf("method %s reported %d evaluations, over its budget %d", spec.Method, it.Evals, spec.Budget)
+		if it.Evals > limit {
+			return fmt.Errorf("method %s reported %d evaluations, over its budget %d", spec.Method, it.Evals, limit)
 		}
 		rec.lastIter = it.Iter
 		return rec.record(it.Iter, it.Evals, it.Batch, it.Theta, &it)
@@ -137,8 +142,8 @@ func RunCell(ctx context.Context, spec Cell, newTask TaskFactory, newMethod Meth
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", spec.Method, err)
 	}
-	if timed.evals > spec.Budget {
-		return nil, fmt.Errorf("method %s used %d evaluations, over its budget %d", spec.Method, timed.evals, spec.Budget)
+	if timed.evals > limit {
+		return nil, fmt.Errorf("method %s used %d evaluations, over its budget %d", spec.Method, timed.evals, limit)
 	}
 	// The released theta closes the trace when the last callback did not report it.
 	if res.Theta != nil && (rec.last == nil || thetaKey(rec.last) != thetaKey(res.Theta)) {
@@ -212,6 +217,13 @@ func cellStart(spec Cell, task tasks.Task) ([]float64, *rand.Rand) {
 // Algorithm 1's other settings with every default the suites do not set pinned.
 func cellOptions(spec Cell, task tasks.Task, theta0 []float64) (baselines.Options, error) {
 	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
+	switch spec.Currency {
+	case "":
+	case CurrencyGDP:
+		opts.Currency = baselines.CurrencyGDP
+	default:
+		return opts, fmt.Errorf("unknown privacy currency %q (want %q or empty)", spec.Currency, CurrencyGDP)
+	}
 	if spec.local() && spec.Defaults != "" {
 		// The library study: algo's defaults for everything but T and mu.
 		opts.Theta0 = theta0

@@ -54,7 +54,14 @@ type AlgoConfig struct {
 	// lower quartile, which the runner then sets explicitly in a private run), so that the
 	// library study's cells keep what they computed and their stems.
 	DefaultsRevision int `json:",omitempty"`
+	// Currency is the privacy currency of the methods that read one
+	// (baselines.MethodInfo.Currency): "" the primary, (epsilon, 1e-5) of mu-GDP at Mu;
+	// CurrencyGDP the secondary, the same mu-GDP (docs/library.md, "Private comparators").
+	Currency string `json:",omitempty"`
 }
+
+// CurrencyGDP is AlgoConfig.Currency's secondary currency (baselines.CurrencyGDP).
+const CurrencyGDP = "gdp"
 
 // Values of AlgoConfig.Defaults.
 const (

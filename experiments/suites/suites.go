@@ -26,14 +26,18 @@ const (
 	Paper   = "paper"
 	Quick   = "quick"
 	Private = "private"
-	Peers   = "peers"
-	Design  = "design"
+	// PrivateSelect is fig-private-select, the private comparators of the paper's
+	// contribution (3); its cells are the private suite's (Block.CellSuite), so that it
+	// shares fig-private's DP-GIBO, dp-random and dp-ucb runs.
+	PrivateSelect = "private-select"
+	Peers         = "peers"
+	Design        = "design"
 	// Precision is the svr precision study (docs/library.md, "SVR evaluation").
 	Precision = "precision"
 )
 
 // Names lists the figure suites.
-var Names = []string{Paper, Quick, Private, Peers, Design, Precision, Defaults, LibraryPeers}
+var Names = []string{Paper, Quick, Private, PrivateSelect, Peers, Design, Precision, Defaults, LibraryPeers}
 
 // Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
 // leaves open are marked "choice" and listed in docs/reproducing.md.
@@ -78,8 +82,10 @@ const (
 	seedsNoiseMisspec = 10
 	seedsClipSweep    = 30
 	seedsPrivate      = 11
-	seedsPeers        = 10
-	seedsPeersSVR     = 20
+	// fig-private-select: the Holm rule over its 106 claim tests (2/2^13 <= 0.05/106).
+	seedsPrivateSelect = 13
+	seedsPeers         = 10
+	seedsPeersSVR      = 20
 )
 
 // withClip returns a with Clip set to clip.
@@ -294,6 +300,55 @@ func privateFigures() []runner.Figure {
 	}}}
 }
 
+// PrivateSelectMethods are the private comparators of fig-private-select besides DP-GIBO:
+// the global private baselines, report-noisy-max, the private selections with a random
+// number of trials (Liu and Talwar; Papernot and Steinke) and DP-HyPO.
+var PrivateSelectMethods = []string{"dp-random", "dp-ucb", "dp-rnm", "dp-select-geometric", "dp-select-negbin", "dp-select-poisson", "dp-hypo"}
+
+// privateSelectFigures returns fig-private-select: DP-GIBO against every private method
+// the paper cites (docs/library.md, "Private comparators"), each at DP-GIBO's evaluation
+// budget T(d+1) (the mean number of trials of the random-count selections), on fig-private's
+// tasks and settings. Primary currency at mu in {1, 0.5}: every comparator at the
+// (epsilon, 1e-5) of DP-GIBO's mu-GDP, with non-private random search beside them (the
+// DP-HyPO sentence compares with it). Secondary currency at mu = 1 (label currency=gdp):
+// the methods whose guarantee implies mu-GDP, at DP-GIBO's mu-GDP. dp-ucb, like in
+// fig-private, is not run on SVR (d = 103). Its cells are the private suite's, so that
+// DP-GIBO's, dp-random's and dp-ucb's cells at mu = 1 are fig-private's (same settings) for
+// seeds 1 to 11.
+func privateSelectFigures() []runner.Figure {
+	primary := append(append([]string{"dpgibo"}, PrivateSelectMethods...), "random")
+	gdp := []string{"dpgibo", "dp-random", "dp-ucb", "dp-rnm", "dp-select-geometric"}
+	withoutUCB := func(ms []string) []string {
+		return slices.DeleteFunc(slices.Clone(ms), func(m string) bool { return m == "dp-ucb" })
+	}
+	gdpAlgo := func(a runner.AlgoConfig) runner.AlgoConfig {
+		a.Currency = runner.CurrencyGDP
+		return a
+	}
+	var blocks []runner.Block
+	for _, t := range []struct {
+		task         string
+		dims         []int
+		nTrain, nVal int
+		algo         runner.AlgoConfig
+		dropUCB      bool
+	}{
+		{"grouplasso", []int{2, 10, 20}, 0, 0, groupLassoAlgo, false},
+		{"gpreg", []int{2, 5, 10}, 1000, 1000, gpAcrossDAlgo, false},
+		{"svr", []int{103}, 1000, 9000, svrAlgo, true},
+	} {
+		p := runner.Block{Task: t.task, CellSuite: Private, Dims: t.dims, NTrain: t.nTrain, NVal: t.nVal, DataSeed: 1, Methods: primary,
+			Seeds: seedsPrivateSelect, Algo: t.algo, Sweep: "mu", Values: []num{1, 0.5}}
+		g := p
+		g.Methods, g.Algo, g.Values, g.Label = gdp, gdpAlgo(t.algo), []num{1}, "currency=gdp"
+		if t.dropUCB {
+			p.Methods, g.Methods = withoutUCB(p.Methods), withoutUCB(g.Methods)
+		}
+		blocks = append(blocks, p, g)
+	}
+	return []runner.Figure{{Name: "fig-private-select", Blocks: blocks}}
+}
+
 // peersFigures returns the peers suite: fig-peers, DP-GIBO (mu = 1 and 0.2) beside GIBO,
 // random search, TPE and CMA-ES, every method at the evaluation budget
 // T(d+1) of DP-GIBO. Each task keeps the settings of its paper figure: fig1's for group
@@ -320,6 +375,12 @@ func peersFigures() []runner.Figure {
 // the same code paths (every task, method, sweep and output) in seconds.
 func quickFigures() []runner.Figure {
 	figs := append(paperFigures(), privateFigures()...)
+	for _, f := range privateSelectFigures() {
+		for bi := range f.Blocks {
+			f.Blocks[bi].CellSuite = "" // the quick suite's own cells
+		}
+		figs = append(figs, f)
+	}
 	figs = append(figs, peersFigures()...)
 	for fi := range figs {
 		for bi := range figs[fi].Blocks {
@@ -366,6 +427,8 @@ func Figures(suite, only string) ([]runner.Figure, error) {
 		figs = paperFigures()
 	case Private:
 		figs = privateFigures()
+	case PrivateSelect:
+		figs = privateSelectFigures()
 	case Peers:
 		figs = peersFigures()
 	case Quick:

@@ -75,7 +75,10 @@ var renderers = withDesignStudy(map[string]figure{
 	"clip-sweep":    {draw: drawSweepByIter},
 	"fig2a-clip":    {draw: drawSweepByIter},
 	"fig-private":   {draw: drawPrivate},
-	"fig-peers":     {draw: drawPeers},
+	// fig-private-select: one row of panels per privacy level (mu = 1 and 0.5 at the primary
+	// currency, mu = 1 at the secondary), one per task.
+	"fig-private-select": {draw: drawPrivate},
+	"fig-peers":          {draw: drawPeers},
 	// The library study's figures (experiments -suite=defaults): one curve per setting.
 	"defaults-grouplasso": {draw: drawSweepByIter},
 	"defaults-gpreg":      {draw: drawSweepByIter},
@@ -604,6 +607,16 @@ func methodColor(m string) color.Color {
 		return color.RGBA{R: 0x0b, G: 0x5f, B: 0x68, A: 0xff}
 	case "goptuna-cmaes":
 		return color.RGBA{R: 0x5e, G: 0x5e, B: 0x11, A: 0xff}
+	case "dp-rnm":
+		return color.RGBA{R: 0xe3, G: 0x77, B: 0xc2, A: 0xff}
+	case "dp-select-geometric":
+		return color.RGBA{R: 0x39, G: 0x3b, B: 0x79, A: 0xff}
+	case "dp-select-negbin":
+		return color.RGBA{R: 0x6b, G: 0x6e, B: 0xcf, A: 0xff}
+	case "dp-select-poisson":
+		return color.RGBA{R: 0x9c, G: 0x9e, B: 0xde, A: 0xff}
+	case "dp-hypo":
+		return color.RGBA{R: 0xad, G: 0x49, B: 0x4a, A: 0xff}
 	}
 	return color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff}
 }

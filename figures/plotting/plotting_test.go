@@ -109,6 +109,11 @@ func smallInputs(t *testing.T, dir string) {
 	private := traceRows("fig-private", "grouplasso", "synthetic", []int{2, 10}, []string{"mu=1", "mu=0.2"}, []string{"dpgibo", "dp-random", "dp-ucb"}, 3, 4)
 	private = append(private, traceRows("fig-private", "svr", "ctslice-synthetic", []int{103}, []string{"mu=1", "mu=0.2"}, []string{"dpgibo", "dp-random"}, 3, 2)...)
 	writeCSV(t, dir, "fig-private", private)
+	sel := traceRows("fig-private-select", "grouplasso", "synthetic", []int{2, 10}, []string{"mu=1", "mu=0.5"},
+		[]string{"dpgibo", "dp-rnm", "dp-select-negbin", "dp-hypo"}, 3, 4)
+	sel = append(sel, traceRows("fig-private-select", "grouplasso", "synthetic", []int{2, 10}, []string{"currency=gdp,mu=1"},
+		[]string{"dpgibo", "dp-select-geometric"}, 3, 4)...)
+	writeCSV(t, dir, "fig-private-select", sel)
 	var peers []records.Row
 	for _, task := range []struct {
 		name, data string

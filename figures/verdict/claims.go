@@ -975,7 +975,11 @@ func evidence(j judged, pHolm, pAgainstHolm float64, k int, ctl controls) string
 		b.WriteString("; both sides' median gaps to f* are below the margin: the claim only says A is within the margin of f*")
 	}
 	if j.claim.Metric == claims.MetricLogGap {
-		b.WriteString("; log-gap rule for \"substantially\" (post hoc: chosen after the results were seen)")
+		if claims.LogGapPostHoc(j.claim.Figure) {
+			b.WriteString("; log-gap rule for \"substantially\" (post hoc: chosen after the results were seen)")
+		} else {
+			b.WriteString("; log-gap rule for \"substantially\" (declared before this figure ran)")
+		}
 	}
 	for _, n := range ctl.controlNotes {
 		b.WriteString("; " + n)
