@@ -320,23 +320,11 @@ var selectionAccounting = map[string]string{
 // options' mu for budget.
 func selectionLimit(t *testing.T, name string, budget int) int {
 	t.Helper()
-	opt := testOptions()
-	var plan SelectionPlan
-	var err error
-	switch name {
-	case "dp-select-geometric":
-		plan, err = GeometricPlan(opt.Mu, opt.Currency, budget, 0)
-	case "dp-select-negbin":
-		plan, err = NegBinPlan(opt.Mu, budget, opt.Select)
-	case "dp-select-poisson":
-		plan, err = PoissonPlan(opt.Mu, budget, 0)
-	case "dp-hypo":
-		plan, err = HyPOPlan(opt.Mu, budget, opt.Select)
-	}
+	limit, err := EvaluationLimit(name, testOptions(), budget)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return plan.Limit
+	return limit
 }
 
 func TestLedgers(t *testing.T) {

@@ -43,18 +43,11 @@ type DPHyPO struct {
 }
 
 func newDPHyPO(opt Options) (Method, error) {
-	const name = "dp-hypo"
-	if err := checkMu(name, opt.Mu); err != nil {
+	if err := newRDPSelection("dp-hypo", opt); err != nil {
 		return nil, err
 	}
-	if _, err := opt.Select.resolved(); err != nil {
-		return nil, fmt.Errorf("baselines: %s: %w", name, err)
-	}
 	if _, err := opt.UCB.resolved(); err != nil {
-		return nil, fmt.Errorf("baselines: %s: %w", name, err)
-	}
-	if opt.Currency != CurrencyEpsDelta {
-		return nil, fmt.Errorf("baselines: %s: is Renyi-DP, which implies no mu-GDP: run it at CurrencyEpsDelta, not %v", name, opt.Currency)
+		return nil, fmt.Errorf("baselines: dp-hypo: %w", err)
 	}
 	return &DPHyPO{opt: opt}, nil
 }

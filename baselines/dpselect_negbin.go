@@ -25,15 +25,8 @@ type DPSelectNegBin struct {
 }
 
 func newDPSelectNegBin(opt Options) (Method, error) {
-	const name = "dp-select-negbin"
-	if err := checkMu(name, opt.Mu); err != nil {
+	if err := newRDPSelection("dp-select-negbin", opt); err != nil {
 		return nil, err
-	}
-	if _, err := opt.Select.resolved(); err != nil {
-		return nil, fmt.Errorf("baselines: %s: %w", name, err)
-	}
-	if opt.Currency != CurrencyEpsDelta {
-		return nil, fmt.Errorf("baselines: %s: is Renyi-DP, which implies no mu-GDP: run it at CurrencyEpsDelta, not %v", name, opt.Currency)
 	}
 	return &DPSelectNegBin{opt: opt}, nil
 }

@@ -23,15 +23,8 @@ type DPSelectPoisson struct {
 }
 
 func newDPSelectPoisson(opt Options) (Method, error) {
-	const name = "dp-select-poisson"
-	if err := checkMu(name, opt.Mu); err != nil {
+	if err := newRDPSelection("dp-select-poisson", opt); err != nil {
 		return nil, err
-	}
-	if _, err := opt.Select.resolved(); err != nil {
-		return nil, fmt.Errorf("baselines: %s: %w", name, err)
-	}
-	if opt.Currency != CurrencyEpsDelta {
-		return nil, fmt.Errorf("baselines: %s: is Renyi-DP, which implies no mu-GDP: run it at CurrencyEpsDelta, not %v", name, opt.Currency)
 	}
 	return &DPSelectPoisson{opt: opt}, nil
 }

@@ -243,13 +243,9 @@ func gaussianNoise(z float64, rng *rand.Rand) func() float64 {
 	return func() float64 { return GaussianRelease(0, z, rng) }
 }
 
-// EvaluationLimit is the most evaluations the method registered as name uses for budget
-// with opt: the budget, or, for a selection with a random number of trials, its plan's cap
-// (math.MaxInt for dp-select-geometric uncapped at CurrencyGDP, whose number of
-// evaluations is geometric with mean the budget).
-func EvaluationLimit(name string, opt Options, budget int) (int, error) {
-	var plan SelectionPlan
-	var err error
+// PlanFor is the plan of the selection with a random number of trials registered as name,
+// for budget, with opt's Mu, Currency and Select; ok is false for any other method.
+func PlanFor(name string, opt Options, budget int) (plan SelectionPlan, ok bool, err error) {
 	switch name {
 	case "dp-select-geometric":
 		plan, err = GeometricPlan(opt.Mu, opt.Currency, budget, opt.Select.TailShare)
@@ -260,13 +256,39 @@ func EvaluationLimit(name string, opt Options, budget int) (int, error) {
 	case "dp-hypo":
 		plan, err = HyPOPlan(opt.Mu, budget, opt.Select)
 	default:
-		return budget, nil
+		return SelectionPlan{}, false, nil
 	}
-	if err != nil {
+	return plan, true, err
+}
+
+// EvaluationLimit is the most evaluations the method registered as name uses for budget
+// with opt: the budget, or, for a selection with a random number of trials, its plan's cap
+// (math.MaxInt for dp-select-geometric uncapped at CurrencyGDP, whose number of
+// evaluations is geometric with mean the budget).
+func EvaluationLimit(name string, opt Options, budget int) (int, error) {
+	plan, ok, err := PlanFor(name, opt, budget)
+	switch {
+	case err != nil:
 		return 0, err
-	}
-	if plan.Limit == 0 {
+	case !ok:
+		return budget, nil
+	case plan.Limit == 0:
 		return math.MaxInt, nil
 	}
 	return max(plan.Limit, 1), nil
+}
+
+// newRDPSelection checks the options of a Renyi-DP selection (dp-select-negbin,
+// dp-select-poisson, dp-hypo): mu, its settings, and the primary currency.
+func newRDPSelection(name string, opt Options) error {
+	if err := checkMu(name, opt.Mu); err != nil {
+		return err
+	}
+	if _, err := opt.Select.resolved(); err != nil {
+		return fmt.Errorf("baselines: %s: %w", name, err)
+	}
+	if opt.Currency != CurrencyEpsDelta {
+		return fmt.Errorf("baselines: %s: is Renyi-DP, which implies no mu-GDP: run it at CurrencyEpsDelta, not %v", name, opt.Currency)
+	}
+	return nil
 }

@@ -18,22 +18,9 @@ import (
 // declared settings at the primary currency.
 func selectionPlan(t *testing.T, name string, mu float64, budget int) SelectionPlan {
 	t.Helper()
-	var plan SelectionPlan
-	var err error
-	switch name {
-	case "dp-select-geometric":
-		plan, err = GeometricPlan(mu, CurrencyEpsDelta, budget, 0)
-	case "dp-select-negbin":
-		plan, err = NegBinPlan(mu, budget, SelectConfig{})
-	case "dp-select-poisson":
-		plan, err = PoissonPlan(mu, budget, 0)
-	case "dp-hypo":
-		plan, err = HyPOPlan(mu, budget, SelectConfig{})
-	default:
-		t.Fatalf("no plan for %q", name)
-	}
-	if err != nil {
-		t.Fatal(err)
+	plan, ok, err := PlanFor(name, Options{Mu: mu}, budget)
+	if err != nil || !ok {
+		t.Fatalf("no plan for %q: %v", name, err)
 	}
 	return plan
 }

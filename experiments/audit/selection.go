@@ -39,35 +39,51 @@ func selectionNames() []string {
 // candidates are drawn by the method without looking at the data, so for each draw the
 // two datasets are a fixed neighbouring pair. First returns the first point evaluated.
 type SwapNeighbour struct {
-	dim, users int
-	bound      float64
-	prime      bool
-	calls      int
-	first      []float64
-	lo, hi     []float64
+	unitNeighbour
+	calls int
+	first []float64
 }
 
 // NewSwapNeighbour returns X (prime false) or X' on [0, 1]^dim.
 func NewSwapNeighbour(dim, users int, lossBound float64, prime bool) (*SwapNeighbour, error) {
-	x, _, err := NewConstantNeighbours(dim, users, lossBound) // validates the settings
+	u, err := newUnitNeighbour(dim, users, lossBound, prime)
 	if err != nil {
 		return nil, err
 	}
+	return &SwapNeighbour{unitNeighbour: u}, nil
+}
+
+// unitNeighbour is what the selection audits' neighbours share: [0, 1]^dim, n users,
+// Lmax, and which of the pair it is.
+type unitNeighbour struct {
+	dim, users int
+	bound      float64
+	prime      bool
+	lo, hi     []float64
+}
+
+// newUnitNeighbour validates the settings (as NewConstantNeighbours does) and returns X
+// (prime false) or X'.
+func newUnitNeighbour(dim, users int, lossBound float64, prime bool) (unitNeighbour, error) {
+	x, _, err := NewConstantNeighbours(dim, users, lossBound)
+	if err != nil {
+		return unitNeighbour{}, err
+	}
 	lo, hi := x.Bounds()
-	return &SwapNeighbour{dim: dim, users: users, bound: lossBound, prime: prime, lo: lo, hi: hi}, nil
+	return unitNeighbour{dim: dim, users: users, bound: lossBound, prime: prime, lo: lo, hi: hi}, nil
 }
 
 // Dim is the number of hyperparameters.
-func (o *SwapNeighbour) Dim() int { return o.dim }
+func (o *unitNeighbour) Dim() int { return o.dim }
 
 // Bounds returns [0, 1]^dim.
-func (o *SwapNeighbour) Bounds() (lo, hi []float64) { return o.lo, o.hi }
+func (o *unitNeighbour) Bounds() (lo, hi []float64) { return o.lo, o.hi }
 
 // Users is n.
-func (o *SwapNeighbour) Users() int { return o.users }
+func (o *unitNeighbour) Users() int { return o.users }
 
 // LossBound is Lmax.
-func (o *SwapNeighbour) LossBound() float64 { return o.bound }
+func (o *unitNeighbour) LossBound() float64 { return o.bound }
 
 // First is a copy of the first point evaluated (nil before any).
 func (o *SwapNeighbour) First() []float64 { return append([]float64(nil), o.first...) }
@@ -168,34 +184,16 @@ func randomSelections() []string {
 // candidate's clipped mean loss moves by Lmax/n between the two, in opposite directions on
 // the two halves of the box, so X favours the upper half and X' the lower; the statistic
 // is the released theta_1.
-type SplitNeighbour struct {
-	dim, users int
-	bound      float64
-	prime      bool
-	lo, hi     []float64
-}
+type SplitNeighbour struct{ unitNeighbour }
 
 // NewSplitNeighbour returns X (prime false) or X'.
 func NewSplitNeighbour(dim, users int, lossBound float64, prime bool) (*SplitNeighbour, error) {
-	x, _, err := NewConstantNeighbours(dim, users, lossBound) // validates the settings
+	u, err := newUnitNeighbour(dim, users, lossBound, prime)
 	if err != nil {
 		return nil, err
 	}
-	lo, hi := x.Bounds()
-	return &SplitNeighbour{dim: dim, users: users, bound: lossBound, prime: prime, lo: lo, hi: hi}, nil
+	return &SplitNeighbour{u}, nil
 }
-
-// Dim is the number of hyperparameters.
-func (o *SplitNeighbour) Dim() int { return o.dim }
-
-// Bounds returns [0, 1]^dim.
-func (o *SplitNeighbour) Bounds() (lo, hi []float64) { return o.lo, o.hi }
-
-// Users is n.
-func (o *SplitNeighbour) Users() int { return o.users }
-
-// LossBound is Lmax.
-func (o *SplitNeighbour) LossBound() float64 { return o.bound }
 
 // Losses writes user 0's loss (see SplitNeighbour) and 0 for every other user.
 func (o *SplitNeighbour) Losses(theta, dst []float64) error {
@@ -220,18 +218,8 @@ func buildRandomSelection(cfg Config, name string) (Mechanism, error) {
 	// DP-HyPO's density is post-processing of released scores: a coarser discretisation
 	// changes its run time, not the privacy audited.
 	sel := baselines.SelectConfig{Candidates: 64}
-	var plan baselines.SelectionPlan
-	var err error
-	switch method {
-	case DPSelectGeometric:
-		plan, err = baselines.GeometricPlan(cfg.SelectionMu, baselines.CurrencyEpsDelta, cfg.SelectionBudget, 0)
-	case DPSelectNegBin:
-		plan, err = baselines.NegBinPlan(cfg.SelectionMu, cfg.SelectionBudget, sel)
-	case DPSelectPoisson:
-		plan, err = baselines.PoissonPlan(cfg.SelectionMu, cfg.SelectionBudget, 0)
-	case DPHyPO:
-		plan, err = baselines.HyPOPlan(cfg.SelectionMu, cfg.SelectionBudget, sel)
-	default:
+	plan, ok, err := baselines.PlanFor(method, baselines.Options{Mu: cfg.SelectionMu, Select: sel}, cfg.SelectionBudget)
+	if !ok {
 		return Mechanism{}, fmt.Errorf("audit: unknown mechanism %q", name)
 	}
 	if err != nil {
