@@ -22,9 +22,10 @@ import (
 // candidate from pi_j, releases its clipped mean loss plus Gaussian noise of standard
 // deviation z Lmax/n, and builds pi_{j+1} from the released scores only:
 //
-//  1. a GP (dp-ucb's surrogate: RBF kernel, hyperparameters by maximum likelihood, refitted
-//     on a 20% growth schedule, noise variance at least the release's) on the
-//     SelectConfig.Window most recent released scores, standardised;
+//  1. a GP (dp-ucb's surrogate: RBF kernel, hyperparameters by maximum likelihood refitted
+//     at every round unless Options.UCB.RefitGrowth says otherwise, noise variance at
+//     least the release's) on the SelectConfig.Window most recent released scores,
+//     standardised;
 //  2. the density proportional to exp(-beta (m(x) - tau s(x))) on the candidates, m and s
 //     the posterior mean and standard deviation (the paper's softmax of the upper
 //     confidence bound mu + tau sigma of a score to maximise; here the loss is minimised),
