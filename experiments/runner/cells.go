@@ -125,7 +125,10 @@ func MakePlan(suite string, figs []Figure, source string) (*Plan, error) {
 	p := &Plan{Figures: figs, Uses: make([][]CellRef, len(figs))}
 	index := map[string]int{}
 	for fi, fig := range figs {
-		seen := map[int]bool{}
+		// A cell a figure uses under two labels (fig-private-select's DP-GIBO at mu = 1 is the
+		// same run at both currencies) is listed once per label, so that its rows appear
+		// under each; a figure counts it once among its users.
+		seen := map[CellRef]bool{}
 		for bi, b := range fig.Blocks {
 			if err := CheckBlock(b); err != nil {
 				return nil, fmt.Errorf("figure %s, block %d (%s): %w", fig.Name, bi+1, b.Task, err)
@@ -151,10 +154,13 @@ func MakePlan(suite string, figs []Figure, source string) (*Plan, error) {
 								p.Stems = append(p.Stems, key)
 								p.Users = append(p.Users, nil)
 							}
-							if !seen[i] {
-								seen[i] = true
-								p.Uses[fi] = append(p.Uses[fi], CellRef{Cell: i, Label: label})
-								p.Users[i] = append(p.Users[i], fig.Name)
+							ref := CellRef{Cell: i, Label: label}
+							if !seen[ref] {
+								seen[ref] = true
+								p.Uses[fi] = append(p.Uses[fi], ref)
+								if !slices.Contains(p.Users[i], fig.Name) {
+									p.Users[i] = append(p.Users[i], fig.Name)
+								}
 							}
 						}
 					}

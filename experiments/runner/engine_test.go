@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -250,5 +251,50 @@ func TestFStarFileLeavesOutUnknownSettingsAndKeepsOthers(t *testing.T) {
 	}
 	if n := strings.Count(warn.String(), "no committed f*"); n != 1 || !strings.Contains(warn.String(), "2 setting(s)") {
 		t.Errorf("warnings: %q", warn.String())
+	}
+}
+
+// TestCellUnderTwoLabelsIsRunOnceAndWrittenUnderBoth: a figure whose two blocks share a
+// cell under different labels (fig-private-select's DP-GIBO at both currencies) runs it
+// once, and its CSV holds the cell's rows under each label.
+func TestCellUnderTwoLabelsIsRunOnceAndWrittenUnderBoth(t *testing.T) {
+	out := t.TempDir()
+	b := Block{Task: "grouplasso", Dims: []int{2}, NTrain: 30, NVal: 30, DataSeed: 1,
+		Methods: []string{"random"}, Seeds: 1, Algo: AlgoConfig{Iters: 2}}
+	second := b
+	second.Label = "second"
+	figs := []Figure{{Name: "shared", Blocks: []Block{b, second}}}
+	p, err := MakePlan("quick", figs, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Cells) != 1 || len(p.Uses[0]) != 2 || len(p.Users[0]) != 1 {
+		t.Fatalf("plan: %d cells, %d uses, users %v; want 1 cell used twice by one figure", len(p.Cells), len(p.Uses[0]), p.Users[0])
+	}
+	var warn bytes.Buffer
+	r := &cellRunner{Out: out, Workers: 1, NewTask: defaultTaskFactory, NewMethod: defaultMethodFactory, Warnings: &warn}
+	todo, err := r.Todo(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(todo) != 1 {
+		t.Fatalf("%d cells to run, want 1", len(todo))
+	}
+	if err := r.Execute(context.Background(), p, todo); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Merge(p); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := records.ReadFile[records.Row](filepath.Join(out, "shared.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byLabel := map[string][]float64{}
+	for _, row := range rows {
+		byLabel[row.Config] = append(byLabel[row.Config], row.Loss)
+	}
+	if len(byLabel) != 2 || len(byLabel[""]) == 0 || !slices.Equal(byLabel[""], byLabel["second"]) {
+		t.Errorf("rows by label: %v; want the same rows under \"\" and \"second\"", byLabel)
 	}
 }

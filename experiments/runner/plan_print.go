@@ -43,7 +43,12 @@ func PrintPlan(w io.Writer, suite string, p *Plan, workers int, backend string) 
 	for fi, fig := range p.Figures {
 		var figCosts []float64
 		figMeasured := 0
+		counted := map[int]bool{} // a cell used under two labels runs once
 		for _, ref := range p.Uses[fi] {
+			if counted[ref.Cell] {
+				continue
+			}
+			counted[ref.Cell] = true
 			figCosts = append(figCosts, costs[ref.Cell])
 			if measured[ref.Cell] {
 				figMeasured++

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -331,20 +332,28 @@ func drawMisspec(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel
 	return [][]*panel{out}, nil
 }
 
-// drawPrivate draws fig-private: final loss against d, one panel per task and mu (rows:
-// mu, columns: task), every method private at that mu.
+// drawPrivate draws fig-private and fig-private-select: final loss against d, one panel
+// per task and privacy level (rows: the config labels, columns: task), every method
+// private at that level; the non-private methods (rows without a config label) are drawn
+// dashed in every panel of their task as a reference, not in a row of their own.
 func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel, error) {
 	type taskKey struct{ task, data string }
 	taskList := distinct(rows, func(r records.Row) taskKey { return taskKey{r.Task, r.Data} })
-	mus := distinct(rows, func(r records.Row) string { return r.Config })
+	mus := slices.DeleteFunc(distinct(rows, func(r records.Row) string { return r.Config }), func(c string) bool { return c == "" })
 	var grid [][]*panel
 	for _, mu := range mus {
 		var row []*panel
 		for _, tk := range taskList {
-			var sub []records.Row
+			var sub, reference []records.Row
 			for _, r := range rows {
-				if r.Task == tk.task && r.Data == tk.data && r.Config == mu {
+				if r.Task != tk.task || r.Data != tk.data {
+					continue
+				}
+				switch r.Config {
+				case mu:
 					sub = append(sub, r)
+				case "":
+					reference = append(reference, r)
 				}
 			}
 			if len(sub) == 0 {
@@ -354,12 +363,23 @@ func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel
 			p := newPlot(fmt.Sprintf("%s, %s", taskTitle(tk.task, tk.data), configLegend(mu)), "d (hyperparameters)", "final "+lossLabel(tk.task))
 			methods := distinct(sub, func(r records.Row) string { return r.Method })
 			sort.SliceStable(methods, func(i, j int) bool { return methodRank(methods[i]) < methodRank(methods[j]) })
+			refMethods := distinct(reference, func(r records.Row) string { return r.Method })
+			sort.SliceStable(refMethods, func(i, j int) bool { return methodRank(refMethods[i]) < methodRank(refMethods[j]) })
 			dims := distinct(sub, func(r records.Row) int { return r.D })
 			sort.Ints(dims)
+			n := len(methods) + len(refMethods)
 			var span []float64
 			for i, m := range methods {
 				x, values := finalsAtDims(sub, dims, func(r records.Row) bool { return r.Method == m })
-				s, err := addPointsCI(p, x, values, dodge(dims, i, len(methods)), MethodName(m), methodColor(m), Solid)
+				s, err := addPointsCI(p, x, values, dodge(dims, i, n), MethodName(m), methodColor(m), Solid)
+				if err != nil {
+					return nil, err
+				}
+				span = append(span, s...)
+			}
+			for i, m := range refMethods {
+				x, values := finalsAtDims(reference, dims, func(r records.Row) bool { return r.Method == m })
+				s, err := addPointsCI(p, x, values, dodge(dims, len(methods)+i, n), MethodName(m)+" (non-private)", methodColor(m), Dashed)
 				if err != nil {
 					return nil, err
 				}
