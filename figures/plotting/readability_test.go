@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,10 +172,9 @@ func TestCurveStylesDistinctInEveryPanel(t *testing.T) {
 		}
 	}
 	// One task, 3 mu x 4 d: 12 curves on one SNR panel.
-	var rows []records.Row
-	for _, mu := range []string{"mu=1", "mu=0.5", "mu=0.2"} {
-		rows = append(rows, traceRows("fig-private", "grouplasso", "synthetic", []int{2, 5, 10, 20}, []string{mu}, []string{"dpgibo"}, 3, 4)...)
-	}
+	// (Generated together, so that each mu's runs differ: the same runs under two labels
+	// are one curve, TestSNRDrawsARelabelledRunOnce.)
+	rows := traceRows("fig-private", "grouplasso", "synthetic", []int{2, 5, 10, 20}, []string{"mu=1", "mu=0.5", "mu=0.2"}, []string{"dpgibo"}, 3, 4)
 	panels, err := snrPanels(rows)
 	if err != nil {
 		t.Fatal(err)
@@ -367,4 +367,31 @@ func hasLabel(ticks []plot.Tick, label string) bool {
 		}
 	}
 	return false
+}
+
+// TestSNRDrawsARelabelledRunOnce: the same runs under a second config label (fig-private-
+// select's DP-GIBO at mu = 1 at both currencies) make one SNR curve, not two on top of
+// each other; runs that differ keep their curve.
+func TestSNRDrawsARelabelledRunOnce(t *testing.T) {
+	rows := traceRows("fig-private-select", "grouplasso", "synthetic", []int{2}, []string{"mu=1", "mu=0.5"}, []string{"dpgibo"}, 3, 4)
+	relabelled := traceRows("fig-private-select", "grouplasso", "synthetic", []int{2}, []string{"mu=1"}, []string{"dpgibo"}, 3, 4)
+	for i := range relabelled {
+		relabelled[i].Config = "currency=gdp,mu=1"
+	}
+	kept := dropRelabelled(append(rows, relabelled...))
+	configs := distinct(kept, func(r records.Row) string { return r.Config })
+	if len(kept) != len(rows) || !slices.Equal(configs, []string{"mu=1", "mu=0.5"}) {
+		t.Errorf("kept %d rows of configs %v; want the %d rows of mu=1 and mu=0.5", len(kept), configs, len(rows))
+	}
+	panels, err := snrPanels(append(rows, relabelled...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range panels[0].legend {
+		names = append(names, e.name)
+	}
+	if len(names) != 3 { // two curves and the SNR = 1 line
+		t.Errorf("SNR legend %v: want the two distinct curves and the reference line", names)
+	}
 }

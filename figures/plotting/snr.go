@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,6 +47,7 @@ func snrPanels(rows []records.Row) ([]*panel, error) {
 			sub = append(sub, r)
 		}
 	}
+	sub = dropRelabelled(sub)
 	type taskKey struct{ task, data string }
 	var out []*panel
 	for _, tk := range distinct(sub, func(r records.Row) taskKey { return taskKey{r.Task, r.Data} }) {
@@ -176,4 +178,34 @@ func snrStyles(keys []groupKey) ([]color.Color, []Dash) {
 		}
 	}
 	return colors, dashes
+}
+
+// dropRelabelled drops the curves of rows that repeat another curve's runs under a second
+// config label (fig-private-select's DP-GIBO at mu = 1 is the same runs at both
+// currencies), keeping the first label, so that one run is drawn once.
+func dropRelabelled(rows []records.Row) []records.Row {
+	type curve struct {
+		task, data, method, config string
+		d                          int
+	}
+	keyOf := func(r records.Row) curve { return curve{r.Task, r.Data, r.Method, r.Config, r.D} }
+	runs := map[curve]*strings.Builder{}
+	var order []curve
+	for _, r := range rows {
+		k := keyOf(r)
+		if runs[k] == nil {
+			runs[k] = &strings.Builder{}
+			order = append(order, k)
+		}
+		r.Config = ""
+		fmt.Fprintf(runs[k], "%+v\n", r)
+	}
+	drop := map[curve]bool{}
+	seen := map[string]bool{}
+	for _, k := range order {
+		fingerprint := fmt.Sprint(k.task, k.data, k.method, k.d) + "\n" + runs[k].String()
+		drop[k] = seen[fingerprint]
+		seen[fingerprint] = true
+	}
+	return slices.DeleteFunc(slices.Clone(rows), func(r records.Row) bool { return drop[keyOf(r)] })
 }
