@@ -101,7 +101,7 @@ type Config struct {
 	LossBound float64
 	// SelectionMu sets the claim of the private selections with a random number of trials:
 	// (epsilon, delta)-DP at epsilon = algo.EpsilonForDelta(SelectionMu, 1e-5), their
-	// primary currency (default 0.2: epsilon 0.726, small enough that their controls'
+	// primary currency (default 0.5: epsilon 1.993, small enough that their controls'
 	// separations exceed it within R runs).
 	SelectionMu float64
 	// SelectionBudget is the mean number of trials of those selections (default 20).
