@@ -14,7 +14,9 @@ import (
 var vectorSMO = archsimd.X86.AVX512()
 
 // lanePositions are 2k for k = 0..7: the scan position of alpha_k; alpha*_k is 2k + 1.
-var lanePositions = archsimd.LoadInt64x8(&[8]int64{0, 2, 4, 6, 8, 10, 12, 14})
+// A plain array: loading it into a vector register is an AVX-512 instruction, so it
+// happens inside selectUpVector, behind the vectorSMO check, never at package init.
+var lanePositions = [8]int64{0, 2, 4, 6, 8, 10, 12, 14}
 
 // selectUpVector runs selectUp's scan over the first multiple of 8 points, eight lanes
 // side by side, and returns how many points it covered with the state the scalar scan
@@ -34,7 +36,7 @@ func selectUpVector(resid, alpha, alphaStar []float64, C, eps float64) (done int
 		lowPos  = archsimd.BroadcastInt64x8(-1)
 		one     = archsimd.BroadcastInt64x8(1)
 		step    = archsimd.BroadcastInt64x8(16)
-		posDown = lanePositions
+		posDown = archsimd.LoadInt64x8(&lanePositions)
 	)
 	for k := 0; k < done; k += 8 {
 		r := archsimd.LoadFloat64x8Slice(resid[k : k+8])
