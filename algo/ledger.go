@@ -18,9 +18,10 @@ const DefaultDelta = 1e-5
 // A private ledger composes its Parts, each a kind of release with its own accounting
 // (mu-GDP for every mechanism of this project so far): Mu is their composition, so that
 // Mu^2 is the sum of the parts' Mu^2. When a run splits the Mu it was given into parts
-// (Settings.Mu into gradients, clip counts and calibration counts), the composition gives
-// that Mu back to rounding (1 may read 0.9999999999999999): the ledger reports what was
-// composed, not what was asked for.
+// (Settings.Mu into gradients, clip counts and calibration counts) and spends them all, Mu
+// is that given Mu, exactly: the parts compose to it to rounding only (mu sqrt(1-s) and
+// mu sqrt(s) compose to 0.9999999999999999 for mu = 1, and to other last bits where the
+// CPU fuses multiply and add), and the ledger reports the Mu that was asked for and spent.
 //
 // A Ledger encodes to JSON with the infinities of a non-private run spelled "+Inf", as in
 // the result CSVs (encoding/json has no number for them); finite values stay numbers.
@@ -175,6 +176,22 @@ func newSplitLedger(muGrad, muCount float64, releases int) Ledger {
 	}
 	l := composed(parts)
 	l.GradientMu, l.CountMu = muGrad, muCount
+	return l
+}
+
+// spentSplit returns l, whose parts split total (a run's Settings.Mu) and were all spent,
+// with Mu = total and Epsilon read off it. The parts are unchanged; they compose to total to
+// rounding, which it checks (a relative 1e-12 covers any order of summation and fused
+// multiply-add; a larger gap is a bug in the split, and panics).
+func spentSplit(l Ledger, total float64) Ledger {
+	if !l.Private || l.Mu == total {
+		return l
+	}
+	if math.Abs(l.Mu-total) > 1e-12*total {
+		panic(fmt.Sprintf("algo: ledger parts compose to mu %v, not to the %v they split", l.Mu, total))
+	}
+	exact := NewLedger(total, l.Releases)
+	l.Mu, l.Epsilon = exact.Mu, exact.Epsilon
 	return l
 }
 

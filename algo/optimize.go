@@ -220,9 +220,13 @@ func (r *run) result(done int, status Status) Result {
 	}
 	queries := len(r.calibrationCounts)
 	led := withCalibration(newSplitLedger(muGrad, muCount, r.set.Iters), muCal, queries)
-	if done < r.set.Iters && led.Private {
+	switch {
+	case done < r.set.Iters && led.Private:
 		scale := math.Sqrt(float64(done) / float64(r.set.Iters))
 		led = withCalibration(newSplitLedger(muGrad*scale, muCount*scale, done), muCal, queries)
+	case r.set.calibration == nil || r.calibrated:
+		// Every part of Settings.Mu was spent: the ledger reports that Mu exactly.
+		led = spentSplit(led, r.set.Mu)
 	}
 	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led,
 		Warnings: append([]string(nil), r.warnings...),
