@@ -50,8 +50,8 @@ func newManifest(o Options, p *Plan, start time.Time) *Manifest {
 	m := &Manifest{Manifest: runinfo.Manifest{
 		Suite: o.Suite, Only: o.Only, Args: o.Args, Commit: commit, Dirty: dirty,
 		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: blasinfo.Backend(), BLASConfig: blasinfo.Config(),
-		KernelExp: fastexp.Vectorised(),
-		Workers:   o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
+		KernelExp: fastexp.Vectorised(), GoExperiment: runinfo.GoExperiment(),
+		Workers: o.Workers, Shard: o.Shard.String(), Resume: o.Resume,
 		Start: start.Format(time.RFC3339),
 	}}
 	if core := blasinfo.CoreType(); core != "" {

@@ -42,6 +42,9 @@ type Manifest struct {
 	// in a GOEXPERIMENT=simd build on an AVX-512 CPU, "scalar" otherwise. Both give the
 	// same bits; it matters for the timings only.
 	KernelExp string `json:"kernel_exp,omitempty"`
+	// GoExperiment is the GOEXPERIMENT the binary was built with (its build information;
+	// "simd" for run_all.sh's build where the toolchain has Go's SIMD package), "" for none.
+	GoExperiment string `json:"go_experiment,omitempty"`
 	// CellBLAS lists the distinct backends that computed the merged cells (more than one
 	// only with -allow-mixed-backend).
 	CellBLAS []string `json:"cell_blas,omitempty"`
@@ -72,6 +75,19 @@ func Read(path string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &m, nil
+}
+
+// GoExperiment returns the GOEXPERIMENT setting of the running binary's build information,
+// "" when it was built without one.
+func GoExperiment() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "GOEXPERIMENT" {
+				return s.Value
+			}
+		}
+	}
+	return ""
 }
 
 // Commit returns the commit the running binary was built from and whether its work tree
