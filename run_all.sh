@@ -52,6 +52,49 @@ if [ "${DPGIBO_SIMD:-auto}" != "off" ] && [ "$(go env GOARCH)" = amd64 ] &&
   export GOEXPERIMENT="${GOEXPERIMENT:+$GOEXPERIMENT,}simd"
 fi
 
+# The same backend every time: a build in $BIN/ or cells in $OUT of the other backend stop
+# the script before anything is built; it never switches backend on its own.
+want=gonum
+[ "$blas" = OpenBLAS ] && want=openblas
+other="pure Go (DPGIBO_BLAS=go)"
+[ "$want" = gonum ] && other="OpenBLAS"
+if [ -e "$BIN/experiments" ]; then
+  built=gonum
+  info=$(go version -m "$BIN/experiments" 2>/dev/null || true)
+  [[ $info == *"-tags=openblas"* ]] && built=openblas
+  if [ "$built" != "$want" ]; then
+    echo "run_all.sh: $BIN/experiments is a $other build and this run would build $blas; the two agree to rounding only, so run_all.sh does not switch: run with the backend that built it, or remove $BIN/ to build $blas" >&2
+    exit 1
+  fi
+fi
+allow_mixed=false
+for arg in "$@"; do
+  case "$arg" in -allow-mixed-backend | --allow-mixed-backend | -allow-mixed-backend=true | --allow-mixed-backend=true) allow_mixed=true ;; esac
+done
+if [ -d "$OUT/cells" ] && [ "$allow_mixed" = false ]; then
+  done_file=$(find "$OUT/cells" -name '*.done.csv' -print -quit)
+  if [ -n "$done_file" ]; then
+    made=$(sed -n 2p "$done_file")
+    made=${made##*,}
+    if [[ $made != "$want"* ]]; then
+      echo "run_all.sh: $OUT holds cells computed with BLAS $made and this run would use $blas; the two agree to rounding only, so run_all.sh does not mix them: run with the backend that made them, use another OUT, or pass -allow-mixed-backend" >&2
+      exit 1
+    fi
+  fi
+fi
+
+# The command line that repeats this run, for the runner's messages on how to resume it.
+rerun="./run_all.sh"
+[ "$OUT" != results ] && rerun="OUT=$(printf '%q' "$OUT") $rerun"
+[ "${DPGIBO_BLAS:-auto}" = go ] && rerun="DPGIBO_BLAS=go $rerun"
+for arg in "$@"; do
+  case "$arg" in
+  -resume | --resume | -resume=true | --resume=true | -overwrite | --overwrite | -overwrite=true | --overwrite=true) ;;
+  *) rerun+=" $(printf '%q' "$arg")" ;;
+  esac
+done
+export DPGIBO_RERUN="$rerun"
+
 build() {
   echo "run_all.sh: building the commands into $BIN/ ($blas${GOEXPERIMENT:+, GOEXPERIMENT=$GOEXPERIMENT}; the first build takes a minute or two)" >&2
   go build ${tags[@]+"${tags[@]}"} -o "$BIN/experiments" ./experiments

@@ -48,31 +48,3 @@ func TestREADMEExampleCompiles(t *testing.T) {
 		t.Errorf("docs/extending.md's coordsearch.go differs from baselines/example_coordsearch_test.go; update one from the other")
 	}
 }
-
-// TestExtendingQuotesTheModule checks that every Go block docs/extending.md shows from
-// .ci/extendmodule/main.go (marked <!-- from .ci/extendmodule/main.go -->) is in that file
-// as it is, so that the page shows the code CI runs.
-func TestExtendingQuotesTheModule(t *testing.T) {
-	page, err := os.ReadFile("../docs/extending.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile("../.ci/extendmodule/main.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const marker = "<!-- from .ci/extendmodule/main.go -->\n```go\n"
-	parts := strings.Split(string(page), marker)
-	if len(parts) < 4 {
-		t.Fatalf("docs/extending.md quotes the module %d times, want the steps of the page", len(parts)-1)
-	}
-	for i, p := range parts[1:] {
-		code, _, ok := strings.Cut(p, "```\n")
-		if !ok {
-			t.Fatalf("quote %d: unterminated block", i+1)
-		}
-		if !strings.Contains(string(src), code) {
-			t.Errorf("quote %d of docs/extending.md is not in .ci/extendmodule/main.go as it is:\n%s", i+1, code)
-		}
-	}
-}

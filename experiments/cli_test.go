@@ -8,12 +8,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"dpgibo/internal/runinfo"
 )
 
 // cliBinary is the experiments command built once by TestMain, for the tests that drive the
@@ -237,6 +240,15 @@ func TestSignalStopsSuite(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, "manifest-fig2b.json")); err == nil {
 			t.Errorf("%v: the suite ran to its end instead of stopping on the signal", tc.sigs)
 		}
+		// It says, in plain words, the whole command that continues the run, and leaves a
+		// record of the unfinished figure with that command for the figures command.
+		if msg := stderr.String(); !strings.Contains(msg, "to continue: ") || !strings.Contains(msg, "-only=fig2b") ||
+			!strings.Contains(msg, " -resume\n") || strings.Contains(msg, "context canceled") {
+			t.Errorf("%v: stderr %q; want the whole command that resumes, and no \"context canceled\"", tc.sigs, msg)
+		}
+		if u := runinfo.ReadUnfinished(out); len(u) != 1 || !slices.Equal(u[0].Figures, []string{"fig2b"}) || !strings.HasSuffix(u[0].Resume, "-only=fig2b -workers=1 -quiet -out="+out+" -resume") {
+			t.Errorf("%v: unfinished records %+v; want fig2b's with the command that resumes it", tc.sigs, u)
+		}
 		t.Logf("%v: exit %d after %v", tc.sigs, status, took.Round(time.Millisecond))
 		left, _ := filepath.Glob(filepath.Join(out, "*", ".*tmp*"))
 		top, _ := filepath.Glob(filepath.Join(out, ".*tmp*"))
@@ -263,6 +275,29 @@ func TestRunSaysWhatAndWhere(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "experiments: suite quick -only=fig1: done: figure CSVs, summary, claims and manifest in "+out) {
 		t.Errorf("no end line naming the folder:\n%s", stderr.String())
+	}
+	// The same command again, without -resume, refuses in one line with exit status 2 and
+	// the whole command that resumes; nothing is recomputed.
+	before, _ := os.Stat(filepath.Join(out, "fig1.csv"))
+	cmd, _, stderr = command(t, "-suite=quick", "-only=fig1", "-workers=1", "-out="+out)
+	cmd.Env = append(os.Environ(), "DPGIBO_RERUN=./run_all.sh -suite=quick -only=fig1")
+	status := exitStatus(t, cmd.Run())
+	msg := stderr.String()
+	if status != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, start[1]+" of this run's "+start[1]+" cells finished") ||
+		!strings.Contains(msg, "continue it with: ./run_all.sh -suite=quick -only=fig1 -resume") || !strings.Contains(msg, "-overwrite") {
+		t.Errorf("a rerun into finished cells: exit status %d, stderr %q; want 2 and one line with the command that resumes", status, msg)
+	}
+	if after, _ := os.Stat(filepath.Join(out, "fig1.csv")); before == nil || after == nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Error("the refused rerun touched fig1.csv")
+	}
+	// -plan -resume prices what is left: nothing.
+	cmd, stdout, stderr := command(t, "-suite=quick", "-only=fig1", "-plan", "-resume", "-measure-speed=false", "-out="+out)
+	if status := exitStatus(t, cmd.Run()); status != 0 {
+		t.Fatalf("-plan -resume: exit status %d: %s", status, stderr.String())
+	}
+	if want := "left to run: " + start[1] + " of " + start[1] + " cells are finished"; !strings.Contains(stdout.String(), want) ||
+		!regexp.MustCompile(`(?m)^total \(distinct cells\)\s+0\s`).MatchString(stdout.String()) {
+		t.Errorf("-plan -resume does not price what is left (%q, a total of 0 cells):\n%s", want, stdout.String())
 	}
 	cmd, _, stderr = command(t, "-suite=quick", "-only=fig1", "-workers=1", "-resume", "-out="+out)
 	if status := exitStatus(t, cmd.Run()); status != 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -115,7 +116,7 @@ func TestWallSecondsSchedulesLongestFirst(t *testing.T) {
 func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "never")
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"-suite=paper", "-plan", "-workers=2", "-out=" + out}, &stdout, &stderr); err != nil {
+	if err := run(context.Background(), []string{"-suite=paper", "-plan", "-measure-speed=false", "-workers=2", "-out=" + out}, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
@@ -275,5 +276,39 @@ func TestCellCostPrefersMeasurements(t *testing.T) {
 		if got, measured := runner.CellCost(c, p.Stems[i]+"-other"); measured || got != runner.EstimatedCost(c) {
 			t.Errorf("cellCost of an untimed stem = %v, %v; want the model's %v, false", got, measured, runner.EstimatedCost(c))
 		}
+	}
+}
+
+// -plan measures this machine's speed on one cell per task whose committed time is known,
+// says what it ran and found, and scales the committed cell-seconds by it: fig1 (one task)
+// by exactly the ratio it prints.
+func TestPlanScalesByTheMeasuredSpeed(t *testing.T) {
+	plan := func(args ...string) string {
+		var stdout bytes.Buffer
+		if err := run(context.Background(), append([]string{"-suite=paper", "-only=fig1", "-plan", "-workers=2"}, args...), &stdout, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		return stdout.String()
+	}
+	seconds := func(text string) float64 {
+		m := regexp.MustCompile(`(?m)^fig1\s+\d+\s+(\d+)\s`).FindStringSubmatch(text)
+		if m == nil {
+			t.Fatalf("no fig1 line in:\n%s", text)
+		}
+		v, _ := strconv.ParseFloat(m[1], 64)
+		return v
+	}
+	committed := plan("-measure-speed=false")
+	scaled := plan()
+	m := regexp.MustCompile(`(?m)^speed: 1 cells \(one per task\) took [\d.]+ s here against [\d.]+ s in the committed runs: ([\d.]+)x \(grouplasso [\d.]+x\)`).FindStringSubmatch(scaled)
+	if m == nil {
+		t.Fatalf("no speed line naming the one task's cell and its ratio:\n%s", scaled)
+	}
+	ratio, _ := strconv.ParseFloat(m[1], 64)
+	if got, want := seconds(scaled), seconds(committed)*ratio; math.Abs(got-want) > 0.01*want+1 {
+		t.Errorf("fig1's cell-seconds %v at speed %vx; the committed %v scaled is %v", got, ratio, seconds(committed), want)
+	}
+	if strings.Contains(scaled, "uncalibrated") {
+		t.Errorf("a plan scaled by a measured speed is marked uncalibrated:\n%s", scaled)
 	}
 }

@@ -153,11 +153,13 @@ func TestOtherBackendIsRefusedUnlessAllowed(t *testing.T) {
 	}
 	// Another backend, and in the openblas build also another OpenBLAS kernel set: a
 	// resume refuses naming both and the command line that would work.
-	others := map[string]string{"openblas 0.3.21 core=Haswell": "OPENBLAS_CORETYPE=Haswell CGO_ENABLED=1 go run -tags openblas ./experiments"}
+	// The command is the route README teaches: a binary built with that backend (or, when
+	// run_all.sh started the run, run_all.sh with it).
+	others := map[string]string{"openblas 0.3.21 core=Haswell": "CGO_ENABLED=1 go build -tags openblas -o .bin/experiments ./experiments, then OPENBLAS_CORETYPE=Haswell "}
 	if blasinfo.Backend() != "gonum" {
 		others = map[string]string{
-			"gonum": "go run ./experiments",
-			"openblas 0.3.21 core=NotThisMachinesOne": "OPENBLAS_CORETYPE=NotThisMachinesOne CGO_ENABLED=1 go run -tags openblas ./experiments",
+			"gonum": "go build -o .bin/experiments ./experiments, then ",
+			"openblas 0.3.21 core=NotThisMachinesOne": "CGO_ENABLED=1 go build -tags openblas -o .bin/experiments ./experiments, then OPENBLAS_CORETYPE=NotThisMachinesOne ",
 		}
 	}
 	for other, command := range others {

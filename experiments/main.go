@@ -47,6 +47,7 @@ import (
 	"dpgibo/experiments/audit"
 	"dpgibo/experiments/runner"
 	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/runinfo"
 	"dpgibo/internal/runlock"
 	"dpgibo/internal/shutdown"
 	"dpgibo/tasks/catalog"
@@ -81,21 +82,22 @@ func main() {
 		caught.Store(sig)
 		grace := shutdown.Grace()
 		if grace > 0 {
-			fmt.Fprintf(os.Stderr, "experiments: %s: stopping within %v; finished cells are kept (rerun with -resume); signal again to exit at once\n", shutdown.Name(sig), grace)
+			fmt.Fprintf(os.Stderr, "experiments: %s: stopping within %v; finished cells are kept; signal again to exit at once\n", shutdown.Name(sig), grace)
 		}
 		cancel()
 		select {
 		case <-sigs:
 		case <-time.After(grace):
 		}
-		fmt.Fprintf(os.Stderr, "experiments: %s: exiting now\n", shutdown.Name(sig))
+		fmt.Fprintf(os.Stderr, "experiments: %s: exiting now; finished cells are kept; to continue: %s\n", shutdown.Name(sig), runinfo.Rerun(os.Args[1:], "-resume"))
 		shutdown.ExitNow(shutdown.Status(sig))
 	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	if sig, ok := caught.Load().(os.Signal); ok {
-		if err != nil {
+		if err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintln(os.Stderr, "experiments:", err)
 		}
+		fmt.Fprintf(os.Stderr, "experiments: stopped by %s; finished cells are kept; to continue: %s\n", shutdown.Name(sig), runinfo.Rerun(os.Args[1:], "-resume"))
 		shutdown.ExitNow(shutdown.Status(sig))
 	}
 	if err != nil {
@@ -104,7 +106,7 @@ func main() {
 		}
 		fmt.Fprintln(os.Stderr, "experiments:", err)
 		var ue usageError
-		if errors.As(err, &ue) {
+		if errors.As(err, &ue) || errors.Is(err, runner.ErrFinishedCells) {
 			os.Exit(2)
 		}
 		os.Exit(1)
@@ -143,11 +145,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Seeds, "seeds", 0, "replications per configuration (0: the suite's; fig3f always uses one run)")
 	fs.IntVar(&o.Workers, "workers", runtime.NumCPU(), "cells run in parallel")
 	fs.BoolVar(&o.Resume, "resume", false, "skip cells already finished in the output directory")
+	fs.BoolVar(&o.Overwrite, "overwrite", false, "compute again the cells already finished in the output directory (without it, or -resume, a run refuses to start where finished cells are)")
 	fs.BoolVar(&o.AllowMixedBackend, "allow-mixed-backend", false, "let -resume and -merge use cells computed with another BLAS backend or OpenBLAS core type (results then agree to rounding only)")
 	fs.BoolVar(&o.Merge, "merge", false, "run nothing: write the figure CSVs from the cells in the output directory (after sharded runs)")
 	fs.StringVar(&shard, "shard", "", "run shard K/N (0 <= K < N): cells i with i mod N = K")
 	fs.StringVar(&o.CTSlice, "ctslice", "", "CT-slice data file or directory (default $DPGIBO_CTSLICE, then data/ctslice/, else the stand-in)")
 	fs.BoolVar(&o.Quiet, "quiet", false, "no progress output")
+	fs.BoolVar(&o.MeasureSpeed, "measure-speed", true, "before a run or -plan, run one short cell per task (a few seconds) and scale the committed timings of the estimates by how long they took here")
 	fs.BoolVar(&o.Plan, "plan", false, "run nothing: print every figure's cells and estimated wall time at -workers, and the total")
 	fs.BoolVar(&o.Render, "render", true, "render the figures (PNG, SVG, PDF) into OUT/figures when the CSVs are complete")
 	fs.DurationVar(&o.ProgressEvery, "progress-every", 30*time.Second, "period of the progress line when stderr is not a terminal")
@@ -196,9 +200,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return usagef("-%s is only used with -task", name)
 		}
 	}
-	if o.Suite == "" {
-		return usagef("give -suite=%s, or -task=NAME to inspect a task (see -h)", strings.Join(suiteNames, "|"))
-	}
+	// Every flag is checked whether or not -suite was given, each mistake with its own
+	// message; the missing -suite comes last.
 	var err error
 	if o.Shard, err = runner.ParseShard(shard); err != nil {
 		return usageError{err}
@@ -209,20 +212,43 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.Seeds < 0 {
 		return usagef("-seeds must be >= 0, got %d", o.Seeds)
 	}
-	if o.Merge && (o.Shard.N > 1 || o.Resume) {
-		return usagef("-merge runs nothing: it cannot be combined with -shard or -resume")
+	if o.Merge && (o.Shard.N > 1 || o.Resume || o.Overwrite) {
+		return usagef("-merge runs nothing: it cannot be combined with -shard, -resume or -overwrite")
+	}
+	if o.Resume && o.Overwrite {
+		return usagef("-resume keeps the finished cells and -overwrite computes them again: give one")
 	}
 	if o.ProgressEvery <= 0 {
 		return usagef("-progress-every must be positive, got %v", o.ProgressEvery)
+	}
+	// An -out that is a file, or lies under one, is a mistake in what was typed.
+	for dir := filepath.Clean(o.Out); o.Out != "" && dir != "." && dir != string(filepath.Separator); dir = filepath.Dir(dir) {
+		if fi, err := os.Stat(dir); err == nil {
+			if !fi.IsDir() {
+				return usagef("-out %s: %s is a file, not a directory", o.Out, dir)
+			}
+			break
+		}
+	}
+	if o.Suite == "" {
+		if o.Only != "" && !slices.Contains(allFigureNames(), o.Only) {
+			return usagef("-only=%s: no suite has that figure (figures: %s)", o.Only, strings.Join(allFigureNames(), ", "))
+		}
+		return usagef("give -suite=%s, or -task=NAME to inspect a task (see -h)", strings.Join(suiteNames, "|"))
+	}
+	if o.Suite != suiteFStar {
+		if _, err := suiteFigures(o.Suite, o.Only); err != nil {
+			return usageError{err}
+		}
 	}
 	if o.Plan {
 		switch o.Suite {
 		case SuiteAudit, SuiteTheory, suiteFStar:
 			return usagef("-plan estimates the figure suites (%s, %s, %s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuitePrecision, o.Suite)
 		}
-		for _, name := range []string{"merge", "resume", "shard"} {
+		for _, name := range []string{"merge", "shard"} {
 			if set[name] {
-				return usagef("-plan runs nothing and estimates the whole run: it cannot be combined with -%s", name)
+				return usagef("-plan runs nothing and estimates the whole run (with -resume, what is left of it): it cannot be combined with -%s", name)
 			}
 		}
 	}

@@ -373,12 +373,19 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"-suite=paper", "extra"}, `unexpected argument "extra"`, true},
 		{[]string{"-suite=audit", "-only=fig1"}, "-only is not used by -suite=audit", true},
 		{[]string{"-suite=audit", "-plan"}, "-plan estimates the figure suites", true},
-		{[]string{"-suite=paper", "-plan", "-resume"}, "-plan runs nothing and estimates the whole run: it cannot be combined with -resume", true},
+		{[]string{"-suite=paper", "-resume", "-overwrite"}, "give one", true},
+		// Without -suite, every other mistake still has its own message.
+		{[]string{"-only=fig99", "-plan"}, "-only=fig99: no suite has that figure", true},
+		{[]string{"-only=fig1", "-plan"}, "give -suite=", true},
+		{[]string{"-seeds=-3"}, "-seeds must be >= 0", true},
+		{[]string{"-workers=-1"}, "-workers must be >= 1", true},
+		{[]string{"-out=" + file}, "is a file, not a directory", true},
+		{[]string{"-suite=quick", "-out=" + file}, "is a file, not a directory", true},
 		{[]string{"-suite=paper", "-plan", "-shard=0/2"}, "cannot be combined with -shard", true},
 		{[]string{"-task=grouplasso"}, "-task needs -dump-data", true},
 		{[]string{"-task=grouplasso", "-suite=paper", "-eval-theta=1"}, "-suite cannot be combined with -task", true},
 		{[]string{"-suite=quick", "-seed=3"}, "-seed is only used with -task", true},
-		{[]string{"-suite=quick", "-only=fig1", "-out=" + filepath.Join(file, "sub")}, "output directory", false},
+		{[]string{"-suite=quick", "-only=fig1", "-out=" + filepath.Join(file, "sub")}, "is a file, not a directory", true},
 		{[]string{"-suite=quick", "-only=fig2b", "-out=" + t.TempDir(), "-ctslice=" + filepath.Join(file, "absent.csv")}, "CT-slice", false},
 	} {
 		var stderr bytes.Buffer
@@ -474,7 +481,7 @@ func TestProgressLinesWhenNotATerminal(t *testing.T) {
 	if !strings.Contains(stderr.String(), "progress: 0/") || !strings.Contains(stderr.String(), want) {
 		t.Errorf("progress output %q lacks the first and last lines (%q)", stderr.String(), want)
 	}
-	o.Quiet = true
+	o.Quiet, o.Overwrite = true, true
 	stderr.Reset()
 	if err := runSuite(context.Background(), o); err != nil {
 		t.Fatal(err)

@@ -42,3 +42,18 @@ func suiteFigures(suite, only string) ([]runner.Figure, error) {
 	}
 	return suites.Figures(suite, only)
 }
+
+// allFigureNames lists the figures of every figure suite, once each, sorted.
+func allFigureNames() []string {
+	var names []string
+	for _, suite := range suites.Names {
+		figs, _ := suites.Figures(suite, "")
+		for _, f := range figs {
+			if !slices.Contains(names, f.Name) {
+				names = append(names, f.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}

@@ -28,6 +28,7 @@ import (
 	"dpgibo/figures/plotting"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/records"
+	"dpgibo/internal/runinfo"
 )
 
 func main() {
@@ -73,9 +74,16 @@ func figures(args []string, stdout, stderr io.Writer) error {
 	if *only != "" {
 		names = strings.Split(*only, ",")
 	}
+	unfinished := runinfo.ReadUnfinished(*in)
 	inputs, err := plotting.Load(*in, names)
 	if err != nil {
+		if len(unfinished) > 0 {
+			return fmt.Errorf("%v; %s", err, describeUnfinished(unfinished))
+		}
 		return err
+	}
+	if len(unfinished) > 0 {
+		fmt.Fprintf(stderr, "figures: note: %s; drawing the figures whose CSVs are there\n", describeUnfinished(unfinished))
 	}
 	drawn, err := inputs.Draw(strings.Split(*formats, ","))
 	if err != nil {
@@ -102,4 +110,14 @@ func figures(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// describeUnfinished says which runs of the input directory are unfinished, and how to
+// complete each.
+func describeUnfinished(runs []runinfo.Unfinished) string {
+	lines := make([]string, len(runs))
+	for i, u := range runs {
+		lines[i] = u.Describe()
+	}
+	return strings.Join(lines, "; ")
 }

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"dpgibo/internal/runinfo"
 )
 
 // copyInputs copies what fig3c is drawn and judged from out of reproduction/ into a
@@ -233,5 +236,24 @@ func TestRunFlags(t *testing.T) {
 	stderr.Reset()
 	if code := run([]string{"-in", copyInputs(t), "-formats", "gif"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), `unknown format "gif"`) {
 		t.Errorf("-formats gif: exit %d, %q", code, stderr.String())
+	}
+}
+
+// On the folder of an unfinished run (an interrupted one leaves its runinfo.Unfinished
+// record and no figure CSV) the command names the unfinished figures and the command that
+// completes them, in its one error line.
+func TestRunNamesUnfinishedFigures(t *testing.T) {
+	in := t.TempDir()
+	u := runinfo.Unfinished{Suite: "paper", Figures: []string{"fig3c"}, Cells: 120, Finished: 17, Resume: "./run_all.sh -only=fig3c -resume"}
+	b, _ := json.Marshal(u)
+	if err := os.WriteFile(filepath.Join(in, runinfo.UnfinishedFile("fig3c")), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	status := run([]string{"-in", in, "-out", filepath.Join(in, "figures")}, &stdout, &stderr)
+	msg := stderr.String()
+	if status != 1 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "fig3c (suite paper) unfinished, at least 17 of its 120 cells done") ||
+		!strings.Contains(msg, "complete it with: ./run_all.sh -only=fig3c -resume") {
+		t.Errorf("exit status %d, stderr %q; want 1 and one line naming fig3c and the command that completes it", status, msg)
 	}
 }

@@ -14,6 +14,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,7 @@ import (
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/fastexp"
 	"dpgibo/internal/progress"
+	"dpgibo/internal/runinfo"
 	"dpgibo/internal/runlock"
 	"dpgibo/internal/shutdown"
 	"dpgibo/tasks/svr"
@@ -51,9 +53,11 @@ type Options struct {
 	Seeds int
 	// Workers is the number of cells run in parallel (0: 1).
 	Workers int
-	// Resume skips the cells already finished in Out; Merge runs nothing and writes the
-	// outputs from the cells in Out (after sharded runs).
-	Resume, Merge bool
+	// Resume skips the cells already finished in Out, and Overwrite computes them again;
+	// with neither, Run refuses to start where cells of the run are finished
+	// (ErrFinishedCells), so that no finished work is redone by accident. Merge runs
+	// nothing and writes the outputs from the cells in Out (after sharded runs).
+	Resume, Overwrite, Merge bool
 	// AllowMixedBackend admits cells of another BLAS backend on Resume and Merge.
 	AllowMixedBackend bool
 	// Shard selects the cells of one shard (zero: all).
@@ -65,8 +69,13 @@ type Options struct {
 	Quiet bool
 	// Render renders the figures into Out/figures when the CSVs are complete.
 	Render bool
-	// Plan prints every figure's cells and estimated wall time to Stdout and runs nothing.
+	// Plan prints every figure's cells and estimated wall time to Stdout and runs nothing;
+	// with Resume, only what is left of the run in Out.
 	Plan bool
+	// MeasureSpeed runs, before a run or a plan, one short cell per task whose committed
+	// time is known (a few seconds in all), and scales the committed timings of the plan
+	// and of the first ETA by how long they took here. It changes no output file.
+	MeasureSpeed bool
 	// Stdout receives the Plan output (nil: os.Stdout).
 	Stdout io.Writer
 	// ProgressEvery is the period of the plain progress line when Stderr is not a terminal
@@ -87,6 +96,11 @@ type Options struct {
 	AfterCell func()
 }
 
+// ErrFinishedCells is the error (wrapped, with how many cells and the command that
+// resumes) of a Run whose output directory holds finished cells of the run when neither
+// Resume nor Overwrite is set. The command exits with status 2 on it.
+var ErrFinishedCells = errors.New("finished cells of this run in the output directory")
+
 // Run runs (or, with Merge, merges; with Plan, estimates) the figures of o: it plans their
 // cells, runs those not yet finished on o.Workers workers, and once every cell is present
 // writes each figure's CSV, the timings, fstar.csv, the verdicts, the manifest and, with
@@ -105,7 +119,7 @@ func Run(ctx context.Context, o Options) error {
 		figs = OverrideSeeds(figs, o.Seeds)
 	}
 	if o.Plan {
-		return planRun(o, figs)
+		return planRun(ctx, o, figs)
 	}
 	if err := prepareOut(o.Out); err != nil {
 		return err
@@ -118,6 +132,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	completed := false
 	release, err := runlock.Acquire(o.Out, runlock.Info{Suite: o.Suite, Only: o.Only, Shard: o.Shard.String(), ConfigHash: ConfigHash(o.Suite, p)}, o.Stderr)
 	if err != nil {
 		return err
@@ -132,16 +147,36 @@ func Run(ctx context.Context, o Options) error {
 	man := newManifest(o, p, start)
 	r := &cellRunner{
 		Out: o.Out, Workers: o.Workers, Resume: o.Resume, Shard: o.Shard, CTSlice: o.CTSlice,
-		Only: o.Only, AllowMixedBackend: o.AllowMixedBackend,
+		Only: o.Only, AllowMixedBackend: o.AllowMixedBackend, Args: o.Args,
 		NewTask: o.NewTask, NewMethod: o.NewMethod, Warnings: o.Stderr, afterCell: o.AfterCell,
 	}
+	if !o.Merge && !o.Resume && !o.Overwrite {
+		if err := r.refuseFinished(p, o.Args); err != nil {
+			return err
+		}
+	}
 	if !o.Merge {
+		// Until the figure CSVs are written, Out says which figures are unfinished and how
+		// to complete them (the figures command reads it); at any other return it is
+		// written again with the cells finished by then.
+		r.markUnfinished(o, figs, p)
+		defer func() {
+			if !completed {
+				r.markUnfinished(o, figs, p)
+			}
+		}()
 		r.Progress = progress.New(o.Stderr, o.Quiet, o.ProgressEvery)
 		todo, err := r.Todo(p)
 		if err != nil {
 			return err
 		}
 		man.Ran = len(todo)
+		if o.MeasureSpeed && !o.Quiet && len(todo) > 0 {
+			var line string
+			if r.speed, line = measureSpeed(ctx, o, p); r.speed.overall > 0 {
+				fmt.Fprintln(o.Stderr, line)
+			}
+		}
 		if !o.Quiet {
 			fmt.Fprintf(o.Stderr, "experiments: %s: %s; writing to %s (%s)\n", runName(o), todoNote(r, p, todo), o.Out, backendNote())
 		}
@@ -171,6 +206,8 @@ func Run(ctx context.Context, o Options) error {
 	if err := man.write(o.Out, time.Now()); err != nil {
 		return err
 	}
+	completed = true
+	os.Remove(filepath.Join(o.Out, runinfo.UnfinishedFile(o.Only)))
 	if !o.Quiet {
 		where := "figure CSVs, summary, claims and manifest in " + o.Out
 		if o.Render {
@@ -181,9 +218,27 @@ func Run(ctx context.Context, o Options) error {
 	return nil
 }
 
-// planRun prints the plan of the figures (Options.Plan): no output directory, lock, data
-// or cell is touched.
-func planRun(o Options, figs []Figure) error {
+// markUnfinished writes the run's runinfo.Unfinished record into Out, with the cells of
+// the shard finished so far.
+func (r *cellRunner) markUnfinished(o Options, figs []Figure, p *Plan) {
+	u := runinfo.Unfinished{Suite: o.Suite, Figures: FigureNames(figs), Resume: runinfo.Rerun(o.Args, "-resume")}
+	for i, stem := range p.Stems {
+		if r.Shard.Owns(i) {
+			u.Cells++
+			if r.store().Done(stem) {
+				u.Finished++
+			}
+		}
+	}
+	if b, err := json.MarshalIndent(u, "", "  "); err == nil {
+		os.WriteFile(filepath.Join(o.Out, runinfo.UnfinishedFile(o.Only)), append(b, '\n'), 0o644)
+	}
+}
+
+// planRun prints the plan of the figures (Options.Plan), after measuring this machine's
+// speed with MeasureSpeed, and with Resume only what is left of the run in Out: no output
+// directory, lock or data is touched, and no cell is written.
+func planRun(ctx context.Context, o Options, figs []Figure) error {
 	source := "stand-in"
 	for _, f := range figs {
 		for _, b := range f.Blocks {
@@ -204,7 +259,21 @@ func planRun(o Options, figs []Figure) error {
 	if out == nil {
 		out = os.Stdout
 	}
-	return PrintPlan(out, o.Suite, p, o.Workers, planBackend())
+	var finished []bool
+	if o.Resume {
+		store := (&cellRunner{Out: o.Out}).store()
+		finished = make([]bool, len(p.Stems))
+		for i, stem := range p.Stems {
+			finished[i] = store.Done(stem)
+		}
+	}
+	var sp speed
+	if o.MeasureSpeed {
+		var line string
+		sp, line = measureSpeed(ctx, o, p)
+		fmt.Fprintln(out, line)
+	}
+	return printPlan(out, o.Suite, p, o.Workers, planBackend(), sp, finished)
 }
 
 // prepareOut creates dir and checks that files can be written in it.

@@ -18,6 +18,7 @@ import (
 	"dpgibo/internal/cellstore"
 	"dpgibo/internal/progress"
 	"dpgibo/internal/records"
+	"dpgibo/internal/runinfo"
 	"dpgibo/tasks"
 )
 
@@ -65,6 +66,8 @@ type cellRunner struct {
 	// Only is the -only figure: Merge then writes timings-NAME.csv, leaving the full run's
 	// timings.csv alone.
 	Only string
+	// Args is the command line, for the commands that messages suggest.
+	Args []string
 	// AllowMixedBackend admits cells computed with another BLAS backend (or OpenBLAS core
 	// type) than this build's on -resume, and cells of several backends in one merge.
 	AllowMixedBackend bool
@@ -80,6 +83,8 @@ type cellRunner struct {
 	// methodWarned holds the methods' warnings already printed (each once per run).
 	methodWarnMu sync.Mutex
 	methodWarned map[string]bool
+	// speed scales the committed costs into this machine's time for the progress ETA.
+	speed speed
 	// cellBLAS lists the distinct backends of the merged cells (set by Merge).
 	cellBLAS []string
 	// afterCell, when set, is called after each cell is written (tests cancel midway with it).
@@ -152,7 +157,7 @@ func (r *cellRunner) Todo(p *Plan) ([]int, error) {
 		case err == nil:
 			if backend := blasinfo.Backend(); rec.BLAS != backend && !r.AllowMixedBackend {
 				return nil, fmt.Errorf("cell %s was computed with BLAS backend %q, this build uses %q: resuming would mix the two in one result (they agree to rounding only); resume with the build that made the cells (%s), use another -out, or pass -allow-mixed-backend",
-					stem, rec.BLAS, backend, resumeCommand(rec.BLAS, os.Args[1:]))
+					stem, rec.BLAS, backend, resumeCommand(rec.BLAS, r.Args))
 			}
 			continue
 		case !cellstore.IsMissing(err):
@@ -168,6 +173,35 @@ func (r *cellRunner) Todo(p *Plan) ([]int, error) {
 	return todo, nil
 }
 
+// refuseFinished returns ErrFinishedCells, with the command that resumes, when the shard's
+// cells of p include finished ones (a done file, verified or not), and nil otherwise.
+func (r *cellRunner) refuseFinished(p *Plan, args []string) error {
+	finished, owned := 0, 0
+	for i, stem := range p.Stems {
+		if !r.Shard.Owns(i) {
+			continue
+		}
+		owned++
+		if _, err := os.Stat(r.cellPath(stem, "done")); err == nil {
+			finished++
+		}
+	}
+	if finished == 0 {
+		return nil
+	}
+	how := "set Options.Resume to continue it, or Options.Overwrite to compute them again"
+	if cmd := runinfo.Rerun(args, "-resume"); cmd != "" {
+		how = "continue it with: " + cmd + " (or add -overwrite to compute them again)"
+	}
+	return finishedCellsError(fmt.Sprintf("%s holds %d of this run's %d cells finished; %s", r.Out, finished, owned, how))
+}
+
+// finishedCellsError is ErrFinishedCells with its message.
+type finishedCellsError string
+
+func (e finishedCellsError) Error() string        { return string(e) }
+func (e finishedCellsError) Is(target error) bool { return target == ErrFinishedCells }
+
 // found is the number of the shard's cells of p that are not in todo: those a resumed run
 // found finished.
 func (r *cellRunner) found(p *Plan, todo []int) int {
@@ -180,20 +214,30 @@ func (r *cellRunner) found(p *Plan, todo []int) int {
 	return owned - len(todo)
 }
 
-// resumeCommand is the command line that resumes cells computed with BLAS backend made
-// (as a done record names it), with the command's arguments args.
+// resumeCommand says how to resume, with a build of BLAS backend made (as recorded in a
+// cell's done record), the run of args, by the routes README teaches: run_all.sh (which
+// builds with OpenBLAS when it is installed, and with DPGIBO_BLAS=go without it), or a
+// binary built with or without -tags openblas.
 func resumeCommand(made string, args []string) string {
-	cmd := "go run ./experiments"
-	if strings.HasPrefix(made, "openblas") {
-		cmd = "CGO_ENABLED=1 go run -tags openblas ./experiments"
-		if _, core, ok := strings.Cut(made, " core="); ok && core != "" {
-			cmd = "OPENBLAS_CORETYPE=" + core + " " + cmd
+	rerun := runinfo.Rerun(args, "-resume")
+	if rerun == "" {
+		rerun = "the run with Options.Resume"
+	}
+	viaScript := os.Getenv(runinfo.RerunEnv) != ""
+	if !strings.HasPrefix(made, "openblas") {
+		if viaScript {
+			return "DPGIBO_BLAS=go " + rerun
 		}
+		return "go build -o .bin/experiments ./experiments, then " + rerun
 	}
-	if len(args) > 0 {
-		cmd += " " + strings.Join(args, " ")
+	core := ""
+	if _, c, ok := strings.Cut(made, " core="); ok && c != "" {
+		core = "OPENBLAS_CORETYPE=" + c + " "
 	}
-	return cmd
+	if viaScript {
+		return core + rerun + " with OpenBLAS installed (apt-get install libopenblas-dev liblapacke-dev)"
+	}
+	return "CGO_ENABLED=1 go build -tags openblas -o .bin/experiments ./experiments, then " + core + rerun
 }
 
 // Execute runs the cells todo of p (from Todo). It returns the first error; cells finished
@@ -214,6 +258,13 @@ func (r *cellRunner) Execute(ctx context.Context, p *Plan, todo []int) error {
 		workers = 1
 	}
 	if r.Progress != nil {
+		// The progress ETA weighs the cells in this machine's time (r.speed); the order
+		// above stays the committed costs'.
+		scaled := make([]float64, len(costs))
+		for _, i := range todo {
+			scaled[i] = r.speed.scale(p.Cells[i].Task, costs[i])
+		}
+		costs = scaled
 		todoCosts := make([]float64, len(todo))
 		for k, i := range todo {
 			todoCosts[k] = costs[i]

@@ -15,6 +15,7 @@ import (
 
 	"dpgibo/figures/stats"
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/progress"
 	"dpgibo/internal/records"
 	"dpgibo/internal/runinfo"
 )
@@ -34,20 +35,36 @@ type costTotal struct {
 	folder, suite, build string
 	figures, cells       int
 	cellSeconds, wall    float64
+	// expected is the wall time of the distinct cells at expectedWorkers workers, scheduled
+	// as the runner schedules them (longest first): what -plan prints on the committed
+	// machine.
+	expected float64
 }
+
+// expectedWorkers is the number of workers README's expected times are for: the cores of
+// the committed machine.
+const expectedWorkers = 2
+
+// committedMachine is the machine the committed runs were timed on.
+const committedMachine = "a 2-core AMD EPYC (Zen 4)"
 
 // totalSeconds sums the total seconds of the cells of times, in stem order.
 func totalSeconds(times map[string]float64) float64 {
+	sum := 0.0
+	for _, stem := range sortedStems(times) {
+		sum += times[stem]
+	}
+	return sum
+}
+
+// sortedStems returns the stems of times in order.
+func sortedStems(times map[string]float64) []string {
 	stems := make([]string, 0, len(times))
 	for stem := range times {
 		stems = append(stems, stem)
 	}
 	sort.Strings(stems)
-	sum := 0.0
-	for _, stem := range stems {
-		sum += times[stem]
-	}
-	return sum
+	return stems
 }
 
 // costTotals groups rows by folder, suite and build, in order of first appearance: a cell
@@ -75,6 +92,11 @@ func costTotals(rows []costRow) []costTotal {
 	for _, k := range keys {
 		t := totals[k]
 		t.cells, t.cellSeconds = len(cells[k]), totalSeconds(cells[k])
+		costs := make([]float64, 0, len(cells[k]))
+		for _, stem := range sortedStems(cells[k]) {
+			costs = append(costs, cells[k][stem])
+		}
+		t.expected = progress.WallSeconds(costs, expectedWorkers)
 		out = append(out, *t)
 	}
 	return out
@@ -261,28 +283,43 @@ func buildAgreement(dir, ref string) (string, error) {
 	return b.String(), nil
 }
 
-// suiteTotals is README's line of measured totals: for each suite committed in dir itself
-// (not its subfolders), the distinct cells' cell-seconds and the wall time summed over the
-// invocations of its figures.
+// suiteTotals is README's line of expected times: for each suite committed in dir itself
+// (not its subfolders), the wall time of its distinct cells at expectedWorkers workers on
+// the committed machine, as -plan prints it there, and how -plan scales it to another.
 func suiteTotals(dir string) (string, error) {
 	rows, err := measuredCosts(dir)
 	if err != nil {
 		return "", err
 	}
 	var parts []string
+	builds := map[string]bool{}
 	for _, t := range costTotals(rows) {
 		if t.folder == "." {
 			noun := "figures"
 			if t.figures == 1 {
 				noun = "figure"
 			}
-			parts = append(parts, fmt.Sprintf("%s suite (%d %s) %.0f cell-seconds, %s wall", t.suite, t.figures, noun, t.cellSeconds, wallText(t.wall)))
+			parts = append(parts, fmt.Sprintf("%s suite (%d %s) %s", t.suite, t.figures, noun, wallText(t.expected)))
+			builds[t.build] = true
 		}
 	}
 	if len(parts) == 0 {
 		return "", nil
 	}
-	return fmt.Sprintf("\nMeasured cost of the committed runs: %s ([%s](%s#measured-cost)).\n", strings.Join(parts, "; "), ReproducingPage, ReproducingPage), nil
+	return fmt.Sprintf("\nExpected time at -workers=%d on %s with the committed builds (%s), from the committed runs' cell times: %s. "+
+		"`-plan` prints these for your machine: it first runs one short cell per task whose committed time is known (a few seconds) and scales by how long they took (a pure-Go build, or a slower CPU, can take 2-3x). "+
+		"What each committed run cost, interrupted and replaced invocations included: [%s](%s#measured-cost).\n",
+		expectedWorkers, committedMachine, strings.Join(sortedKeys(builds), "; "), strings.Join(parts, "; "), ReproducingPage, ReproducingPage), nil
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // ownTimeFigures are the figures whose methods' own time the own-time table reports: where

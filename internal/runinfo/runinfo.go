@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 )
@@ -120,4 +121,92 @@ func Commit() (commit string, dirty bool) {
 		return commit, dirty
 	}
 	return "", false
+}
+
+// RerunEnv names the environment variable that holds the command line a user typed to
+// start this run (run_all.sh sets it, e.g. "./run_all.sh -only=fig3c"), which messages
+// that say how to resume or redo a run repeat.
+const RerunEnv = "DPGIBO_RERUN"
+
+// Rerun returns the command line that repeats this run with flag added (e.g. "-resume"):
+// $DPGIBO_RERUN when set, else the program as it was started with args (with "go run
+// ./experiments" for a binary that go run built in a temporary directory). -resume and
+// -overwrite in args are dropped first, so that the flag given decides. "" when args is nil
+// and $DPGIBO_RERUN is unset (a caller of the runner's API, not a command line).
+func Rerun(args []string, flag string) string {
+	if cmd := os.Getenv(RerunEnv); cmd != "" {
+		return cmd + " " + flag
+	}
+	if args == nil {
+		return ""
+	}
+	prog := os.Args[0]
+	if strings.Contains(prog, "go-build") {
+		prog = "go run ./experiments"
+	}
+	words := []string{prog}
+	for _, a := range args {
+		switch strings.TrimLeft(a, "-") {
+		case "resume", "resume=true", "overwrite", "overwrite=true":
+			continue
+		}
+		words = append(words, shellQuote(a))
+	}
+	return strings.Join(append(words, flag), " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./,:+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Unfinished is the record a run leaves in its output directory while its figures are not
+// all written (UnfinishedFile): an interrupted run, or a shard whose siblings have not
+// finished. The figures command reads it to say which figures are unfinished and how to
+// complete them.
+type Unfinished struct {
+	Suite string `json:"suite"`
+	// Figures are the run's figures; Cells and Finished count its cells (of this shard).
+	Figures  []string `json:"figures"`
+	Cells    int      `json:"cells"`
+	Finished int      `json:"finished"`
+	// Resume is the command that completes the run ("" when it was started through the
+	// runner's API rather than a command line).
+	Resume string `json:"resume,omitempty"`
+}
+
+// UnfinishedFile is the file of a run's Unfinished record in its output directory: one per
+// -only figure, so that runs of several figures into one directory keep theirs apart.
+func UnfinishedFile(only string) string {
+	if only == "" {
+		return "unfinished.json"
+	}
+	return "unfinished-" + only + ".json"
+}
+
+// ReadUnfinished returns the Unfinished records in dir (none when every run there
+// finished). A record that cannot be read is returned with its file's name as Suite.
+func ReadUnfinished(dir string) []Unfinished {
+	paths, _ := filepath.Glob(filepath.Join(dir, "unfinished*.json"))
+	var out []Unfinished
+	for _, p := range paths {
+		var u Unfinished
+		if b, err := os.ReadFile(p); err != nil || json.Unmarshal(b, &u) != nil {
+			u = Unfinished{Suite: filepath.Base(p)}
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// Describe says, in one line, which figures of u are unfinished and how to complete them.
+func (u Unfinished) Describe() string {
+	s := fmt.Sprintf("%s (suite %s) unfinished, at least %d of its %d cells done", strings.Join(u.Figures, ", "), u.Suite, u.Finished, u.Cells)
+	if u.Resume != "" {
+		s += "; complete it with: " + u.Resume
+	}
+	return s
 }
