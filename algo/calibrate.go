@@ -9,8 +9,8 @@ import (
 
 // ClipCalibration sets the clipping norm B privately from the users' surrogate gradient
 // norms at the first iteration, before the first gradient is released (Algorithm 1, line 8,
-// with B chosen from the data at a declared privacy cost instead of by hand). It is on by
-// default for private runs that leave Clip at zero (see Settings.WithDefaults).
+// with B chosen from the data at a declared privacy cost instead of by hand). It is the
+// default rule of private runs that leave Settings.Clipping nil (see Settings.WithDefaults).
 //
 // The rule. B is the Quantile (default 0.75) quantile of the users' gradient norms at the
 // first iteration: one user in four is clipped there. The privacy noise scales with B,
@@ -22,7 +22,7 @@ import (
 // gradient became an equal vote of the users it fits already.
 //
 // The mechanism. The quantile is found by a binary search over a geometric grid of 2^Queries
-// candidate norms, from Clip*2^TopOctaves down over Octaves factors of two: each step
+// candidate norms, from Anchor*2^TopOctaves down over Octaves factors of two: each step
 // releases the count of users whose gradient norm exceeds the middle candidate plus
 // Gaussian noise of standard deviation sqrt(Queries)/mu_cal (a count changes by at most 1
 // when one user is replaced, so each release is (mu_cal/sqrt(Queries))-GDP and the Queries

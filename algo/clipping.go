@@ -159,11 +159,23 @@ func (a AdaptiveClip) resolved() (AdaptiveClip, error) {
 	return a, nil
 }
 
-// SplitMu returns the parts of a total mu spent on the gradients and on the counts under
-// adaptive clipping: mu_g = mu sqrt(1-CountShare), mu_c = mu sqrt(CountShare), so that
-// mu_g^2 + mu_c^2 = mu^2. Without adaptive clipping (a == nil) all of mu goes to the
-// gradients. mu = +Inf gives +Inf for both parts that are used.
-func SplitMu(mu float64, a *AdaptiveClip) (muGrad, muCount float64) {
+// CountMu is the part of a total mu that adaptive clipping spends on its T noisy counts,
+// mu_c = mu sqrt(CountShare) (default CountShare 0.1), under every clip rule: with
+// ClipCalibration too, the calibration's part comes out of the gradients' share, never out
+// of the counts' (Settings.Mu). mu = +Inf gives +Inf.
+func (a AdaptiveClip) CountMu(mu float64) float64 {
+	if math.IsInf(mu, 1) {
+		return mu
+	}
+	return mu * math.Sqrt(cmp.Or(a.CountShare, defaultClipCountShare))
+}
+
+// splitMu returns the parts of a total mu spent on the gradients and on the counts under
+// adaptive clipping without ClipCalibration: mu_g = mu sqrt(1-CountShare), mu_c = mu
+// sqrt(CountShare), so that mu_g^2 + mu_c^2 = mu^2. Without adaptive clipping (a == nil)
+// all of mu goes to the gradients. mu = +Inf gives +Inf for both parts that are used.
+// (Settings.muParts splits Mu under every clip rule.)
+func splitMu(mu float64, a *AdaptiveClip) (muGrad, muCount float64) {
 	if a == nil {
 		return mu, 0
 	}

@@ -169,9 +169,23 @@ func TestClipCountSensitivity(t *testing.T) {
 func TestAdaptiveClipNoiseScalesAndLedger(t *testing.T) {
 	const d, n, iters, mu, b0 = 2, 40, 30, 1.5, 0.7
 	a := AdaptiveClip{Quantile: 0.3, Rate: 0.5, CountShare: 0.2}
-	muG, muC := SplitMu(mu, &a)
-	if math.Abs(muG*muG+muC*muC-mu*mu) > 1e-12 || math.Abs(muC-mu*math.Sqrt(0.2)) > 1e-15 {
-		t.Fatalf("SplitMu(%v) = %v, %v", mu, muG, muC)
+	muG, muC := splitMu(mu, &a)
+	if math.Abs(muG*muG+muC*muC-mu*mu) > 1e-12 || math.Abs(muC-mu*math.Sqrt(0.2)) > 1e-15 || a.CountMu(mu) != muC {
+		t.Fatalf("splitMu(%v) = %v, %v; CountMu %v", mu, muG, muC, a.CountMu(mu))
+	}
+	// The count part is the same with ClipCalibration too (the calibration's part comes out
+	// of the gradients'), and the zero CountShare is the default 0.1.
+	cal := a
+	cal.Calibration = &ClipCalibration{Share: 0.05}
+	lowered, err := Settings{Mu: mu, Clipping: cal}.lowerClipping()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, c, _ := lowered.muParts(); c != a.CountMu(mu) {
+		t.Errorf("with calibration the counts get %v, CountMu says %v", c, a.CountMu(mu))
+	}
+	if got, want := (AdaptiveClip{}).CountMu(mu), mu*math.Sqrt(0.1); got != want {
+		t.Errorf("the zero AdaptiveClip's CountMu(%v) = %v, want %v", mu, got, want)
 	}
 	countStd := math.Sqrt(iters) / muC
 	var devs []float64

@@ -209,7 +209,7 @@ type PrivacyForecast struct {
 	Users, Dim int
 	// GradientMu is mu_g, the part of Mu spent on the privatised gradients: all of Mu
 	// without adaptive clipping or calibration, Mu sqrt(1 - CountShare) with adaptive
-	// clipping (SplitMu), Mu sqrt(1 - CountShare - Share) with ClipCalibration too.
+	// clipping (splitMu), Mu sqrt(1 - CountShare - Share) with ClipCalibration too.
 	GradientMu float64
 	// NoiseStd is the standard deviation of the privacy noise added to each coordinate of
 	// the clipped mean gradient in each iteration, PrivacyNoiseStd(Clip, Iters, n,

@@ -50,8 +50,11 @@
 //  2. evaluates every user's loss at z and adds z to the design D (lines 5-6);
 //  3. computes every user's posterior-mean gradient at theta from all of D (line 7), clips
 //     each to norm Clip and averages (line 8);
-//  4. adds Gaussian noise of standard deviation PrivacyNoiseStd = 2*Clip*sqrt(T)/(n*Mu) and
-//     steps with AdaGrad or gradient descent, projecting onto Theta (line 9).
+//  4. adds Gaussian noise of standard deviation PrivacyNoiseStd = 2*B*sqrt(T)/(n*mu_g) to
+//     each coordinate, with B the iteration's clipping norm and mu_g the part of Mu spent
+//     on the gradients (all of Mu with a FixedClip; Mu sqrt(1 - Share) with the default
+//     ClipCalibration, Mu sqrt(1 - CountShare - Share) with AdaptiveClip too; Settings.Mu),
+//     and steps with AdaGrad or gradient descent, projecting onto Theta (line 9).
 //
 // Mu = math.Inf(1) is GIBO, the non-private method. Each line of Algorithm 1 lives in one
 // named function whose doc comment cites it.

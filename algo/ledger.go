@@ -37,13 +37,12 @@ type Ledger struct {
 	StepMu  float64
 	Delta   float64 // delta of the reported (Epsilon, Delta)-DP guarantee
 	Epsilon float64 // epsilon at Delta implied by Mu (+Inf when not private)
-	// GradientMu and CountMu are the parts of Mu spent on the privatised gradients and on
-	// the privatised counts of adaptive clipping: Mu^2 = GradientMu^2 + CountMu^2. Without
-	// adaptive clipping GradientMu = Mu and CountMu = 0.
-	GradientMu float64
-	CountMu    float64
-	// CalibrationMu is the part spent on ClipCalibration's counts (0 without it); then
-	// Mu^2 = GradientMu^2 + CountMu^2 + CalibrationMu^2.
+	// GradientMu, CountMu and CalibrationMu are the parts of Mu spent on the privatised
+	// gradients, on the privatised counts of adaptive clipping (0 without it) and on
+	// ClipCalibration's counts (0 without it): Mu^2 = GradientMu^2 + CountMu^2 +
+	// CalibrationMu^2, to rounding. With a FixedClip, GradientMu = Mu.
+	GradientMu    float64
+	CountMu       float64
 	CalibrationMu float64
 	// Parts are the kinds of release composed, in the order above (nil when not private).
 	Parts []LedgerPart

@@ -315,9 +315,10 @@ func (s Settings) noiseVar() float64 {
 }
 
 // PrivacyNoiseStd is the standard deviation of the Gaussian noise added to each coordinate
-// of the aggregated gradient at line 9 of Algorithm 1: 2*Clip*sqrt(T)/(n*Mu). The
-// sensitivity of the clipped mean under replacement of one user is 2*Clip/n; the factor
-// sqrt(T)/Mu makes each of the T releases (Mu/sqrt(T))-GDP.
+// of the aggregated gradient at line 9 of Algorithm 1, for clipping norm clip (B), T = iters,
+// n = users and mu = mu_g, the part of Settings.Mu spent on the gradients:
+// 2*B*sqrt(T)/(n*mu_g). The sensitivity of the clipped mean under replacement of one user is
+// 2*B/n; the factor sqrt(T)/mu_g makes each of the T releases (mu_g/sqrt(T))-GDP.
 func PrivacyNoiseStd(clip float64, iters, users int, mu float64) float64 {
 	if math.IsInf(mu, 1) {
 		return 0
@@ -336,11 +337,11 @@ func (s Settings) gradientNoiseStd(clip float64, users int) float64 {
 
 // muParts splits Mu into the parts spent on the gradients, on adaptive clipping's counts and
 // on the clip calibration: mu_c^2 = CountShare Mu^2, mu_cal^2 = Share Mu^2 and mu_g^2 the
-// rest, so that the three compose to Mu. Without calibration it is SplitMu's split; a part
+// rest, so that the three compose to Mu. Without calibration it is splitMu's split; a part
 // whose mechanism is off is 0, and Mu = +Inf gives +Inf for every part in use.
 func (s Settings) muParts() (muGrad, muCount, muCal float64) {
 	if s.calibration == nil {
-		muGrad, muCount = SplitMu(s.Mu, s.adaptive)
+		muGrad, muCount = splitMu(s.Mu, s.adaptive)
 		return muGrad, muCount, 0
 	}
 	countShare := 0.0

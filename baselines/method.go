@@ -1,6 +1,10 @@
 // Package baselines holds every tuning method of dpgibo behind one interface and one
-// registry: DP-GIBO and GIBO (from package algo), random search, GP-UCB, TPE and CMA-ES,
-// the private baselines dp-random and dp-ucb, and goptuna's TPE and CMA-ES (goptuna-tpe,
+// registry (Names): DP-GIBO and GIBO (from package algo); the non-private random search,
+// GP-UCB, TPE and CMA-ES; the private baselines dp-random and dp-ucb (mu-GDP releases of
+// every score); the private selections, which release only their winner: report noisy min
+// (dp-rnm), Liu and Talwar's geometric random stopping (dp-select-geometric), Papernot
+// and Steinke's negative-binomial and Poisson random stopping (dp-select-negbin,
+// dp-select-poisson) and DP-HyPO (dp-hypo); and goptuna's TPE and CMA-ES (goptuna-tpe,
 // goptuna-cmaes: the worked example of bringing in a library's method).
 //
 // # The contract
@@ -25,7 +29,8 @@
 //
 // Score-based methods (random, ucb, tpe, cmaes, dp-random, dp-ucb) evaluate one point per
 // iteration and call the callback after every evaluation: Iter = Evals = the number of
-// evaluations so far, Batch = 1. DP-GIBO and GIBO report once per DP-GIBO iteration.
+// evaluations so far, Batch = 1. DP-GIBO and GIBO report once per DP-GIBO iteration. The
+// private selections report once, at their end (every report would be a release).
 //
 // # Privacy
 //
@@ -37,8 +42,8 @@
 // the validation data without calibrated noise, and their ledger says so
 // (algo.NonPrivateLedger).
 //
-// New methods are added with one file and one line in registry.go; docs/extending.md, section
-// "Adding a baseline", walks through it.
+// New methods are added with one file and one line in registry.go, or from a module of
+// one's own with Register; docs/extending.md walks through both.
 package baselines
 
 import (
@@ -66,8 +71,9 @@ type Options struct {
 	// Theta0 is the start of local methods (dpgibo, gibo); nil draws it uniformly from the
 	// box, as the first draw from rng.
 	Theta0 []float64
-	// Mu is the total mu of mu-GDP of the private methods (dpgibo, dp-random, dp-ucb).
-	// It must be positive; math.Inf(1) runs the same code without privacy noise.
+	// Mu is the total mu of mu-GDP of the private methods (dpgibo, dp-random, dp-ucb), and
+	// the privacy level the private selections convert through Currency. It must be
+	// positive; math.Inf(1) runs the same code without privacy noise.
 	Mu float64
 	// LossBound is Lmax, the public upper bound on one user's loss used by the private
 	// baselines, which clip every per-user loss to [0, Lmax]. Zero takes it from the

@@ -18,7 +18,7 @@ const (
 	DPGIBOAdaptive = "dp-gibo-adaptive"
 	// DPGIBOAdaptiveCounts audits the released counts of the same runs directly: the
 	// statistic is the sum of the T released counts, whose mean differs by exactly T between
-	// the neighbours, and the claim is the count part mu_c of Mu (algo.SplitMu).
+	// the neighbours, and the claim is the count part mu_c of Mu (algo.AdaptiveClip.CountMu).
 	DPGIBOAdaptiveCounts = "dp-gibo-adaptive-counts"
 	// ControlAdaptiveCountNoiseHalved runs the real algo.Minimize with Mu doubled, so that
 	// mu_c doubles and the count noise sqrt(T)/mu_c halves, while claiming the configured
@@ -51,7 +51,7 @@ func NewFlipNeighbours(dim, users int, slope, halfWidth float64) (x, xPrime *Lin
 func adaptiveSettings(cfg Config, name string) (algo.Settings, float64) {
 	a := algo.AdaptiveClip{Quantile: cfg.ClipQuantile, Rate: cfg.ClipRate, CountShare: cfg.ClipCountShare, Start: cfg.Clip}
 	s := algo.Settings{Iters: cfg.Iters, Mu: cfg.Mu, Step: cfg.Step, StepRule: algo.GradientDescent, Clipping: a}
-	_, muCount := algo.SplitMu(cfg.Mu, &a)
+	muCount := a.CountMu(cfg.Mu)
 	switch name {
 	case DPGIBOAdaptive:
 		return s, cfg.Mu

@@ -25,7 +25,7 @@ import (
 	"strings"
 
 	"dpgibo/baselines"
-	"dpgibo/experiments/pool"
+	"dpgibo/internal/pool"
 	"dpgibo/internal/records"
 )
 

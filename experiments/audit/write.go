@@ -100,7 +100,7 @@ func Markdown(cfg Config, rows []Row) string {
 		"except user 0's, which is 0 in X and Lmax in X' everywhere, so each clipped-mean score moves by exactly Lmax/n; "+
 		"the statistic is the mean of the released noisy scores, which separates X from X' by exactly mu when the noise "+
 		"matches (Lmax/n)*sqrt(K)/mu.\n\n", cfg.BaselineBudget, cfg.LossBound)
-	_, muCount := algo.SplitMu(cfg.Mu, &algo.AdaptiveClip{CountShare: cfg.ClipCountShare})
+	muCount := algo.AdaptiveClip{CountShare: cfg.ClipCountShare}.CountMu(cfg.Mu)
 	fmt.Fprintf(&b, "Adaptive clipping (B_0 = Clip, target quantile %g, rate %g, count share %g of mu^2, so mu_c = %.3g) is audited on "+
 		"flip neighbours: user 0's loss is %g*theta_1 in X (clipped at every iteration) and 0 in X' (never clipped), "+
 		"which noiseless runs confirm through counts of exactly n-1 and n. `%s` releases theta_1 (claim: the total mu; "+

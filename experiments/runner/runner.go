@@ -13,9 +13,9 @@ import (
 	"sync"
 
 	"dpgibo/data"
-	"dpgibo/experiments/pool"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/cellstore"
+	"dpgibo/internal/pool"
 	"dpgibo/internal/progress"
 	"dpgibo/internal/records"
 	"dpgibo/internal/runinfo"

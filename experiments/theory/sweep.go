@@ -11,7 +11,7 @@ import (
 	"runtime"
 
 	"dpgibo/algo"
-	"dpgibo/experiments/pool"
+	"dpgibo/internal/pool"
 	"dpgibo/internal/rates"
 )
 

@@ -32,9 +32,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"dpgibo/experiments/pool"
 	"dpgibo/figures/claims"
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/pool"
 	"dpgibo/internal/records"
 )
 

@@ -1,0 +1,3 @@
+module dpgibo.ci/exported
+
+go 1.26.8
