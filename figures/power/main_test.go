@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"dpgibo/figures/verdict"
+	"dpgibo/internal/artefacts"
 	"dpgibo/internal/records"
 )
 
@@ -49,6 +50,7 @@ func TestResampleKeepsPairs(t *testing.T) {
 // n (the committed number first), shares in [0, 1] that add up, costs that grow with n, and
 // the same bytes with one worker and with two.
 func TestPowerTableOnCommittedResults(t *testing.T) {
+	artefacts.Check(t)
 	in := filepath.Join("..", "..", "reproduction")
 	res, err := verdict.ReadDir(in)
 	if err != nil {

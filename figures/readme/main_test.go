@@ -53,6 +53,7 @@ func TestReadmeMatchesReproduction(t *testing.T) {
 // comparisons, claims and statements byte for byte, and writes nothing into the folder; in
 // the study folders, their judged table (design-equivalence.csv).
 func TestCommittedVerdictsAreWhatTheRawDataGive(t *testing.T) {
+	artefacts.Check(t)
 	studyDirs := []string{filepath.Join("reproduction", "design-equivalence"), filepath.Join("reproduction", "svr-precision"),
 		filepath.Join("reproduction", "peers-own"), filepath.Join("reproduction", "ucb-revision"),
 		filepath.Join("reproduction", "ucb-solves")}
@@ -183,6 +184,7 @@ func TestCheckFailsOnAStaleReadme(t *testing.T) {
 // Direction on the committed data: every claim "A lower than B" restated as "B higher than
 // A" (and the reverse), the rest unchanged, gets the same verdict and p-values.
 func TestCommittedVerdictsMirrorWhenSidesSwap(t *testing.T) {
+	artefacts.Check(t)
 	res, err := verdict.ReadDir(filepath.Join("..", "..", "reproduction"))
 	if err != nil {
 		t.Fatal(err)
@@ -288,6 +290,7 @@ func samePixels(t *testing.T, a, b []byte) bool {
 // The committed equivalence studies (the design study, the svr precision study) are what
 // their committed raw runs give.
 func TestCommittedDesignStudyIsWhatItsRunsGive(t *testing.T) {
+	artefacts.Check(t)
 	judged := 0
 	for _, s := range Sections() {
 		if !s.Equivalence {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"dpgibo/figures/verdict/verdicttest"
+	"dpgibo/internal/artefacts"
 	"dpgibo/internal/records"
 )
 
@@ -112,6 +113,7 @@ func TestReadDirSkipsWhatIsNotALossTrace(t *testing.T) {
 // Every committed file of this package's record types under reproduction/ reads with the
 // checks of package records, and every committed result folder reads as a whole.
 func TestCommittedVerdictFilesRead(t *testing.T) {
+	artefacts.Check(t)
 	root := filepath.Join("..", "..", "reproduction")
 	read := map[string]func(string) (int, error){
 		"summary":     count(records.ReadFile[SummaryRow]),

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"dpgibo/internal/artefacts"
 )
 
 // sampleRows is a small figure CSV: a method with diagnostics and one without.
@@ -268,6 +270,7 @@ func TestGzipErrorsNameTheFile(t *testing.T) {
 // Every committed record file under reproduction/ reads with the checks, as the type the
 // figures and the runner read it as.
 func TestCommittedRecordFilesRead(t *testing.T) {
+	artefacts.Check(t)
 	root := filepath.Join("..", "..", "reproduction")
 	// Written by the verdicts and the studies (their types are in figures/verdict and
 	// figures/studies, which read them in their own tests) and by the audit and the theory
