@@ -1,11 +1,10 @@
-package main
+package runner_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"os"
@@ -20,6 +19,7 @@ import (
 	"dpgibo/algo"
 	"dpgibo/baselines"
 	"dpgibo/experiments/runner"
+	"dpgibo/experiments/suites"
 	"dpgibo/figures/claims"
 	"dpgibo/figures/plotting"
 	"dpgibo/figures/verdict"
@@ -28,9 +28,31 @@ import (
 	"dpgibo/internal/records"
 )
 
-// quickOptions runs the figures of the quick suite (no audit or theory sweep) into out.
-func quickOptions(out string, workers int) runOptions {
-	return runOptions{Options: runner.Options{Suite: SuiteQuick, Out: out, Workers: workers, Quiet: true, Stderr: io.Discard}, skipAuditTheory: true}
+// quickOptions runs the figures of the quick suite (the command adds its audit and theory
+// sweep; these tests do not) into out.
+func quickOptions(out string, workers int) runner.Options {
+	return runner.Options{Suite: suites.Quick, Out: out, Workers: workers, Quiet: true, Stderr: io.Discard}
+}
+
+// runSuite runs o's suite (its Only figure alone when set), or o.Figures when set.
+func runSuite(ctx context.Context, o runner.Options) error {
+	if o.Figures == nil {
+		figs, err := suites.Figures(o.Suite, o.Only)
+		if err != nil {
+			return err
+		}
+		o.Figures = figs
+	}
+	return runner.Run(ctx, o)
+}
+
+func TestMain(m *testing.M) {
+	blasinfo.PrepareTests()
+	code := m.Run()
+	if refDir != "" {
+		os.RemoveAll(refDir)
+	}
+	os.Exit(code)
 }
 
 var (
@@ -60,26 +82,6 @@ func reference(t *testing.T) string {
 	return refDir
 }
 
-func TestMain(m *testing.M) {
-	blasinfo.PrepareTests()
-	binDir, err := os.MkdirTemp("", "dpgibo-experiments-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if err := buildBinary(binDir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.RemoveAll(binDir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(binDir)
-	if refDir != "" {
-		os.RemoveAll(refDir)
-	}
-	os.Exit(code)
-}
-
 // resultFiles reads every result CSV of a run (timings.csv holds wall times and is left
 // out).
 func resultFiles(t *testing.T, dir string) map[string][]byte {
@@ -106,7 +108,7 @@ func resultFiles(t *testing.T, dir string) map[string][]byte {
 func sameResults(t *testing.T, dir string) {
 	t.Helper()
 	want, got := resultFiles(t, reference(t)), resultFiles(t, dir)
-	figs, _ := suiteFigures(SuiteQuick, "")
+	figs, _ := suites.Figures(suites.Quick, "")
 	if len(want) != len(figs)+len(verdict.Files)+1 {
 		t.Fatalf("reference holds %d result CSVs, want one per figure (%d), fstar.csv and the verdict files %v", len(want), len(figs), verdict.Files)
 	}
@@ -153,7 +155,7 @@ func evaluationLimit(t *testing.T, r records.Row) int {
 
 func TestQuickSuiteWritesEveryFigure(t *testing.T) {
 	dir := reference(t)
-	figs, _ := suiteFigures(SuiteQuick, "")
+	figs, _ := suites.Figures(suites.Quick, "")
 	for _, f := range figs {
 		if f.Theta {
 			rows, err := records.ReadFile[records.ThetaRow](filepath.Join(dir, f.Name+".csv"))
@@ -170,7 +172,7 @@ func TestQuickSuiteWritesEveryFigure(t *testing.T) {
 		methods := map[string]bool{}
 		for _, r := range rows {
 			methods[r.Method] = true
-			if r.Figure != f.Name || r.Suite != SuiteQuick {
+			if r.Figure != f.Name || r.Suite != suites.Quick {
 				t.Fatalf("%s: row labelled figure %q suite %q", f.Name, r.Figure, r.Suite)
 			}
 			if limit := evaluationLimit(t, r); r.Evals > limit {
@@ -201,7 +203,7 @@ func TestQuickSuiteWritesEveryFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := runner.MakePlan(SuiteQuick, figs, "stand-in")
+	p, _ := runner.MakePlan(suites.Quick, figs, "stand-in")
 	if len(timings) != len(p.Cells) {
 		t.Errorf("timings.csv has %d rows, want one per cell (%d)", len(timings), len(p.Cells))
 	}
@@ -324,8 +326,8 @@ func TestResumeAfterCancelEqualsUninterrupted(t *testing.T) {
 	if err := runSuite(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	figs, _ := suiteFigures(SuiteQuick, "")
-	p, _ := runner.MakePlan(SuiteQuick, figs, "stand-in")
+	figs, _ := suites.Figures(suites.Quick, "")
+	p, _ := runner.MakePlan(suites.Quick, figs, "stand-in")
 	if int(rerun.Load())+len(done) != len(p.Cells) {
 		t.Errorf("resume ran %d cells with %d kept, want %d in all", rerun.Load(), len(done), len(p.Cells))
 	}
@@ -359,64 +361,16 @@ func TestOnlyRunKeepsTheFullRunsManifest(t *testing.T) {
 	}
 }
 
-func TestCommandLineErrors(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "file")
-	os.WriteFile(file, []byte("x"), 0o644)
-	for _, tc := range []struct {
-		args  []string
-		want  string
-		usage bool
-	}{
-		{[]string{"-bogus"}, "flag provided but not defined: -bogus", true},
-		{[]string{}, "give -suite=", true},
-		{[]string{"-suite=nope"}, `unknown suite "nope"`, true},
-		{[]string{"-suite=paper", "-only=fig9"}, `unknown figure "fig9" for -suite=paper (known: fig1,`, true},
-		{[]string{"-suite=paper", "-shard=3/3"}, "-shard must be K/N", true},
-		{[]string{"-suite=paper", "-shard=a/b"}, "-shard must be K/N", true},
-		{[]string{"-suite=paper", "-workers=0"}, "-workers must be >= 1", true},
-		{[]string{"-suite=paper", "-seeds=-1"}, "-seeds must be >= 0", true},
-		{[]string{"-suite=paper", "-merge", "-resume"}, "-merge runs nothing", true},
-		{[]string{"-suite=paper", "extra"}, `unexpected argument "extra"`, true},
-		{[]string{"-suite=audit", "-only=fig1"}, "-only is not used by -suite=audit", true},
-		{[]string{"-suite=audit", "-plan"}, "-plan estimates the figure suites", true},
-		{[]string{"-suite=paper", "-resume", "-overwrite"}, "give one", true},
-		// Without -suite, every other mistake still has its own message.
-		{[]string{"-only=fig99", "-plan"}, "-only=fig99: no suite has that figure", true},
-		{[]string{"-only=fig1", "-plan"}, "give -suite=", true},
-		{[]string{"-seeds=-3"}, "-seeds must be >= 0", true},
-		{[]string{"-workers=-1"}, "-workers must be >= 1", true},
-		{[]string{"-out=" + file}, "is a file, not a directory", true},
-		{[]string{"-suite=quick", "-out=" + file}, "is a file, not a directory", true},
-		{[]string{"-suite=paper", "-plan", "-shard=0/2"}, "cannot be combined with -shard", true},
-		{[]string{"-task=grouplasso"}, "-task needs -dump-data", true},
-		{[]string{"-task=grouplasso", "-suite=paper", "-eval-theta=1"}, "-suite cannot be combined with -task", true},
-		{[]string{"-suite=quick", "-seed=3"}, "-seed is only used with -task", true},
-		{[]string{"-suite=quick", "-only=fig1", "-out=" + filepath.Join(file, "sub")}, "is a file, not a directory", true},
-		{[]string{"-suite=quick", "-only=fig2b", "-out=" + t.TempDir(), "-ctslice=" + filepath.Join(file, "absent.csv")}, "CT-slice", false},
-	} {
-		var stderr bytes.Buffer
-		err := run(context.Background(), tc.args, io.Discard, &stderr)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: got error %v, want one containing %q", tc.args, err, tc.want)
-			continue
-		}
-		var ue usageError
-		if errors.As(err, &ue) != tc.usage {
-			t.Errorf("%v: usage error = %v, want %v", tc.args, !tc.usage, tc.usage)
-		}
-	}
-}
-
 func TestPlanIsDeterministicAndDeduplicated(t *testing.T) {
-	figs, err := suiteFigures(SuitePaper, "")
+	figs, err := suites.Figures(suites.Paper, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p1, err := runner.MakePlan(SuitePaper, figs, "stand-in")
+	p1, err := runner.MakePlan(suites.Paper, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, _ := runner.MakePlan(SuitePaper, figs, "stand-in")
+	p2, _ := runner.MakePlan(suites.Paper, figs, "stand-in")
 	if strings.Join(p1.Stems, ",") != strings.Join(p2.Stems, ",") {
 		t.Fatal("two plans of the same suite differ")
 	}
@@ -450,7 +404,7 @@ func TestPlanIsDeterministicAndDeduplicated(t *testing.T) {
 	}
 	// A different data source changes the names of the SVR cells that look the data up
 	// (no resume across data); the embedded sample's cells do not depend on it.
-	p3, _ := runner.MakePlan(SuitePaper, figs, "file:/data/ct.csv")
+	p3, _ := runner.MakePlan(suites.Paper, figs, "file:/data/ct.csv")
 	for i, c := range p1.Cells {
 		if (p1.Stems[i] == p3.Stems[i]) == (c.Task == "svr" && c.Data == "") {
 			t.Fatalf("cell %s: stem changed = %v with the data source", p1.Stems[i], p1.Stems[i] != p3.Stems[i])
@@ -481,8 +435,8 @@ func TestProgressLinesWhenNotATerminal(t *testing.T) {
 	if err := runSuite(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	figs, _ := suiteFigures(SuiteQuick, "fig1")
-	p, _ := runner.MakePlan(SuiteQuick, figs, "")
+	figs, _ := suites.Figures(suites.Quick, "fig1")
+	p, _ := runner.MakePlan(suites.Quick, figs, "")
 	want := "progress: " + strconv.Itoa(len(p.Cells)) + "/" + strconv.Itoa(len(p.Cells)) + " cells"
 	if !strings.Contains(stderr.String(), "progress: 0/") || !strings.Contains(stderr.String(), want) {
 		t.Errorf("progress output %q lacks the first and last lines (%q)", stderr.String(), want)
@@ -498,11 +452,11 @@ func TestProgressLinesWhenNotATerminal(t *testing.T) {
 }
 
 func TestFig2bRealRunsOnTheSampleSplitByPatient(t *testing.T) {
-	figs, err := suiteFigures(SuitePaper, "fig2b-real")
+	figs, err := suites.Figures(suites.Paper, "fig2b-real")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := runner.MakePlan(SuitePaper, figs, "stand-in")
+	p, err := runner.MakePlan(suites.Paper, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -538,8 +492,8 @@ func TestSeedsMeetTheHolmRule(t *testing.T) {
 			k[c.Figure]++
 		}
 	}
-	for _, suite := range []string{SuitePaper, SuitePrivate, SuitePeers} {
-		figs, err := suiteFigures(suite, "")
+	for _, suite := range []string{suites.Paper, suites.Private, suites.Peers} {
+		figs, err := suites.Figures(suite, "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package main
+package runner_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"dpgibo/baselines"
 	"dpgibo/experiments/runner"
+	"dpgibo/experiments/suites"
 	"dpgibo/tasks/catalog"
 
 	"dpgibo/experiments/fstar"
@@ -33,7 +34,7 @@ func TestFStarIsBelowEveryQuickLoss(t *testing.T) {
 		}
 		byKey[k] = s
 	}
-	figs, _ := suiteFigures(SuiteQuick, "")
+	figs, _ := suites.Figures(suites.Quick, "")
 	checked := 0
 	for _, f := range figs {
 		if f.Theta {
@@ -62,7 +63,7 @@ func TestFStarIsBelowEveryQuickLoss(t *testing.T) {
 // TestFStarIsBelowShortRunsAtPaperSettings runs GIBO and random search briefly at the
 // paper's group LASSO settings and checks their losses against the committed f*.
 func TestFStarIsBelowShortRunsAtPaperSettings(t *testing.T) {
-	figs, err := suiteFigures(SuitePaper, "fig1")
+	figs, err := suites.Figures(suites.Paper, "fig1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestFStarIsBelowShortRunsAtPaperSettings(t *testing.T) {
 	for _, d := range b.Dims {
 		for _, m := range []string{"gibo", "random"} {
 			for seed := 1; seed <= 2; seed++ {
-				spec, _ := runner.CellFor(SuitePaper, b, d, 0, m, seed, "")
+				spec, _ := runner.CellFor(suites.Paper, b, d, 0, m, seed, "")
 				out, err := runner.RunCell(context.Background(), spec, catalog.New, baselines.New, "", nil)
 				if err != nil {
 					t.Fatal(err)

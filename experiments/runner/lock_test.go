@@ -1,4 +1,4 @@
-package main
+package runner_test
 
 import (
 	"bytes"
@@ -9,11 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"dpgibo/experiments/runner"
+	"dpgibo/experiments/suites"
 	"dpgibo/internal/runlock"
 )
 
@@ -49,12 +48,12 @@ func deadPID(t *testing.T) int {
 
 func fig1Hash(t *testing.T) string {
 	t.Helper()
-	figs, _ := suiteFigures(SuiteQuick, "fig1")
-	p, err := runner.MakePlan(SuiteQuick, figs, "")
+	figs, _ := suites.Figures(suites.Quick, "fig1")
+	p, err := runner.MakePlan(suites.Quick, figs, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runner.ConfigHash(SuiteQuick, p)
+	return runner.ConfigHash(suites.Quick, p)
 }
 
 func TestOutputLock(t *testing.T) {
@@ -102,51 +101,5 @@ func TestOutputLock(t *testing.T) {
 		if l, err := runlock.Read(filepath.Join(dir, runlock.FileName(tc.holder.Shard))); err != nil || l.PID != tc.holder.PID {
 			t.Errorf("%s: the holder's lock was changed: %+v, %v", tc.name, l, err)
 		}
-	}
-}
-
-// Two processes into one folder: the second refuses at once naming the first; after the
-// first is killed (SIGKILL leaves its lock behind) the next run proceeds.
-func TestSecondRunRefusedAndKilledRunsLockIsStale(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the command")
-	}
-	out := t.TempDir()
-	first, _, firstErr := command(t, "-suite=paper", "-only=fig2b", "-workers=1", "-quiet", "-out="+out)
-	holding(first, firstErr, 0) // it holds its first evaluation: it runs until killed
-	if err := first.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { first.Process.Kill(); first.Wait() }()
-	lock := filepath.Join(out, "experiments.lock")
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if _, err := os.Stat(lock); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the first run took no lock within 30 s")
-		}
-	}
-	second, _, stderr := command(t, "-suite=quick", "-only=fig1", "-quiet", "-out="+out)
-	status := exitStatus(t, second.Run())
-	want := "PID " + strconv.Itoa(first.Process.Pid)
-	if status != 1 || !strings.Contains(stderr.String(), want) {
-		t.Errorf("second run: exit status %d, stderr %q; want 1, naming %s", status, stderr.String(), want)
-	}
-	// In order: the second run gave up while the first still held the folder.
-	if err := first.Process.Signal(syscall.Signal(0)); err != nil {
-		t.Fatalf("the first run ended before the second was refused (%v): the test needs it running", err)
-	}
-	first.Process.Signal(syscall.SIGKILL)
-	first.Wait()
-	if _, err := os.Stat(lock); err != nil {
-		t.Fatalf("SIGKILL removed the lock (%v); the test needs it left behind", err)
-	}
-	third, _, stderr := command(t, "-suite=quick", "-only=fig1", "-out="+out, "-progress-every=1h")
-	if status := exitStatus(t, third.Run()); status != 0 || !strings.Contains(stderr.String(), "stale lock") {
-		t.Errorf("run after the kill: exit status %d, stderr %q; want 0 and a note on the stale lock", status, stderr.String())
-	}
-	if _, err := os.Stat(lock); err == nil {
-		t.Error("the run left its lock behind")
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package runner_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"dpgibo/data"
 	"dpgibo/experiments/runner"
+	"dpgibo/experiments/suites"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/records"
 	"dpgibo/tasks"
@@ -37,8 +38,8 @@ func fig1Run(t *testing.T) (string, []byte) {
 // firstCell is the stem of the first cell of the quick suite's fig1.
 func firstCell(t *testing.T) string {
 	t.Helper()
-	figs, _ := suiteFigures(SuiteQuick, "fig1")
-	p, err := runner.MakePlan(SuiteQuick, figs, "stand-in")
+	figs, _ := suites.Figures(suites.Quick, "fig1")
+	p, err := runner.MakePlan(suites.Quick, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package runner_test
 
 import (
 	"crypto/sha256"

@@ -1,4 +1,4 @@
-package main
+package runner_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"dpgibo/experiments/runner"
+	"dpgibo/experiments/suites"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/progress"
 	"dpgibo/internal/records"
@@ -26,15 +27,15 @@ import (
 // measured cell-seconds of its cells.
 func committedEstimates(t *testing.T) map[string][2]float64 {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("..", "reproduction", "timings-*.csv"))
+	paths, err := filepath.Glob(filepath.Join("..", "..", "reproduction", "timings-*.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string][2]float64{}
 	for _, path := range paths {
 		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "timings-"), ".csv")
-		suite, source := SuitePaper, "stand-in"
-		if b, err := os.ReadFile(filepath.Join("..", "reproduction", "manifest-"+name+".json")); err == nil {
+		suite, source := suites.Paper, "stand-in"
+		if b, err := os.ReadFile(filepath.Join("..", "..", "reproduction", "manifest-"+name+".json")); err == nil {
 			var m runner.Manifest
 			if json.Unmarshal(b, &m) == nil {
 				if m.DataSource != "" {
@@ -45,7 +46,7 @@ func committedEstimates(t *testing.T) map[string][2]float64 {
 				}
 			}
 		}
-		figs, err := suiteFigures(suite, name)
+		figs, err := suites.Figures(suite, name)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
@@ -115,15 +116,15 @@ func TestWallSecondsSchedulesLongestFirst(t *testing.T) {
 // marks the estimates uncalibrated unless the build uses OpenBLAS.
 func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "never")
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"-suite=paper", "-plan", "-measure-speed=false", "-workers=2", "-out=" + out}, &stdout, &stderr); err != nil {
+	var stdout bytes.Buffer
+	figs, _ := suites.Figures(suites.Paper, "")
+	if err := runner.Run(context.Background(), runner.Options{Suite: suites.Paper, Figures: figs, Plan: true, Workers: 2, Out: out, Stdout: &stdout, Stderr: io.Discard}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("-plan created the output directory (%v)", err)
 	}
-	figs, _ := suiteFigures(SuitePaper, "")
-	p, _ := runner.MakePlan(SuitePaper, figs, "stand-in")
+	p, _ := runner.MakePlan(suites.Paper, figs, "stand-in")
 	text := stdout.String()
 	for fi, f := range figs {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(f.Name) + `\s+` + strconv.Itoa(len(p.Uses[fi])) + `\s+\d+\s+\S+`).MatchString(text) {
@@ -138,7 +139,7 @@ func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 	}
 	for backend, want := range map[string]bool{"gonum": true, "openblas 0.3.21 core=Haswell": false} {
 		var b bytes.Buffer
-		if err := runner.PrintPlan(&b, SuitePaper, p, 2, backend); err != nil {
+		if err := runner.PrintPlan(&b, suites.Paper, p, 2, backend); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), "\nBLAS "+backend+"\n") {
@@ -163,8 +164,8 @@ func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 // adaptive design with an overestimated noise std (hundreds of seconds) above SVR runs
 // (about two minutes), these above a fixed-batch GP run, and group LASSO runs last.
 func TestEstimatedCostOrdersThePaperCells(t *testing.T) {
-	figs, _ := suiteFigures(SuitePaper, "")
-	p, err := runner.MakePlan(SuitePaper, figs, "stand-in")
+	figs, _ := suites.Figures(suites.Paper, "")
+	p, err := runner.MakePlan(suites.Paper, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestEstimatedCostOrdersThePaperCells(t *testing.T) {
 // where the committed timings were taken with its Haswell kernels), fig3f's two cells
 // included, and the cells of methods revised since the run left out.
 func TestPlanMatchesARunOnAnotherMachine(t *testing.T) {
-	path := filepath.Join("..", "reproduction", "bench", "plan-check", "timings-run.csv.gz")
+	path := filepath.Join("..", "..", "reproduction", "bench", "plan-check", "timings-run.csv.gz")
 	run, err := records.ReadFile[records.Timing](path)
 	if err != nil {
 		t.Fatal(err)
@@ -205,8 +206,8 @@ func TestPlanMatchesARunOnAnotherMachine(t *testing.T) {
 	for _, r := range run {
 		got[r.Cell] = r.TotalSeconds
 	}
-	figs, _ := suiteFigures(SuitePaper, "")
-	p, err := runner.MakePlan(SuitePaper, figs, "stand-in")
+	figs, _ := suites.Figures(suites.Paper, "")
+	p, err := runner.MakePlan(suites.Paper, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,8 +261,8 @@ func TestCellCostPrefersMeasurements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	figs, _ := suiteFigures(SuitePaper, "fig3f")
-	p, err := runner.MakePlan(SuitePaper, figs, "stand-in")
+	figs, _ := suites.Figures(suites.Paper, "fig3f")
+	p, err := runner.MakePlan(suites.Paper, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,9 +284,11 @@ func TestCellCostPrefersMeasurements(t *testing.T) {
 // says what it ran and found, and scales the committed cell-seconds by it: fig1 (one task)
 // by exactly the ratio it prints.
 func TestPlanScalesByTheMeasuredSpeed(t *testing.T) {
-	plan := func(args ...string) string {
+	plan := func(measure bool) string {
 		var stdout bytes.Buffer
-		if err := run(context.Background(), append([]string{"-suite=paper", "-only=fig1", "-plan", "-workers=2"}, args...), &stdout, io.Discard); err != nil {
+		figs, _ := suites.Figures(suites.Paper, "fig1")
+		o := runner.Options{Suite: suites.Paper, Figures: figs, Plan: true, MeasureSpeed: measure, Workers: 2, Stdout: &stdout, Stderr: io.Discard}
+		if err := runner.Run(context.Background(), o); err != nil {
 			t.Fatal(err)
 		}
 		return stdout.String()
@@ -298,8 +301,8 @@ func TestPlanScalesByTheMeasuredSpeed(t *testing.T) {
 		v, _ := strconv.ParseFloat(m[1], 64)
 		return v
 	}
-	committed := plan("-measure-speed=false")
-	scaled := plan()
+	committed := plan(false)
+	scaled := plan(true)
 	m := regexp.MustCompile(`(?m)^speed: 1 cells \(one per task\) took [\d.]+ s here against [\d.]+ s in the committed runs: ([\d.]+)x \(grouplasso [\d.]+x\)`).FindStringSubmatch(scaled)
 	if m == nil {
 		t.Fatalf("no speed line naming the one task's cell and its ratio:\n%s", scaled)

@@ -1,4 +1,4 @@
-package main
+package runner_test
 
 import (
 	"encoding/json"
@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"dpgibo/experiments/runner"
+	"dpgibo/experiments/suites"
 )
 
 // committedManifest reads reproduction/manifest-NAME.json.
 func committedManifest(t *testing.T, name string) runner.Manifest {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "reproduction", "manifest-"+name+".json"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "reproduction", "manifest-"+name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,14 +28,14 @@ func committedManifest(t *testing.T, name string) runner.Manifest {
 // stemsWith returns the stems of -suite=paper -only=name after edit changed its blocks.
 func stemsWith(t *testing.T, name string, edit func(*runner.AlgoConfig)) []string {
 	t.Helper()
-	figs, err := suiteFigures(SuitePaper, name)
+	figs, err := suites.Figures(suites.Paper, name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for bi := range figs[0].Blocks {
 		edit(&figs[0].Blocks[bi].Algo)
 	}
-	p, err := runner.MakePlan(SuitePaper, figs, "stand-in")
+	p, err := runner.MakePlan(suites.Paper, figs, "stand-in")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,13 +79,13 @@ func TestCellsKnowTheirDesign(t *testing.T) {
 			}
 		}, nil},
 	} {
-		figs, _ := suiteFigures(SuitePaper, name)
+		figs, _ := suites.Figures(suites.Paper, name)
 		changed := stemsWith(t, name, tc.edit)
 		if len(changed) != len(today) {
 			t.Fatalf("%s: %d cells, want %d", tc.what, len(changed), len(today))
 		}
 		// The figure's blocks in plan order: fixed clips (swept), then adaptive.
-		p, _ := runner.MakePlan(SuitePaper, figs, "stand-in")
+		p, _ := runner.MakePlan(suites.Paper, figs, "stand-in")
 		for i, stem := range today {
 			block := figs[0].Blocks[0].Algo
 			if p.Cells[i].AdaptiveClip != nil {

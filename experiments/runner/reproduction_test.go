@@ -1,4 +1,4 @@
-package main
+package runner_test
 
 import (
 	"cmp"
@@ -8,15 +8,16 @@ import (
 	"testing"
 
 	"dpgibo/experiments/runner"
+	"dpgibo/experiments/suites"
 	"dpgibo/figures/claims"
 	"dpgibo/internal/records"
 )
 
 // reproductionDirs are the committed result folders whose manifests must match the code:
 // README's tables are generated from them (go run ./figures/readme).
-var reproductionDirs = []string{filepath.Join("..", "reproduction"), filepath.Join("..", "reproduction", "design-equivalence"),
-	filepath.Join("..", "reproduction", "purego"), filepath.Join("..", "reproduction", "defaults"),
-	filepath.Join("..", "reproduction", "svr-precision")}
+var reproductionDirs = []string{filepath.Join("..", "..", "reproduction"), filepath.Join("..", "..", "reproduction", "design-equivalence"),
+	filepath.Join("..", "..", "reproduction", "purego"), filepath.Join("..", "..", "reproduction", "defaults"),
+	filepath.Join("..", "..", "reproduction", "svr-precision")}
 
 // Every committed manifest names a configuration hash; the code's suite of that name (and
 // -only figure) must still hash to it, so that results of an older configuration cannot sit
@@ -24,7 +25,7 @@ var reproductionDirs = []string{filepath.Join("..", "reproduction"), filepath.Jo
 func TestReproductionManifestsMatchTheCode(t *testing.T) {
 	// Claims changed after a figure's run are allowed only when the history of claims
 	// records the change (declared after the results, with the commit that declared them).
-	hist, err := records.ReadFile[records.ClaimsHistory](filepath.Join("..", "reproduction", "claims-history.csv"))
+	hist, err := records.ReadFile[records.ClaimsHistory](filepath.Join("..", "..", "reproduction", "claims-history.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestReproductionManifestsMatchTheCode(t *testing.T) {
 			if err := json.Unmarshal(b, &m); err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
-			figs, err := suiteFigures(m.Suite, m.Only)
+			figs, err := suites.Figures(m.Suite, m.Only)
 			if err != nil {
 				t.Errorf("%s: %v", path, err)
 				continue
