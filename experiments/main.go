@@ -23,9 +23,11 @@
 //
 // Each cell's done record verifies its files (row counts, SHA-256) and names the BLAS
 // backend that computed it; -resume reruns a cell that fails verification and -merge refuses
-// it (integrity.go). A run holds a lock in its output directory (lock.go). SIGINT and SIGTERM
-// stop a run within a short grace period, a second signal at once, with exit status 130 or
-// 143 (signals.go); command-line mistakes exit with status 2, other errors with 1.
+// it (internal/cellstore). A run holds a lock in its output directory (internal/runlock).
+// SIGINT and SIGTERM stop a run within a short grace period, a second signal at once, with
+// exit status 130 or 143 (internal/shutdown); command-line mistakes exit with status 2,
+// other errors with 1 (docs/reproducing.md, "Exit statuses"). The engine is package
+// dpgibo/experiments/runner, the suites' figures dpgibo/experiments/suites.
 package main
 
 import (

@@ -17,12 +17,12 @@ import (
 	"dpgibo/tasks/svr"
 )
 
-// Cell is everything that determines the output of one run: one task at one d, one
+// cellSpec is everything that determines the output of one run: one task at one d, one
 // method, one configuration and one replication seed. Two figures that need the same run
 // share its cell (fig3f reuses fig2b's first DP-GIBO and GIBO runs). The cell's file name
 // ends with a hash of this struct, so -resume never reuses a cell computed with other
 // settings.
-type Cell struct {
+type cellSpec struct {
 	Suite    string `json:"suite"`
 	Task     string `json:"task"`
 	D        int    `json:"d"`
@@ -85,10 +85,10 @@ type Cell struct {
 }
 
 // local reports whether the cell's method starts from theta0 (DP-GIBO, GIBO).
-func (c Cell) local() bool { return isLocal(c.Method) }
+func (c cellSpec) local() bool { return isLocal(c.Method) }
 
 // hash is the hex SHA-256 of the spec's JSON encoding.
-func (c Cell) hash() string {
+func (c cellSpec) hash() string {
 	b, err := json.Marshal(c)
 	if err != nil {
 		// Every field is a plain value or Num; Marshal cannot fail.
@@ -99,38 +99,38 @@ func (c Cell) hash() string {
 }
 
 // Stem is the cell's file name stem: readable fields, then 12 hex digits of the hash.
-func (c Cell) Stem() string {
+func (c cellSpec) Stem() string {
 	return fmt.Sprintf("%s-d%d-%s-s%d-%s", c.Task, c.D, c.Method, c.Seed, c.hash()[:12])
 }
 
-// CellRef is one use of a cell by a figure: the cell and its configuration label there.
-type CellRef struct {
+// cellRef is one use of a cell by a figure: the cell and its configuration label there.
+type cellRef struct {
 	Cell  int    // index into the run's cell list
 	Label string // records.Row.Config
 }
 
-// Plan is the deduplicated cell list of a run and the cells each figure uses, in order.
-type Plan struct {
+// runPlan is the deduplicated cell list of a run and the cells each figure uses, in order.
+type runPlan struct {
 	Figures []Figure
-	Cells   []Cell
+	Cells   []cellSpec
 	Stems   []string
-	Uses    [][]CellRef // per figure
+	Uses    [][]cellRef // per figure
 	Users   [][]string  // per cell: figure names using it
 }
 
 // MakePlan enumerates the cells of figs: for each figure, block, d, sweep value, method and
 // seed in that order, skipping cells already listed. The order is the cell order of every
 // output file and of shard assignment.
-func MakePlan(suite string, figs []Figure, source string) (*Plan, error) {
-	p := &Plan{Figures: figs, Uses: make([][]CellRef, len(figs))}
+func MakePlan(suite string, figs []Figure, source string) (*runPlan, error) {
+	p := &runPlan{Figures: figs, Uses: make([][]cellRef, len(figs))}
 	index := map[string]int{}
 	for fi, fig := range figs {
 		// A cell a figure uses under two labels (fig-private-select's DP-GIBO at mu = 1 is the
 		// same run at both currencies) is listed once per label, so that its rows appear
 		// under each; a figure counts it once among its users.
-		seen := map[CellRef]bool{}
+		seen := map[cellRef]bool{}
 		for bi, b := range fig.Blocks {
-			if err := CheckBlock(b); err != nil {
+			if err := checkBlock(b); err != nil {
 				return nil, fmt.Errorf("figure %s, block %d (%s): %w", fig.Name, bi+1, b.Task, err)
 			}
 			values := b.Values
@@ -144,7 +144,7 @@ func MakePlan(suite string, figs []Figure, source string) (*Plan, error) {
 							continue
 						}
 						for seed := b.SeedBase + 1; seed <= b.SeedBase+b.Seeds; seed++ {
-							spec, label := CellFor(suite, b, d, v, m, seed, source)
+							spec, label := cellFor(suite, b, d, v, m, seed, source)
 							key := spec.Stem()
 							i, ok := index[key]
 							if !ok {
@@ -154,7 +154,7 @@ func MakePlan(suite string, figs []Figure, source string) (*Plan, error) {
 								p.Stems = append(p.Stems, key)
 								p.Users = append(p.Users, nil)
 							}
-							ref := CellRef{Cell: i, Label: label}
+							ref := cellRef{Cell: i, Label: label}
 							if !seen[ref] {
 								seen[ref] = true
 								p.Uses[fi] = append(p.Uses[fi], ref)
@@ -172,7 +172,7 @@ func MakePlan(suite string, figs []Figure, source string) (*Plan, error) {
 }
 
 // checkBlock rejects blocks that cannot run.
-func CheckBlock(b Block) error {
+func checkBlock(b Block) error {
 	switch {
 	case len(b.Dims) == 0:
 		return fmt.Errorf("no dimensions")
@@ -240,7 +240,7 @@ func CheckBlock(b Block) error {
 }
 
 // cellFor builds the spec of one run and its label within the figure.
-func CellFor(suite string, b Block, d int, value Num, method string, seed int, source string) (Cell, string) {
+func cellFor(suite string, b Block, d int, value Num, method string, seed int, source string) (cellSpec, string) {
 	if b.CellSuite != "" {
 		suite = b.CellSuite
 	}
@@ -266,7 +266,7 @@ func CellFor(suite string, b Block, d int, value Num, method string, seed int, s
 	if b.DataPerSeed {
 		dataSeed += uint64(seed)
 	}
-	c := Cell{
+	c := cellSpec{
 		Suite: suite, Task: b.Task, D: d, NTrain: b.NTrain, NVal: b.NVal, DataSeed: dataSeed, Data: b.Data,
 		Method: method, Seed: seed, EvalNoise: evalNoise, Mu: inf,
 	}

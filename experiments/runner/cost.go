@@ -57,17 +57,17 @@ const (
 // model of the settings can foresee but which repeats with the seed on every machine
 // (reproduction/bench/plan-check: the committed times predict a run on another CPU within
 // 0.79-1.08x per figure).
-func CellCost(c Cell, stem string) (seconds float64, measured bool) {
+func cellCost(c cellSpec, stem string) (seconds float64, measured bool) {
 	if times, err := reproduction.CellSeconds(); err == nil {
 		if s, ok := times[stem]; ok {
 			return s, true
 		}
 	}
-	return EstimatedCost(c), false
+	return estimatedCost(c), false
 }
 
 // estimatedCost is the cell's estimated wall time in seconds (see the cost model above).
-func EstimatedCost(c Cell) float64 {
+func estimatedCost(c cellSpec) float64 {
 	perEval, err := catalog.EvalSeconds(catalog.Spec{Name: c.Task, D: c.D, NTrain: c.NTrain, NVal: c.NVal, Data: c.Data, Precision: cellSVRPrecision(c)})
 	if err != nil {
 		perEval = costUnknownTaskEvalSecs // a task the catalog does not know (tests, forks)

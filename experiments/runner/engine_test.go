@@ -62,7 +62,7 @@ func (f fakeMethod) Run(ctx context.Context, obj algo.Objective, budget int, rng
 }
 
 func TestCellGuardsTheMethodContract(t *testing.T) {
-	spec := Cell{Suite: "test", Task: "fake", D: 2, Method: "random", Seed: 1, Budget: 2, Mu: inf}
+	spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "random", Seed: 1, Budget: 2, Mu: inf}
 	for _, tc := range []struct {
 		points [][]float64
 		want   string
@@ -71,7 +71,7 @@ func TestCellGuardsTheMethodContract(t *testing.T) {
 		{[][]float64{{0, 0}, {2, 0}}, "outside the task's box"},
 	} {
 		m := fakeMethod{tc.points}
-		_, err := RunCell(context.Background(), spec, newFakeTask,
+		_, err := runCell(context.Background(), spec, newFakeTask,
 			func(string, baselines.Options) (baselines.Method, error) { return m, nil }, "", nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("points %v: got %v, want an error containing %q", tc.points, err, tc.want)
@@ -82,7 +82,7 @@ func TestCellGuardsTheMethodContract(t *testing.T) {
 	var warnings bytes.Buffer
 	r := &cellRunner{Warnings: &warnings}
 	for i := 0; i < 3; i++ {
-		out, err := RunCell(context.Background(), spec, newFakeTask,
+		out, err := runCell(context.Background(), spec, newFakeTask,
 			func(string, baselines.Options) (baselines.Method, error) {
 				return fakeMethod{[][]float64{{0.5, 0}, {0, 0}}}, nil
 			}, "", r.warn)
@@ -119,12 +119,12 @@ func TestMethodWarningsOncePerRun(t *testing.T) {
 // runCell passes the pinned values of algo's defaults explicitly, and a cell's own design
 // options where it has them.
 func TestRunCellPinsAlgoDefaults(t *testing.T) {
-	spec := Cell{Suite: "test", Task: "fake", D: 2, Method: "dpgibo", Seed: 1, Budget: 6, Mu: 1,
+	spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dpgibo", Seed: 1, Budget: 6, Mu: 1,
 		Iters: 2, Batch: 3, Clip: 1, Step: 0.5, Lengthscale: 1, AdaptiveClip: &AdaptiveClipConfig{}}
-	capture := func(spec Cell) algo.Settings {
+	capture := func(spec cellSpec) algo.Settings {
 		var got algo.Settings
 		errStop := errors.New("captured")
-		_, err := RunCell(context.Background(), spec, newFakeTask, func(_ string, o baselines.Options) (baselines.Method, error) {
+		_, err := runCell(context.Background(), spec, newFakeTask, func(_ string, o baselines.Options) (baselines.Method, error) {
 			got = o.Settings
 			return nil, errStop
 		}, "", nil)
@@ -140,7 +140,7 @@ func TestRunCellPinsAlgoDefaults(t *testing.T) {
 		t.Errorf("settings of a cell at the pinned values: %+v (clipping %+v)", s, s.Clipping)
 	}
 	spec.Design = &DesignConfig{Starts: 2, Evals: 40, GreedyOnly: true, MaxKept: 9}
-	spec.PriorMean = PriorZero
+	spec.PriorMean = priorZero
 	spec.AdaptiveClip = &AdaptiveClipConfig{Rate: 0.5}
 	s = capture(spec)
 	want.Rate = 0.5
@@ -154,7 +154,7 @@ func TestRunCellPinsAlgoDefaults(t *testing.T) {
 func TestBlocksLeaveNothingToAlgoDefaults(t *testing.T) {
 	base := Block{Task: "gpreg", Dims: []int{2}, Methods: []string{"dpgibo"}, Seeds: 1,
 		Algo: AlgoConfig{Iters: 2, Clip: 1, Mu: 1, Step: 0.3, Lengthscale: 1}}
-	if err := CheckBlock(base); err != nil {
+	if err := checkBlock(base); err != nil {
 		t.Fatalf("valid block: %v", err)
 	}
 	for _, tc := range []struct {
@@ -165,23 +165,23 @@ func TestBlocksLeaveNothingToAlgoDefaults(t *testing.T) {
 		{func(b *Block) { b.Algo.Lengthscale = 0 }, "Step and Lengthscale"},
 		{func(b *Block) { b.Algo.Clip = 0 }, "Clip set or swept"},
 		{func(b *Block) { b.Algo.PriorMean = "mean" }, "unknown prior mean"},
-		{func(b *Block) { b.Algo.PriorMean, b.Algo.Standardise = PriorZero, true }, "standardising needs"},
+		{func(b *Block) { b.Algo.PriorMean, b.Algo.Standardise = priorZero, true }, "standardising needs"},
 		{func(b *Block) { b.Algo.Design = &DesignConfig{Starts: -1} }, "design options"},
 	} {
 		b := base
 		tc.edit(&b)
-		if err := CheckBlock(b); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if err := checkBlock(b); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("block %+v: %v, want an error containing %q", b.Algo, err, tc.want)
 		}
 	}
 	b := base
 	b.Algo.Clip, b.Sweep, b.Values = 0, "clip", []Num{0.1}
-	if err := CheckBlock(b); err != nil {
+	if err := checkBlock(b); err != nil {
 		t.Errorf("swept clip: %v", err)
 	}
 	b = base
 	b.Methods, b.Algo.Step = []string{"random"}, 0
-	if err := CheckBlock(b); err != nil {
+	if err := checkBlock(b); err != nil {
 		t.Errorf("random search needs no Step: %v", err)
 	}
 }
@@ -193,7 +193,7 @@ func TestDefaultsBeforeSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := Cell{Method: "dpgibo", D: 6, Iters: 20, Mu: 1, Defaults: DefaultsBefore}
+	spec := cellSpec{Method: "dpgibo", D: 6, Iters: 20, Mu: 1, Defaults: DefaultsBefore}
 	s := defaultsBeforeSettings(algo.Settings{Iters: 20, Mu: 1}, spec, task)
 	l := 10.0 / 6
 	if s.Kernel.Lengthscale != l || s.LocalRadius != 2*l || s.Clipping != algo.FixedClip(0.25*9/l) || s.Step != 10/(2*math.Sqrt(20)) ||

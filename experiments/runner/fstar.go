@@ -14,7 +14,7 @@ import (
 
 // runSettings returns the distinct data settings of the figures of p that hold loss traces,
 // in plan order, read from the first row of one cell of each.
-func (r *cellRunner) runSettings(p *Plan) ([]fstar.Setting, error) {
+func (r *cellRunner) runSettings(p *runPlan) ([]fstar.Setting, error) {
 	type specKey struct {
 		task, data, source string
 		d, nTrain, nVal    int
@@ -55,7 +55,7 @@ func (r *cellRunner) runSettings(p *Plan) ([]fstar.Setting, error) {
 // committed f*, in plan order, followed by the rows of an earlier fstar.csv in OUT for
 // settings this run did not touch (an -only run keeps the full run's other settings). Settings
 // without a committed f* are left out, with one warning line naming them.
-func (r *cellRunner) writeFStar(p *Plan) error {
+func (r *cellRunner) writeFStar(p *runPlan) error {
 	settings, err := r.runSettings(p)
 	if err != nil {
 		return fmt.Errorf("fstar.csv: %w", err)

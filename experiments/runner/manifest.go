@@ -17,11 +17,11 @@ import (
 	"dpgibo/internal/runinfo"
 )
 
-// Manifest records what a run did, so that every CSV can be traced to its configuration
+// manifest records what a run did, so that every CSV can be traced to its configuration
 // and code: manifest.json in the output directory, manifest-NAME.json for an -only=NAME
 // run (so that running one figure again never overwrites the full run's record), and
 // manifest[-NAME]-shard-K-of-N.json for a shard.
-type Manifest struct {
+type manifest struct {
 	runinfo.Manifest
 	// Figures is the full configuration of every figure; CellList the stem of every cell
 	// in plan order.
@@ -29,9 +29,9 @@ type Manifest struct {
 	CellList []string `json:"cell_list"`
 }
 
-// ConfigHash is the hex SHA-256 of the figures and the plan's cells: the manifest's
+// configHash is the hex SHA-256 of the figures and the plan's cells: the manifest's
 // config_hash, which the run's lock and the committed results' staleness checks compare.
-func ConfigHash(suite string, p *Plan) string {
+func configHash(suite string, p *runPlan) string {
 	b, err := json.Marshal(struct {
 		Suite   string
 		Figures []Figure
@@ -45,9 +45,9 @@ func ConfigHash(suite string, p *Plan) string {
 }
 
 // newManifest is the manifest of a run of p with o started at start.
-func newManifest(o Options, p *Plan, start time.Time) *Manifest {
+func newManifest(o Options, p *runPlan, start time.Time) *manifest {
 	commit, dirty := runinfo.Commit()
-	m := &Manifest{Manifest: runinfo.Manifest{
+	m := &manifest{Manifest: runinfo.Manifest{
 		Suite: o.Suite, Only: o.Only, Args: o.Args, Commit: commit, Dirty: dirty,
 		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: blasinfo.Backend(), BLASConfig: blasinfo.Config(),
 		KernelExp: fastexp.Vectorised(), GoExperiment: runinfo.GoExperiment(),
@@ -58,7 +58,7 @@ func newManifest(o Options, p *Plan, start time.Time) *Manifest {
 		m.BLASReproduce = "OPENBLAS_CORETYPE=" + core
 	}
 	if p != nil {
-		m.ConfigHash = ConfigHash(o.Suite, p)
+		m.ConfigHash = configHash(o.Suite, p)
 		m.Cells = len(p.Cells)
 		m.Figures = p.Figures
 		m.CellList = p.Stems
@@ -89,7 +89,7 @@ func claimsHashes(figs []Figure) map[string]string {
 }
 
 // write stores the manifest atomically in dir under its name.
-func (m *Manifest) write(dir string, end time.Time) error {
+func (m *manifest) write(dir string, end time.Time) error {
 	m.End = end.Format(time.RFC3339)
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -100,7 +100,7 @@ func (m *Manifest) write(dir string, end time.Time) error {
 
 // fileName is the manifest's file name: manifest.json for a full run, with "-NAME" for an
 // -only run and "-shard-K-of-N" for a shard.
-func (m *Manifest) fileName() string {
+func (m *manifest) fileName() string {
 	name := "manifest"
 	if m.Only != "" {
 		name += "-" + m.Only

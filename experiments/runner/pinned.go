@@ -23,33 +23,33 @@ import (
 const (
 	PinnedDesignStarts   = 3
 	PinnedDesignEvals    = 60
-	PinnedPriorMean      = PriorUserMean
-	PinnedClipQuantile   = 0.5
-	PinnedClipRate       = 0.2
-	PinnedClipCountShare = 0.1
-	PinnedKernelVariance = 1
+	pinnedPriorMean      = priorUserMean
+	pinnedClipQuantile   = 0.5
+	pinnedClipRate       = 0.2
+	pinnedClipCountShare = 0.1
+	pinnedKernelVariance = 1
 	// pinnedSVRPrecision is the svr task's precision of the prediction's cross products
 	// in every cell whose spec has no svr_precision.
 	pinnedSVRPrecision = svr.PrecisionFloat64
 )
 
-// Prior means by name (AlgoConfig.PriorMean, CellSpec.PriorMean).
+// Prior means by name (AlgoConfig.PriorMean, cellSpec.PriorMean).
 const (
-	PriorUserMean = "user-mean"
-	PriorZero     = "zero"
+	priorUserMean = "user-mean"
+	priorZero     = "zero"
 )
 
 // priorMeans maps the names to algo's values.
-var priorMeans = map[string]algo.PriorMean{PriorUserMean: algo.PriorUserMean, PriorZero: algo.PriorZero}
+var priorMeans = map[string]algo.PriorMean{priorUserMean: algo.PriorUserMean, priorZero: algo.PriorZero}
 
 // checkPinnable rejects values of a block's prior mean and design options that algo would
 // reject or that the spec encoding cannot tell from the pinned values.
 func checkPinnable(a AlgoConfig) error {
 	if _, ok := priorMeans[a.PriorMean]; a.PriorMean != "" && !ok {
-		return fmt.Errorf("unknown prior mean %q (known: %s, %s)", a.PriorMean, PriorUserMean, PriorZero)
+		return fmt.Errorf("unknown prior mean %q (known: %s, %s)", a.PriorMean, priorUserMean, priorZero)
 	}
-	if a.PriorMean == PriorZero && a.Standardise {
-		return fmt.Errorf("standardising needs the prior mean %s (Standardise with PriorMean %s)", PriorUserMean, PriorZero)
+	if a.PriorMean == priorZero && a.Standardise {
+		return fmt.Errorf("standardising needs the prior mean %s (Standardise with PriorMean %s)", priorUserMean, priorZero)
 	}
 	if d := a.Design; d != nil && (d.Starts < 0 || d.Evals < 0 || d.MaxKept < 0) {
 		return fmt.Errorf("design options must be >= 0 (0: the pinned value), got %+v", *d)
@@ -72,7 +72,7 @@ func specSVRPrecision(p string) string {
 
 // cellSVRPrecision is the precision a cell of the svr task computes with (a spec's
 // svr_precision, else the pinned value), "" for every other task.
-func cellSVRPrecision(c Cell) string {
+func cellSVRPrecision(c cellSpec) string {
 	switch {
 	case c.Task != svr.Name:
 		return ""
@@ -105,7 +105,7 @@ func specDesign(d *DesignConfig) *DesignConfig {
 
 // specPriorMean is the prior mean of a cell spec: "" for the pinned one.
 func specPriorMean(name string) string {
-	if name == PinnedPriorMean {
+	if name == pinnedPriorMean {
 		return ""
 	}
 	return name
@@ -119,13 +119,13 @@ func specAdaptiveClip(c *AdaptiveClipConfig) *AdaptiveClipConfig {
 		return nil
 	}
 	out := *c
-	if out.Quantile == PinnedClipQuantile {
+	if out.Quantile == pinnedClipQuantile {
 		out.Quantile = 0
 	}
-	if out.Rate == PinnedClipRate {
+	if out.Rate == pinnedClipRate {
 		out.Rate = 0
 	}
-	if out.CountShare == PinnedClipCountShare {
+	if out.CountShare == pinnedClipCountShare {
 		out.CountShare = 0
 	}
 	return &out
@@ -133,14 +133,14 @@ func specAdaptiveClip(c *AdaptiveClipConfig) *AdaptiveClipConfig {
 
 // pinnedSettings fills the fields of s that the suites leave to algo's defaults from the
 // cell spec, with the pinned values where the spec leaves them zero.
-func pinnedSettings(s algo.Settings, spec Cell) algo.Settings {
-	s.Kernel.Variance = PinnedKernelVariance
+func pinnedSettings(s algo.Settings, spec cellSpec) algo.Settings {
+	s.Kernel.Variance = pinnedKernelVariance
 	s.StepRule = algo.AdaGrad
 	s.Shrink = algo.NoShrink // every committed run stepped along the gradient as released
 	if s.MaxBatch == 0 {
 		s.MaxBatch = 4 * (spec.D + 1)
 	}
-	s.PriorMean = priorMeans[PinnedPriorMean]
+	s.PriorMean = priorMeans[pinnedPriorMean]
 	if spec.PriorMean != "" {
 		s.PriorMean = priorMeans[spec.PriorMean]
 	}
@@ -164,7 +164,7 @@ func pinnedSettings(s algo.Settings, spec Cell) algo.Settings {
 	}
 	if a := spec.AdaptiveClip; a != nil {
 		// B_0 is the cell's Clip.
-		rule := algo.AdaptiveClip{Quantile: PinnedClipQuantile, Rate: PinnedClipRate, CountShare: PinnedClipCountShare, Start: float64(spec.Clip)}
+		rule := algo.AdaptiveClip{Quantile: pinnedClipQuantile, Rate: pinnedClipRate, CountShare: pinnedClipCountShare, Start: float64(spec.Clip)}
 		if a.Quantile != 0 {
 			rule.Quantile = float64(a.Quantile)
 		}
@@ -184,11 +184,11 @@ func pinnedSettings(s algo.Settings, spec Cell) algo.Settings {
 // pinned from the task's public facts as algo computed them then: W the median positive
 // side of the box, l = W/6, LocalRadius 2 l, Clip = S/(4 l) with S the task's loss bound,
 // Step = W/(2 sqrt T), b = d+1, and the remaining fields pinned as for every suite.
-func defaultsBeforeSettings(s algo.Settings, spec Cell, task tasks.Task) algo.Settings {
+func defaultsBeforeSettings(s algo.Settings, spec cellSpec, task tasks.Task) algo.Settings {
 	lo, hi := task.Bounds()
 	width := algo.BoxWidth(lo, hi)
 	l := width / 6
-	s.Kernel = algo.RBF{Lengthscale: l, Variance: PinnedKernelVariance}
+	s.Kernel = algo.RBF{Lengthscale: l, Variance: pinnedKernelVariance}
 	s.LocalRadius = 2 * l
 	s.Clipping = algo.FixedClip(0.25 * task.LossBound() / l)
 	s.Step = width / (2 * math.Sqrt(float64(s.Iters)))

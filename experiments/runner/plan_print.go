@@ -13,20 +13,20 @@ import (
 
 // calibratedBackend reports whether the cost model was fitted on this build's BLAS backend
 // (OpenBLAS); the pure-Go build's estimates are uncalibrated.
-func CalibratedBackend(backend string) bool { return strings.HasPrefix(backend, "openblas") }
+func calibratedBackend(backend string) bool { return strings.HasPrefix(backend, "openblas") }
 
-// printPlan writes, without running anything, every figure's cells, their estimated
+// printCommittedPlan writes, without running anything, every figure's cells, their estimated
 // cell-seconds and wall time at workers workers (each figure run alone, -only=NAME), and the
 // run's total over its distinct cells (figures share cells, so the total is below the sum).
-func PrintPlan(w io.Writer, suite string, p *Plan, workers int, backend string) error {
+func printCommittedPlan(w io.Writer, suite string, p *runPlan, workers int, backend string) error {
 	return printPlan(w, suite, p, workers, backend, speed{}, nil)
 }
 
-// printPlan is PrintPlan with the costs scaled by sp (this machine's measured speed; the
+// printPlan is printCommittedPlan with the costs scaled by sp (this machine's measured speed; the
 // zero speed leaves the committed machine's) and, when finished is not nil, the cells it
 // marks left out: what is left of a run to resume.
-func printPlan(w io.Writer, suite string, p *Plan, workers int, backend string, sp speed, finished []bool) error {
-	calibrated := CalibratedBackend(backend) || sp.overall > 0
+func printPlan(w io.Writer, suite string, p *runPlan, workers int, backend string, sp speed, finished []bool) error {
+	calibrated := calibratedBackend(backend) || sp.overall > 0
 	mark := ""
 	if !calibrated {
 		mark = " (uncalibrated)"
@@ -54,7 +54,7 @@ func printPlan(w io.Writer, suite string, p *Plan, workers int, backend string, 
 	costs := make([]float64, len(p.Cells))
 	measured := make([]bool, len(p.Cells))
 	for i, c := range p.Cells {
-		costs[i], measured[i] = CellCost(c, p.Stems[i])
+		costs[i], measured[i] = cellCost(c, p.Stems[i])
 		costs[i] = sp.scale(c.Task, costs[i])
 	}
 	left := func(i int) bool { return finished == nil || !finished[i] }

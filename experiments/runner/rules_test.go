@@ -81,9 +81,9 @@ func TestCheckRule(t *testing.T) {
 // constructor (the rule sees the settings before dpgibo sets Mu).
 func TestRunCellWithEveryRule(t *testing.T) {
 	for name := range DefaultsRules {
-		spec := Cell{Suite: "test", Task: "fake", D: 2, Method: "dpgibo", Seed: 1, Budget: 6, Mu: 1, Iters: 2, Batch: 3,
+		spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dpgibo", Seed: 1, Budget: 6, Mu: 1, Iters: 2, Batch: 3,
 			Defaults: DefaultsLibrary, DefaultsRevision: AlgoDefaultsRevision, Rule: name}
-		out, err := RunCell(context.Background(), spec, newFakeTask, defaultMethodFactory, "", nil)
+		out, err := runCell(context.Background(), spec, newFakeTask, defaultMethodFactory, "", nil)
 		if err != nil {
 			t.Fatalf("rule %s: %v", name, err)
 		}
@@ -103,11 +103,11 @@ func TestRevision3IsTheQ75RuleOnRevision2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Cell{Suite: "test", Task: "bowl", D: 3, NVal: 200, DataSeed: 1, Method: "dpgibo", Seed: 3, Budget: 16, Mu: 1, Iters: 4, Batch: 4, Defaults: DefaultsLibrary}
-	resolved := func(c Cell) algo.Settings {
+	base := cellSpec{Suite: "test", Task: "bowl", D: 3, NVal: 200, DataSeed: 1, Method: "dpgibo", Seed: 3, Budget: 16, Mu: 1, Iters: 4, Batch: 4, Defaults: DefaultsLibrary}
+	resolved := func(c cellSpec) algo.Settings {
 		errStop := errors.New("captured")
 		var got baselines.Options
-		_, err := RunCell(context.Background(), c, defaultTaskFactory, func(_ string, o baselines.Options) (baselines.Method, error) {
+		_, err := runCell(context.Background(), c, defaultTaskFactory, func(_ string, o baselines.Options) (baselines.Method, error) {
 			got = o
 			return nil, errStop
 		}, "", nil)

@@ -116,7 +116,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	shutdown.SetGrace(shutdown.SuiteGrace)
 	if o.Seeds > 0 {
-		figs = OverrideSeeds(figs, o.Seeds)
+		figs = overrideSeeds(figs, o.Seeds)
 	}
 	if o.Plan {
 		return planRun(ctx, o, figs)
@@ -133,7 +133,7 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	completed := false
-	release, err := runlock.Acquire(o.Out, runlock.Info{Suite: o.Suite, Only: o.Only, Shard: o.Shard.String(), ConfigHash: ConfigHash(o.Suite, p)}, o.Stderr)
+	release, err := runlock.Acquire(o.Out, runlock.Info{Suite: o.Suite, Only: o.Only, Shard: o.Shard.String(), ConfigHash: configHash(o.Suite, p)}, o.Stderr)
 	if err != nil {
 		return err
 	}
@@ -220,8 +220,8 @@ func Run(ctx context.Context, o Options) error {
 
 // markUnfinished writes the run's runinfo.Unfinished record into Out, with the cells of
 // the shard finished so far.
-func (r *cellRunner) markUnfinished(o Options, figs []Figure, p *Plan) {
-	u := runinfo.Unfinished{Suite: o.Suite, Figures: FigureNames(figs), Resume: runinfo.Rerun(o.Args, "-resume")}
+func (r *cellRunner) markUnfinished(o Options, figs []Figure, p *runPlan) {
+	u := runinfo.Unfinished{Suite: o.Suite, Figures: figureNames(figs), Resume: runinfo.Rerun(o.Args, "-resume")}
 	for i, stem := range p.Stems {
 		if r.Shard.Owns(i) {
 			u.Cells++
@@ -305,7 +305,7 @@ func runName(o Options) string {
 
 // todoNote says what a run is about to do: the cells to run and, on -resume, how many it
 // found finished.
-func todoNote(r *cellRunner, p *Plan, todo []int) string {
+func todoNote(r *cellRunner, p *runPlan, todo []int) string {
 	note := fmt.Sprintf("%d cells to run", len(todo))
 	if r.Resume {
 		note += fmt.Sprintf(", %d found finished and verified", r.found(p, todo))
@@ -377,7 +377,7 @@ func afterMerge(ctx context.Context, o Options, figs []Figure) error {
 		return fmt.Errorf("verdicts: %w", err)
 	}
 	if o.Render {
-		if _, err := plotting.RenderDir(o.Out, filepath.Join(o.Out, "figures"), FigureNames(figs)); err != nil {
+		if _, err := plotting.RenderDir(o.Out, filepath.Join(o.Out, "figures"), figureNames(figs)); err != nil {
 			return fmt.Errorf("rendering figures: %w", err)
 		}
 	}

@@ -31,9 +31,9 @@ func defaultMethodFactory(name string, opts baselines.Options) (baselines.Method
 	return baselines.New(name, opts)
 }
 
-// CellOutput is what one cell's run produces: its rows (loss traces) or theta paths, its
+// cellOutput is what one cell's run produces: its rows (loss traces) or theta paths, its
 // timing, and the method's Result.Warnings (not written to the cell's files).
-type CellOutput struct {
+type cellOutput struct {
 	Rows     []records.Row
 	Theta    []records.ThetaRow
 	Timing   records.Timing
@@ -92,7 +92,7 @@ func coordName(task string, d, j int) string {
 
 // runCell performs one run: builds the task, wraps it (noise, timing), runs the method and
 // records the loss of every released theta on the noiseless task.
-func RunCell(ctx context.Context, spec Cell, newTask TaskFactory, newMethod MethodFactory, ctslice string, warn func(tasks.Task)) (*CellOutput, error) {
+func runCell(ctx context.Context, spec cellSpec, newTask TaskFactory, newMethod MethodFactory, ctslice string, warn func(tasks.Task)) (*cellOutput, error) {
 	start := time.Now()
 	task, timed, err := cellTask(spec, newTask, ctslice, warn)
 	if err != nil {
@@ -168,7 +168,7 @@ func RunCell(ctx context.Context, spec Cell, newTask TaskFactory, newMethod Meth
 
 // cellTask builds the cell's task and the objective its method sees: the task, with the
 // cell's evaluation noise added, counted and timed (and memoised when noiseless).
-func cellTask(spec Cell, newTask TaskFactory, ctslice string, warn func(tasks.Task)) (tasks.Task, *timedObjective, error) {
+func cellTask(spec cellSpec, newTask TaskFactory, ctslice string, warn func(tasks.Task)) (tasks.Task, *timedObjective, error) {
 	task, err := newTask(TaskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice, Data: spec.Data,
 		Precision: cellSVRPrecision(spec)})
 	if err != nil {
@@ -198,7 +198,7 @@ func cellTask(spec Cell, newTask TaskFactory, ctslice string, warn func(tasks.Ta
 // cellStart returns theta0, which depends on the seed and the task only (so DP-GIBO and GIBO
 // start together): uniform in the box, or the task's own start for every seed when it
 // prescribes one (tasks.Starter); and the method's random stream.
-func cellStart(spec Cell, task tasks.Task) ([]float64, *rand.Rand) {
+func cellStart(spec cellSpec, task tasks.Task) ([]float64, *rand.Rand) {
 	method := rand.New(rand.NewPCG(uint64(spec.Seed), stream("method", spec.Method)))
 	if s, ok := task.(tasks.Starter); ok {
 		return append([]float64(nil), s.Start()...), method
@@ -215,7 +215,7 @@ func cellStart(spec Cell, task tasks.Task) ([]float64, *rand.Rand) {
 // cellOptions are the method's options: mu (Options.Mu, its one home: dpgibo copies it
 // into its Settings) and the task's loss bound, and for DP-GIBO and GIBO theta0 and
 // Algorithm 1's other settings with every default the suites do not set pinned.
-func cellOptions(spec Cell, task tasks.Task, theta0 []float64) (baselines.Options, error) {
+func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) (baselines.Options, error) {
 	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
 	switch spec.Currency {
 	case "":
@@ -264,7 +264,7 @@ func cellOptions(spec Cell, task tasks.Task, theta0 []float64) (baselines.Option
 // cellRecorder turns the thetas a method releases into the cell's rows: the noiseless loss
 // of each (computed by the runner, never charged to the method) and the configuration.
 type cellRecorder struct {
-	spec       Cell
+	spec       cellSpec
 	task       tasks.Task
 	timed      *timedObjective
 	lo, hi     []float64
@@ -276,10 +276,10 @@ type cellRecorder struct {
 	// step and clip are, in a defaults cell, the run's step and its latest clipping norm,
 	// which the rows give instead of the spec's (0 before the first iteration).
 	step, clip float64
-	out        CellOutput
+	out        cellOutput
 }
 
-func newCellRecorder(spec Cell, task tasks.Task, timed *timedObjective) *cellRecorder {
+func newCellRecorder(spec cellSpec, task tasks.Task, timed *timedObjective) *cellRecorder {
 	lo, hi := task.Bounds()
 	return &cellRecorder{spec: spec, task: task, timed: timed, lo: lo, hi: hi,
 		losses: make([]float64, task.Users()), reported: map[string]float64{}}

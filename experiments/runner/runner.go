@@ -36,7 +36,7 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.K, s.N)
 }
 
-// parseShard reads "K/N" with 0 <= K < N.
+// ParseShard reads "K/N" with 0 <= K < N (the -shard flag).
 func ParseShard(s string) (Shard, error) {
 	if s == "" {
 		return Shard{}, nil
@@ -99,7 +99,7 @@ func (r *cellRunner) store() cellstore.Store { return cellstore.Store{Dir: r.cel
 func (r *cellRunner) cellPath(stem, kind string) string { return r.store().Path(stem, kind) }
 
 // verifyCell checks the cell's files against its done record (cellstore.Store.Verify).
-func (r *cellRunner) verifyCell(stem string, spec Cell) (*records.CellDone, error) {
+func (r *cellRunner) verifyCell(stem string, spec cellSpec) (*records.CellDone, error) {
 	return r.store().Verify(stem, len(spec.ThetaCoords) > 0)
 }
 
@@ -142,7 +142,7 @@ func (r *cellRunner) warnMethod(cell string, warnings []string) {
 // it is run again, with a note on Warnings saying why. With Resume, a finished cell computed
 // with another BLAS backend than this build's is an error naming both, unless
 // AllowMixedBackend.
-func (r *cellRunner) Todo(p *Plan) ([]int, error) {
+func (r *cellRunner) Todo(p *runPlan) ([]int, error) {
 	var todo []int
 	for i, stem := range p.Stems {
 		if !r.Shard.Owns(i) {
@@ -175,7 +175,7 @@ func (r *cellRunner) Todo(p *Plan) ([]int, error) {
 
 // refuseFinished returns ErrFinishedCells, with the command that resumes, when the shard's
 // cells of p include finished ones (a done file, verified or not), and nil otherwise.
-func (r *cellRunner) refuseFinished(p *Plan, args []string) error {
+func (r *cellRunner) refuseFinished(p *runPlan, args []string) error {
 	finished, owned := 0, 0
 	for i, stem := range p.Stems {
 		if !r.Shard.Owns(i) {
@@ -204,7 +204,7 @@ func (e finishedCellsError) Is(target error) bool { return target == ErrFinished
 
 // found is the number of the shard's cells of p that are not in todo: those a resumed run
 // found finished.
-func (r *cellRunner) found(p *Plan, todo []int) int {
+func (r *cellRunner) found(p *runPlan, todo []int) int {
 	owned := 0
 	for i := range p.Stems {
 		if r.Shard.Owns(i) {
@@ -242,7 +242,7 @@ func resumeCommand(made string, args []string) string {
 
 // Execute runs the cells todo of p (from Todo). It returns the first error; cells finished
 // before it are kept.
-func (r *cellRunner) Execute(ctx context.Context, p *Plan, todo []int) error {
+func (r *cellRunner) Execute(ctx context.Context, p *runPlan, todo []int) error {
 	if err := os.MkdirAll(r.cellsDir(), 0o755); err != nil {
 		return fmt.Errorf("output directory: %w", err)
 	}
@@ -250,7 +250,7 @@ func (r *cellRunner) Execute(ctx context.Context, p *Plan, todo []int) error {
 	// output file.
 	costs := make([]float64, len(p.Cells))
 	for _, i := range todo {
-		costs[i], _ = CellCost(p.Cells[i], p.Stems[i])
+		costs[i], _ = cellCost(p.Cells[i], p.Stems[i])
 	}
 	sort.SliceStable(todo, func(a, b int) bool { return costs[todo[a]] > costs[todo[b]] })
 	workers := r.Workers
@@ -279,7 +279,7 @@ func (r *cellRunner) Execute(ctx context.Context, p *Plan, todo []int) error {
 		if r.Progress != nil {
 			r.Progress.Begin(name, costs[i])
 		}
-		out, err := RunCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
+		out, err := runCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
 		if err == nil {
 			r.warnMethod(name, out.Warnings)
 			err = r.writeCell(stem, spec, out)
@@ -310,12 +310,12 @@ func (r *cellRunner) Execute(ctx context.Context, p *Plan, todo []int) error {
 
 // writeCell writes the cell's files into the store, the done record (with their checksums)
 // last.
-func (r *cellRunner) writeCell(stem string, spec Cell, out *CellOutput) error {
+func (r *cellRunner) writeCell(stem string, spec cellSpec, out *cellOutput) error {
 	return r.store().Write(stem, out.Rows, out.Theta, len(spec.ThetaCoords) > 0, out.Timing, blasinfo.Backend())
 }
 
 // missing returns the stems of the plan's cells without a done file.
-func (r *cellRunner) missing(p *Plan) []string {
+func (r *cellRunner) missing(p *runPlan) []string {
 	var out []string
 	for _, stem := range p.Stems {
 		if !r.store().Done(stem) {
@@ -325,15 +325,15 @@ func (r *cellRunner) missing(p *Plan) []string {
 	return out
 }
 
-// ErrIncomplete is returned by Merge when cells are missing.
-var ErrIncomplete = errors.New("cells are missing")
+// errIncomplete is returned by Merge when cells are missing.
+var errIncomplete = errors.New("cells are missing")
 
 // Merge writes every figure's CSV, fstar.csv and timings.csv (timings-NAME.csv for an -only
 // run) from the cell files, in plan order. The files depend only on the cells' contents, never on how
 // many workers or shards made them. Every cell is verified against its done record first; a
 // cell that fails, or cells of several BLAS backends (unless AllowMixedBackend), make Merge
 // write nothing and name the cell.
-func (r *cellRunner) Merge(p *Plan) error {
+func (r *cellRunner) Merge(p *runPlan) error {
 	recs, err := r.verifyAll(p)
 	if err != nil {
 		return err
@@ -360,10 +360,10 @@ func (r *cellRunner) Merge(p *Plan) error {
 
 // verifyAll checks that every cell of p is done and intact and that all were computed with
 // one BLAS backend (unless AllowMixedBackend), and returns their done records.
-func (r *cellRunner) verifyAll(p *Plan) ([]*records.CellDone, error) {
+func (r *cellRunner) verifyAll(p *runPlan) ([]*records.CellDone, error) {
 	if miss := r.missing(p); len(miss) > 0 {
 		return nil, fmt.Errorf("%w: %d of %d cells in %s have no done file (first: %s); run the remaining shards or rerun with -resume",
-			ErrIncomplete, len(miss), len(p.Stems), r.cellsDir(), miss[0])
+			errIncomplete, len(miss), len(p.Stems), r.cellsDir(), miss[0])
 	}
 	recs := make([]*records.CellDone, len(p.Stems))
 	firstOf := map[string]string{} // backend -> first cell computed with it
@@ -389,7 +389,7 @@ func (r *cellRunner) verifyAll(p *Plan) ([]*records.CellDone, error) {
 
 // mergeCells reads the kind ("rows" or "theta") file of every cell figure fi uses, in plan
 // order, labels each row with the figure and the cell's config, and encodes them.
-func mergeCells[T any](r *cellRunner, p *Plan, fi int, kind string, label func(row *T, figure, config string)) ([]byte, error) {
+func mergeCells[T any](r *cellRunner, p *runPlan, fi int, kind string, label func(row *T, figure, config string)) ([]byte, error) {
 	var all []T
 	for _, ref := range p.Uses[fi] {
 		rows, err := records.ReadFile[T](r.cellPath(p.Stems[ref.Cell], kind))
@@ -406,7 +406,7 @@ func mergeCells[T any](r *cellRunner, p *Plan, fi int, kind string, label func(r
 
 // writeTimings writes the timing of every cell of p, with the figures that use it and its
 // config label (timings.csv, or timings-NAME.csv for an -only run).
-func (r *cellRunner) writeTimings(p *Plan, recs []*records.CellDone) error {
+func (r *cellRunner) writeTimings(p *runPlan, recs []*records.CellDone) error {
 	labels := make([]string, len(p.Stems))
 	for fi := range p.Figures {
 		for _, ref := range p.Uses[fi] {

@@ -169,10 +169,10 @@ type Figure struct {
 	Blocks []Block
 }
 
-// OverrideSeeds returns figs with the number of replications of every block that has more
+// overrideSeeds returns figs with the number of replications of every block that has more
 // than one set to seeds (figures of one run, such as fig3f, keep theirs); figs is not
 // modified.
-func OverrideSeeds(figs []Figure, seeds int) []Figure {
+func overrideSeeds(figs []Figure, seeds int) []Figure {
 	out := make([]Figure, len(figs))
 	for fi, f := range figs {
 		f.Blocks = append([]Block(nil), f.Blocks...)
@@ -186,8 +186,8 @@ func OverrideSeeds(figs []Figure, seeds int) []Figure {
 	return out
 }
 
-// FigureNames returns the names of figs, in order.
-func FigureNames(figs []Figure) []string {
+// figureNames returns the names of figs, in order.
+func figureNames(figs []Figure) []string {
 	names := make([]string, len(figs))
 	for i, f := range figs {
 		names[i] = f.Name

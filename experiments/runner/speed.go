@@ -41,11 +41,11 @@ func (s speed) scale(task string, seconds float64) float64 {
 // speedTargetSeconds (one BLAS thread, as the committed runs), discards its output, and
 // compares its wall time with the committed one. It returns the speed and one line saying
 // what it ran and what it found. A cell that fails is left out.
-func measureSpeed(ctx context.Context, o Options, p *Plan) (speed, string) {
+func measureSpeed(ctx context.Context, o Options, p *runPlan) (speed, string) {
 	best := map[string]int{}
 	committed := map[string]float64{}
 	for i, c := range p.Cells {
-		secs, measured := CellCost(c, p.Stems[i])
+		secs, measured := cellCost(c, p.Stems[i])
 		if !measured || secs < speedTargetSeconds/8 || secs > speedTargetSeconds*8 {
 			continue
 		}
@@ -60,7 +60,7 @@ func measureSpeed(ctx context.Context, o Options, p *Plan) (speed, string) {
 	var parts []string
 	for _, task := range sortedKeys(best) {
 		i := best[task]
-		out, err := RunCell(ctx, p.Cells[i], o.NewTask, o.NewMethod, o.CTSlice, func(tasks.Task) {})
+		out, err := runCell(ctx, p.Cells[i], o.NewTask, o.NewMethod, o.CTSlice, func(tasks.Task) {})
 		if err != nil {
 			continue
 		}

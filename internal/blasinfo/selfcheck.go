@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
-// SelfCheckHook, when not nil, sees every result of SelfCheck before it is compared, with
+// SelfCheckHook sees, when not nil, every result of SelfCheck before it is compared, with
 // the name of the call and the offset in float64s of its buffers; a test sets it to make
 // the check fail. It is nil in every run.
 var SelfCheckHook func(call string, offset int, result []float64)
