@@ -118,10 +118,10 @@ type runPlan struct {
 	Users   [][]string  // per cell: figure names using it
 }
 
-// MakePlan enumerates the cells of figs: for each figure, block, d, sweep value, method and
+// makePlan enumerates the cells of figs: for each figure, block, d, sweep value, method and
 // seed in that order, skipping cells already listed. The order is the cell order of every
 // output file and of shard assignment.
-func MakePlan(suite string, figs []Figure, source string) (*runPlan, error) {
+func makePlan(suite string, figs []Figure, source string) (*runPlan, error) {
 	p := &runPlan{Figures: figs, Uses: make([][]cellRef, len(figs))}
 	index := map[string]int{}
 	for fi, fig := range figs {

@@ -227,7 +227,7 @@ func TestFStarFileLeavesOutUnknownSettingsAndKeepsOthers(t *testing.T) {
 	}
 	var warn bytes.Buffer
 	o := Options{Suite: "quick", Out: out, Workers: 1, Quiet: true, Stderr: &warn}
-	p, err := MakePlan("quick", figs, "")
+	p, err := makePlan("quick", figs, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestCellUnderTwoLabelsIsRunOnceAndWrittenUnderBoth(t *testing.T) {
 	second := b
 	second.Label = "second"
 	figs := []Figure{{Name: "shared", Blocks: []Block{b, second}}}
-	p, err := MakePlan("quick", figs, "")
+	p, err := makePlan("quick", figs, "")
 	if err != nil {
 		t.Fatal(err)
 	}

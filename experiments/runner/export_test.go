@@ -9,6 +9,7 @@ var (
 	ConfigHash        = configHash
 	ErrIncomplete     = errIncomplete
 	EstimatedCost     = estimatedCost
+	MakePlan          = makePlan
 	PrintPlan         = printCommittedPlan
 	RunCell           = runCell
 )

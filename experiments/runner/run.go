@@ -128,7 +128,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	p, err := MakePlan(o.Suite, figs, source)
+	p, err := makePlan(o.Suite, figs, source)
 	if err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ func planRun(ctx context.Context, o Options, figs []Figure) error {
 			}
 		}
 	}
-	p, err := MakePlan(o.Suite, figs, source)
+	p, err := makePlan(o.Suite, figs, source)
 	if err != nil {
 		return err
 	}
