@@ -51,20 +51,20 @@ const committedMachine = "a 2-core AMD EPYC (Zen 4)"
 // totalSeconds sums the total seconds of the cells of times, in stem order.
 func totalSeconds(times map[string]float64) float64 {
 	sum := 0.0
-	for _, stem := range sortedStems(times) {
+	for _, stem := range sortedKeys(times) {
 		sum += times[stem]
 	}
 	return sum
 }
 
-// sortedStems returns the stems of times in order.
-func sortedStems(times map[string]float64) []string {
-	stems := make([]string, 0, len(times))
-	for stem := range times {
-		stems = append(stems, stem)
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	sort.Strings(stems)
-	return stems
+	sort.Strings(keys)
+	return keys
 }
 
 // costTotals groups rows by folder, suite and build, in order of first appearance: a cell
@@ -93,7 +93,7 @@ func costTotals(rows []costRow) []costTotal {
 		t := totals[k]
 		t.cells, t.cellSeconds = len(cells[k]), totalSeconds(cells[k])
 		costs := make([]float64, 0, len(cells[k]))
-		for _, stem := range sortedStems(cells[k]) {
+		for _, stem := range sortedKeys(cells[k]) {
 			costs = append(costs, cells[k][stem])
 		}
 		t.expected = progress.WallSeconds(costs, expectedWorkers)
@@ -310,16 +310,6 @@ func suiteTotals(dir string) (string, error) {
 		"`-plan` prints these for your machine: it first runs one short cell per task whose committed time is known (a few seconds) and scales by how long they took (a pure-Go build, or a slower CPU, can take 2-3x). "+
 		"What each committed run cost, interrupted and replaced invocations included: [%s](%s#measured-cost).\n",
 		expectedWorkers, committedMachine, strings.Join(sortedKeys(builds), "; "), strings.Join(parts, "; "), ReproducingPage, ReproducingPage), nil
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]bool) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // ownTimeFigures are the figures whose methods' own time the own-time table reports: where
