@@ -291,25 +291,35 @@ func suiteTotals(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var parts []string
+	var paper string
+	var others []string
 	builds := map[string]bool{}
 	for _, t := range costTotals(rows) {
-		if t.folder == "." {
-			noun := "figures"
-			if t.figures == 1 {
-				noun = "figure"
-			}
-			parts = append(parts, fmt.Sprintf("%s suite (%d %s) %s", t.suite, t.figures, noun, wallText(t.expected)))
-			builds[t.build] = true
+		if t.folder != "." {
+			continue
 		}
+		noun := "figures"
+		if t.figures == 1 {
+			noun = "figure"
+		}
+		if t.suite == "paper" {
+			paper = fmt.Sprintf("%s (the paper suite, %d %s)", wallText(t.expected), t.figures, noun)
+		} else {
+			others = append(others, fmt.Sprintf("%s suite (%d %s) %s", t.suite, t.figures, noun, wallText(t.expected)))
+		}
+		builds[t.build] = true
 	}
-	if len(parts) == 0 {
+	if paper == "" && len(others) == 0 {
 		return "", nil
 	}
-	return fmt.Sprintf("\nExpected time at -workers=%d on %s with the committed builds (%s), from the committed runs' cell times: %s. "+
-		"`-plan` prints these for your machine: it first runs one short cell per task whose committed time is known (a few seconds) and scales by how long they took (a pure-Go build, or a slower CPU, can take 2-3x). "+
-		"What each committed run cost, interrupted and replaced invocations included: [%s](%s#measured-cost).\n",
-		expectedWorkers, committedMachine, strings.Join(sortedKeys(builds), "; "), strings.Join(parts, "; "), ReproducingPage, ReproducingPage), nil
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nExpected time of `./run_all.sh`: %s at -workers=%d on %s with the committed builds (%s), from the committed runs' cell times", paper, expectedWorkers, committedMachine, strings.Join(sortedKeys(builds), "; "))
+	if len(others) > 0 {
+		fmt.Fprintf(&b, "; the other committed suites: %s", strings.Join(others, "; "))
+	}
+	fmt.Fprintf(&b, ". `-plan` prints these for your machine: it first runs one short cell per task whose committed time is known (a few seconds) and scales by how long they took (a pure-Go build, or a slower CPU, can take 2-3x). "+
+		"What each committed run cost, interrupted and replaced invocations included: [%s](%s#measured-cost).\n", ReproducingPage, ReproducingPage)
+	return b.String(), nil
 }
 
 // ownTimeFigures are the figures whose methods' own time the own-time table reports: where

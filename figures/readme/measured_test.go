@@ -80,7 +80,7 @@ func TestCostTableSumsTimingsAndInvocations(t *testing.T) {
 	}
 	// README's expected time: the top folder's distinct cells (10 s and 20 s) at 2 workers,
 	// not the invocations' sum (2m6s) nor the subfolder's run.
-	if !strings.Contains(totals, "paper suite (2 figures) 20s") || strings.Contains(totals, "2m6s") || strings.Contains(totals, "1h0m0s") {
+	if !strings.Contains(totals, "20s (the paper suite, 2 figures)") || strings.Contains(totals, "2m6s") || strings.Contains(totals, "1h0m0s") {
 		t.Errorf("README's expected times should schedule the top folder's cells only: %q", totals)
 	}
 }
