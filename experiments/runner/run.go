@@ -151,7 +151,7 @@ func Run(ctx context.Context, o Options) error {
 		NewTask: o.NewTask, NewMethod: o.NewMethod, Warnings: o.Stderr, afterCell: o.AfterCell,
 	}
 	if !o.Merge && !o.Resume && !o.Overwrite {
-		if err := r.refuseFinished(p, o.Args); err != nil {
+		if err := r.refuseFinished(p); err != nil {
 			return err
 		}
 	}
@@ -222,14 +222,7 @@ func Run(ctx context.Context, o Options) error {
 // the shard finished so far.
 func (r *cellRunner) markUnfinished(o Options, figs []Figure, p *runPlan) {
 	u := runinfo.Unfinished{Suite: o.Suite, Figures: figureNames(figs), Resume: runinfo.Rerun(o.Args, "-resume")}
-	for i, stem := range p.Stems {
-		if r.Shard.Owns(i) {
-			u.Cells++
-			if r.store().Done(stem) {
-				u.Finished++
-			}
-		}
-	}
+	u.Finished, u.Cells = r.finishedOwned(p)
 	if b, err := json.MarshalIndent(u, "", "  "); err == nil {
 		os.WriteFile(filepath.Join(o.Out, runinfo.UnfinishedFile(o.Only)), append(b, '\n'), 0o644)
 	}

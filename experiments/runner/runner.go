@@ -173,24 +173,29 @@ func (r *cellRunner) Todo(p *runPlan) ([]int, error) {
 	return todo, nil
 }
 
-// refuseFinished returns ErrFinishedCells, with the command that resumes, when the shard's
-// cells of p include finished ones (a done file, verified or not), and nil otherwise.
-func (r *cellRunner) refuseFinished(p *runPlan, args []string) error {
-	finished, owned := 0, 0
+// finishedOwned counts the shard's cells of p and those of them that are finished (a done
+// file, verified or not).
+func (r *cellRunner) finishedOwned(p *runPlan) (finished, owned int) {
 	for i, stem := range p.Stems {
-		if !r.Shard.Owns(i) {
-			continue
-		}
-		owned++
-		if _, err := os.Stat(r.cellPath(stem, "done")); err == nil {
-			finished++
+		if r.Shard.Owns(i) {
+			owned++
+			if r.store().Done(stem) {
+				finished++
+			}
 		}
 	}
+	return finished, owned
+}
+
+// refuseFinished returns ErrFinishedCells, with the command that resumes, when the shard's
+// cells of p include finished ones, and nil otherwise.
+func (r *cellRunner) refuseFinished(p *runPlan) error {
+	finished, owned := r.finishedOwned(p)
 	if finished == 0 {
 		return nil
 	}
 	how := "set Options.Resume to continue it, or Options.Overwrite to compute them again"
-	if cmd := runinfo.Rerun(args, "-resume"); cmd != "" {
+	if cmd := runinfo.Rerun(r.Args, "-resume"); cmd != "" {
 		how = "continue it with: " + cmd + " (or add -overwrite to compute them again)"
 	}
 	return finishedCellsError(fmt.Sprintf("%s holds %d of this run's %d cells finished; %s", r.Out, finished, owned, how))
