@@ -283,3 +283,32 @@ func (l *Ledger) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// Append returns l with the mu-GDP parts added after its own (l must be private): Mu the
+// composition of all of them, Releases their sum, and GradientMu, CountMu and
+// CalibrationMu kept. When a run split total among all those parts and spent them all, Mu
+// is total exactly; the parts compose to it to rounding, which Append checks (relative
+// 1e-12; a larger gap is a bug in the split, and panics). total 0 keeps the composition.
+func (l Ledger) Append(total float64, parts ...LedgerPart) Ledger {
+	if !l.Private {
+		panic("accounting: Ledger.Append to a non-private ledger")
+	}
+	all := append(append([]LedgerPart(nil), l.Parts...), parts...)
+	mus := make([]float64, len(all))
+	releases := 0
+	for i, p := range all {
+		mus[i] = p.Mu
+		releases += p.Releases
+	}
+	mu := ComposeGDP(mus...)
+	if total != 0 {
+		if math.Abs(mu-total) > 1e-12*total {
+			panic(fmt.Sprintf("accounting: ledger parts compose to mu %v, not to the %v they split", mu, total))
+		}
+		mu = total
+	}
+	out := NewLedger(mu, releases)
+	out.StepMu, out.Parts = all[0].StepMu(), all
+	out.GradientMu, out.CountMu, out.CalibrationMu = l.GradientMu, l.CountMu, l.CalibrationMu
+	return out
+}

@@ -14,6 +14,7 @@ import (
 
 	"dpgibo/accounting"
 	"dpgibo/algo"
+	"dpgibo/private"
 )
 
 // testOptions are the options every registered method gets in the generic tests: a small
@@ -77,7 +78,20 @@ func runMethod(t *testing.T, name string, opt Options, obj algo.Objective, budge
 }
 
 // localMethods run algo.Minimize: batches of d+1 evaluations with the test options.
-var localMethods = []string{"dpgibo", "gibo"}
+var localMethods = []string{"dpgibo", "gibo", "dpgibo-safe", "dpgibo-hybrid"}
+
+// firstBudget is the smallest budget of a local method on an objective of dimension d:
+// DP-GIBO's first batch of d+1, plus the evaluations of the private choices of
+// dpgibo-safe (2) and dpgibo-hybrid (d+2).
+func firstBudget(name string, d int) int {
+	switch name {
+	case "dpgibo-safe":
+		return d + 3
+	case "dpgibo-hybrid":
+		return 2*d + 3
+	}
+	return d + 1
+}
 
 // scoreBased are the methods that spend exactly their budget, one point per iteration.
 var scoreBased = []string{"random", "ucb", "tpe", "cmaes", "dp-random", "dp-ucb"}
@@ -91,10 +105,11 @@ func TestBudgetAndBoxRespected(t *testing.T) {
 				q := newQuadratic([]float64{3, -3}, -2, 2, 5)
 				var tr trace
 				res, err := runMethod(t, name, testOptions(), q, budget, 7, tr.cb)
-				if slices.Contains(localMethods, name) && budget < q.Dim()+1 {
-					// Below DP-GIBO's first batch of d+1 evaluations: an error, not an empty run.
+				if slices.Contains(localMethods, name) && budget < firstBudget(name, q.Dim()) {
+					// Below DP-GIBO's first batch of d+1 evaluations (and the private choices'):
+					// an error, not an empty run.
 					if err == nil || !strings.Contains(err.Error(), "budget "+strconv.Itoa(budget)) || !strings.Contains(err.Error(), "below") {
-						t.Errorf("budget %d below the first batch of %d: error %v, want one naming the budget", budget, q.Dim()+1, err)
+						t.Errorf("budget %d below the first batch of %d: error %v, want one naming the budget", budget, firstBudget(name, q.Dim()), err)
 					}
 					if q.Evals != 0 || len(tr.its) != 0 {
 						t.Errorf("%d evaluations and %d callbacks before the error", q.Evals, len(tr.its))
@@ -344,9 +359,9 @@ func TestLedgers(t *testing.T) {
 			}
 			l := res.Ledger
 			info, _ := Info(name)
-			private := info.Private
-			if l.Private != private {
-				t.Fatalf("Ledger.Private = %v, want %v", l.Private, private)
+			isPrivate := info.Private
+			if l.Private != isPrivate {
+				t.Fatalf("Ledger.Private = %v, want %v", l.Private, isPrivate)
 			}
 			if name == "dp-rnm" {
 				// A pure-DP selection at the primary currency: mu's epsilon at delta 1e-5,
@@ -369,7 +384,7 @@ func TestLedgers(t *testing.T) {
 			if l.Delta != algo.DefaultDelta {
 				t.Errorf("Ledger.Delta = %v, want %v", l.Delta, algo.DefaultDelta)
 			}
-			if !private {
+			if !isPrivate {
 				if !math.IsInf(l.Mu, 1) || !math.IsInf(l.Epsilon, 1) {
 					t.Errorf("non-private ledger has Mu %v, Epsilon %v; want +Inf", l.Mu, l.Epsilon)
 				}
@@ -380,6 +395,15 @@ func TestLedgers(t *testing.T) {
 			}
 			if l.Mu != mu || l.Epsilon != wantEps {
 				t.Errorf("ledger Mu %v Epsilon %v, want %v and algo.EpsilonForDelta = %v", l.Mu, l.Epsilon, mu, wantEps)
+			}
+			if name == "dpgibo-safe" || name == "dpgibo-hybrid" {
+				// DP-GIBO's parts and the private choices', one release each, composing to
+				// mu exactly.
+				last := l.Parts[len(l.Parts)-1]
+				if last.Name != "safe release" || last.Releases != 1 || last.Mu != mu*math.Sqrt(private.DefaultReleaseShare) {
+					t.Errorf("%s: last ledger part %+v, want the safe release at mu sqrt(%v)", name, last, private.DefaultReleaseShare)
+				}
+				return
 			}
 			if name != "dpgibo" && (l.Releases != 12 || l.StepMu != algo.StepMu(mu, 12)) {
 				t.Errorf("ledger Releases %d StepMu %v, want 12 and %v", l.Releases, l.StepMu, algo.StepMu(mu, 12))

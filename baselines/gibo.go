@@ -60,20 +60,7 @@ func (g *GIBO) settings(budget int) (algo.Settings, error) {
 
 // Run implements Method.
 func (g *GIBO) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
-	p, err := newProblem(g.name, obj, budget)
-	if err != nil {
-		return algo.Result{}, err
-	}
-	var theta0 []float64
-	if g.opt.Theta0 != nil {
-		if err := tasks.CheckTheta("baselines: "+g.name+": Options.Theta0", g.opt.Theta0, p.lo, p.hi); err != nil {
-			return algo.Result{}, err
-		}
-		theta0 = append([]float64(nil), g.opt.Theta0...)
-	} else {
-		theta0 = p.uniform(rng)
-	}
-	s, err := g.settings(budget)
+	theta0, s, err := g.start(obj, budget, rng)
 	if err != nil {
 		return algo.Result{}, err
 	}
@@ -87,4 +74,24 @@ func (g *GIBO) Run(ctx context.Context, obj algo.Objective, budget int, rng *ran
 		return res, fmt.Errorf("baselines: %s (budget %d): %w", g.name, budget, err)
 	}
 	return res, nil
+}
+
+// start checks obj and budget and returns theta0 (Options.Theta0, or a uniform draw from the
+// box as the first draws from rng) and the run's settings.
+func (g *GIBO) start(obj algo.Objective, budget int, rng *rand.Rand) ([]float64, algo.Settings, error) {
+	p, err := newProblem(g.name, obj, budget)
+	if err != nil {
+		return nil, algo.Settings{}, err
+	}
+	var theta0 []float64
+	if g.opt.Theta0 != nil {
+		if err := tasks.CheckTheta("baselines: "+g.name+": Options.Theta0", g.opt.Theta0, p.lo, p.hi); err != nil {
+			return nil, algo.Settings{}, err
+		}
+		theta0 = append([]float64(nil), g.opt.Theta0...)
+	} else {
+		theta0 = p.uniform(rng)
+	}
+	s, err := g.settings(budget)
+	return theta0, s, err
 }

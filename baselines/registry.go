@@ -64,6 +64,8 @@ var registry = []registered{
 	{MethodInfo{Name: "dp-select-negbin", Legend: "DP-Select (neg. binomial)", Private: true, Reads: []string{"mu", "noise"}, Currency: true}, newDPSelectNegBin},
 	{MethodInfo{Name: "dp-select-poisson", Legend: "DP-Select (Poisson)", Private: true, Reads: []string{"mu", "noise"}, Currency: true}, newDPSelectPoisson},
 	{MethodInfo{Name: "dp-hypo", Legend: "DP-HyPO", Private: true, Reads: []string{"mu", "noise"}, Currency: true}, newDPHyPO},
+	{MethodInfo{Name: "dpgibo-safe", Legend: "DP-GIBO (safe release)", Private: true, Local: true, Reads: SweptParams}, newSafeGIBO(false)},
+	{MethodInfo{Name: "dpgibo-hybrid", Legend: "DP-GIBO (hybrid)", Private: true, Local: true, Reads: SweptParams}, newSafeGIBO(true)},
 }
 
 // lookup returns the registered method called name.

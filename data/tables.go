@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,22 @@ var wineCSV string
 //go:embed tables/digits.csv.gz
 var digitsGz []byte
 
+// anes96TSV is a subset of the American National Election Studies 1996 (public domain; see
+// data/README.md), as Debian's python3-statsmodels 0.13.5+dfsg-7 ships it: tab-separated, a
+// first line of the ten column names in single quotes (anes96Layout), then 944 rows, one
+// respondent each, of nine features and the expected vote (0 Clinton, 1 Dole).
+//
+//go:embed tables/anes96.csv
+var anes96TSV string
+
+// randhieGz is the gzipped RAND Health Insurance Experiment table (public domain; see
+// data/README.md), the file Debian's python3-statsmodels 0.13.5+dfsg-7 ships compressed by
+// gzip -9n: comma-separated, a first line of the ten column names (randhieLayout), then
+// 20190 rows, one person-year each, of the outpatient visits and nine features.
+//
+//go:embed tables/randhie.csv.gz
+var randhieGz []byte
+
 // The data labels of the tables.
 const (
 	// BreastCancerLabel is the data label of the breast-cancer table.
@@ -43,6 +60,29 @@ const (
 	WineLabel = "wine"
 	// DigitsLabel is the data label of the digits table.
 	DigitsLabel = "digits"
+	// ANES96Label is the data label of the American National Election Studies 1996 table.
+	ANES96Label = "anes96"
+	// RANDHIELabel is the data label of the RAND Health Insurance Experiment table.
+	RANDHIELabel = "randhie"
+)
+
+// The layouts of statsmodels' files, each under a first line of the column names: anes96's
+// target, the vote, is a class in the last field; randhie's, the visits, a count in the
+// first.
+var (
+	anes96Layout = layout{
+		sep:     "\t",
+		names:   []string{"popul", "TVnews", "selfLR", "ClinLR", "DoleLR", "PID", "age", "educ", "income", "vote"},
+		classes: 2,
+		spans:   anes96Spans,
+	}
+	randhieLayout = layout{
+		sep:         ",",
+		names:       []string{"mdvis", "lncoins", "idp", "lpi", "fmde", "physlm", "disea", "hlthg", "hlthf", "hlthp"},
+		targetFirst: true,
+		target:      span{0, math.Inf(1), true},
+		spans:       randhieSpans,
+	}
 )
 
 // BreastCancer returns the Breast Cancer Wisconsin (Diagnostic) table: X, 569 rows of its
@@ -50,7 +90,7 @@ const (
 // and y, 1 for benign and 0 for malignant, in the file's order. It checks the table's
 // shape and every number.
 func BreastCancer() (*mat.Dense, []float64, error) {
-	return parseTable(BreastCancerLabel, breastCancerCSV, true, 569, 30, 2)
+	return parseTable(BreastCancerLabel, breastCancerCSV, layout{sep: ",", counts: true, classes: 2}, 569, 30)
 }
 
 // Wine returns the Wine table: X, 178 rows of its 13 features (chemical analyses of wines
@@ -58,7 +98,7 @@ func BreastCancer() (*mat.Dense, []float64, error) {
 // cultivar as 0, 1 or 2, in the file's order. It checks the table's shape and every
 // number.
 func Wine() (*mat.Dense, []float64, error) {
-	return parseTable(WineLabel, wineCSV, true, 178, 13, 3)
+	return parseTable(WineLabel, wineCSV, layout{sep: ",", counts: true, classes: 3}, 178, 13)
 }
 
 // Digits returns the optical-recognition digits table: X, 1797 rows of 64 pixel values
@@ -66,15 +106,11 @@ func Wine() (*mat.Dense, []float64, error) {
 // file's order. It decompresses the embedded file and checks the table's shape and every
 // number, the pixels being integers in [0, 16].
 func Digits() (*mat.Dense, []float64, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(digitsGz))
+	text, err := gunzip(DigitsLabel, digitsGz)
 	if err != nil {
-		return nil, nil, fmt.Errorf("data: %s table: %w", DigitsLabel, err)
+		return nil, nil, err
 	}
-	text, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, nil, fmt.Errorf("data: %s table: %w", DigitsLabel, err)
-	}
-	x, y, err := parseTable(DigitsLabel, string(text), false, 1797, 64, 10)
+	x, y, err := parseTable(DigitsLabel, text, layout{sep: ",", classes: 10}, 1797, 64)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,17 +124,148 @@ func Digits() (*mat.Dense, []float64, error) {
 	return x, y, nil
 }
 
-// parseTable reads the comma-separated table text named label: when header is set, a first
-// line whose first two fields are rows and features; then rows lines, each of features
-// finite numbers and the class, an integer in [0, classes). It returns the features as X
-// and the classes as y, and an error naming the row and field of anything wrong. Rows are
-// numbered from 1, not counting the header.
-func parseTable(label, text string, header bool, rows, features, classes int) (*mat.Dense, []float64, error) {
+// ANES96 returns the American National Election Studies 1996 table: X, 944 rows (one
+// respondent each) of its nine features in the file's column order (popul, TVnews, selfLR,
+// ClinLR, DoleLR, PID, age, educ, income; codes in data/README.md), and y, the expected
+// vote: 0 for Clinton, 1 for Dole, in the file's order. It checks the header, the table's
+// shape and every number: each feature an integer in its documented range (anes96Spans).
+func ANES96() (*mat.Dense, []float64, error) {
+	return parseTable(ANES96Label, anes96TSV, anes96Layout, 944, 9)
+}
+
+// RANDHIE returns the RAND Health Insurance Experiment table: X, 20190 rows (one
+// person-year each) of its nine features in the file's column order (lncoins, idp, lpi,
+// fmde, physlm, disea, hlthg, hlthf, hlthp; meanings in data/README.md), and y, mdvis, the
+// number of outpatient visits to a doctor, in the file's order. It decompresses the
+// embedded file and checks the header, the table's shape and every number: mdvis a
+// non-negative integer, each feature in its documented range (randhieSpans).
+func RANDHIE() (*mat.Dense, []float64, error) {
+	text, err := gunzip(RANDHIELabel, randhieGz)
+	if err != nil {
+		return nil, nil, err
+	}
+	return parseTable(RANDHIELabel, text, randhieLayout, 20190, 9)
+}
+
+// anes96Spans are the ranges of anes96's features, from the codes statsmodels' description
+// of the table lists.
+var anes96Spans = []span{
+	{0, math.Inf(1), true}, // popul: population of the census place, in thousands
+	{0, 7, true},           // TVnews: times a week the respondent watches TV news
+	{1, 7, true},           // selfLR: own leaning, 1 extremely liberal to 7 extremely conservative
+	{1, 7, true},           // ClinLR: Clinton's leaning as the respondent sees it, same scale
+	{1, 7, true},           // DoleLR: Dole's leaning as the respondent sees it, same scale
+	{0, 6, true},           // PID: party identification, 0 strong Democrat to 6 strong Republican
+	{18, 120, true},        // age: a voter's, in years
+	{1, 7, true},           // educ: 1 grades 1-8 to 7 PhD
+	{1, 24, true},          // income: household income bracket, 1 under $3,000 to 24 $105,000 and over
+}
+
+// randhieSpans are the ranges of randhie's features, from statsmodels' description of the
+// table. physlm is documented as an indicator but takes fractional values in [0, 1] in
+// the file.
+var randhieSpans = []span{
+	{0, math.Log(101), false}, // lncoins: log(coinsurance + 1), coinsurance in [0, 100]
+	{0, 1, true},              // idp: individual deductible plan
+	{0, math.Inf(1), false},   // lpi: log(max(1, annual participation incentive payment))
+	{0, math.Inf(1), false},   // fmde: log(max(1, MDE / (0.01 coinsurance))), 0 with idp
+	{0, 1, false},             // physlm: physical limitation
+	{0, math.Inf(1), false},   // disea: chronic diseases
+	{0, 1, true},              // hlthg: self-rated health good
+	{0, 1, true},              // hlthf: self-rated health fair
+	{0, 1, true},              // hlthp: self-rated health poor
+}
+
+// gunzip decompresses the embedded gzipped table named label.
+func gunzip(label string, gz []byte) (string, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return "", fmt.Errorf("data: %s table: %w", label, err)
+	}
+	text, err := io.ReadAll(zr)
+	if err != nil {
+		return "", fmt.Errorf("data: %s table: %w", label, err)
+	}
+	return string(text), nil
+}
+
+// span is the range [lo, hi] of a column's values, integers when integer is set.
+type span struct {
+	lo, hi  float64
+	integer bool
+}
+
+// check returns an error describing v when it lies outside the span.
+func (s span) check(v float64) error {
+	switch {
+	case s.integer && (v < s.lo || v > s.hi || v != math.Trunc(v)):
+		return fmt.Errorf("%v, want an integer in [%v, %v]", v, s.lo, s.hi)
+	case v < s.lo || v > s.hi:
+		return fmt.Errorf("%v, want a number in [%v, %v]", v, s.lo, s.hi)
+	}
+	return nil
+}
+
+// layout is how a table's text is laid out.
+type layout struct {
+	// sep separates the fields of a line: "," or "\t".
+	sep string
+	// counts: a first line whose first two fields are the rows and the features (sklearn's
+	// files). names: a first line of these column names, each bare or in single quotes
+	// (statsmodels' files). Neither: no header.
+	counts bool
+	names  []string
+	// targetFirst: the target is a line's first field, else its last; the other fields are
+	// the features, in order.
+	targetFirst bool
+	// classes > 0: the target is a class, an integer in [0, classes); else it lies in target.
+	classes int
+	target  span
+	// spans, when set, are the ranges of the features, one each; else a feature is any
+	// finite number.
+	spans []span
+}
+
+// row names data row i (0-based) for an error: "row 5", counted from 1 without the header;
+// a table with column names adds the line of the file, "row 5 (line 6)".
+func (l layout) row(i int) string {
+	if l.names != nil {
+		return fmt.Sprintf("row %d (line %d)", i+1, i+2)
+	}
+	return fmt.Sprintf("row %d", i+1)
+}
+
+// field names field j (0-based) of data row i for an error: "row 5, field 3"; a table with
+// column names adds the line and the column's name, "row 5 (line 6), field 3 (selfLR)".
+func (l layout) field(i, j int) string {
+	if l.names != nil {
+		return fmt.Sprintf("%s, field %d (%s)", l.row(i), j+1, l.names[j])
+	}
+	return fmt.Sprintf("%s, field %d", l.row(i), j+1)
+}
+
+// parseTable reads the table text named label, laid out as l: the header l declares, then
+// rows lines, each of features finite numbers and the target. It returns the features as
+// X and the targets as y, and an error naming the row and field of anything wrong (see
+// layout.field).
+func parseTable(label, text string, l layout, rows, features int) (*mat.Dense, []float64, error) {
 	lines := strings.Split(strings.TrimSpace(text), "\n")
-	if header {
-		head := strings.Split(strings.TrimSpace(lines[0]), ",")
+	switch {
+	case l.counts:
+		head := strings.Split(strings.TrimSpace(lines[0]), l.sep)
 		if len(head) < 2 || head[0] != strconv.Itoa(rows) || head[1] != strconv.Itoa(features) {
 			return nil, nil, fmt.Errorf("data: %s table: header %q, want %d rows of %d features", label, lines[0], rows, features)
+		}
+		lines = lines[1:]
+	case l.names != nil:
+		head := strings.Split(strings.TrimSpace(lines[0]), l.sep)
+		for j := range head {
+			if h := head[j]; len(h) >= 2 && h[0] == '\'' && h[len(h)-1] == '\'' {
+				head[j] = h[1 : len(h)-1]
+			}
+		}
+		if !slices.Equal(head, l.names) {
+			return nil, nil, fmt.Errorf("data: %s table: header %q, want the columns %s", label, lines[0], strings.Join(l.names, ", "))
 		}
 		lines = lines[1:]
 	}
@@ -107,26 +274,45 @@ func parseTable(label, text string, header bool, rows, features, classes int) (*
 	}
 	x := mat.NewDense(rows, features, nil)
 	y := make([]float64, rows)
+	target := features
+	if l.targetFirst {
+		target = 0
+	}
 	for i, line := range lines {
-		fields := strings.Split(strings.TrimSpace(line), ",")
+		fields := strings.Split(strings.TrimSpace(line), l.sep)
 		if len(fields) != features+1 {
-			return nil, nil, fmt.Errorf("data: %s table, row %d: %d fields, want %d", label, i+1, len(fields), features+1)
+			return nil, nil, fmt.Errorf("data: %s table, %s: %d fields, want %d", label, l.row(i), len(fields), features+1)
 		}
 		for j, f := range fields {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil {
-				return nil, nil, fmt.Errorf("data: %s table, row %d, field %d: %w", label, i+1, j+1, err)
+				return nil, nil, fmt.Errorf("data: %s table, %s: %w", label, l.field(i, j), err)
 			}
-			switch {
-			case math.IsNaN(v) || math.IsInf(v, 0):
-				return nil, nil, fmt.Errorf("data: %s table, row %d, field %d: %v is not finite", label, i+1, j+1, v)
-			case j < features:
-				x.Set(i, j, v)
-			case v < 0 || v >= float64(classes) || v != math.Trunc(v):
-				return nil, nil, fmt.Errorf("data: %s table, row %d: class %v, want an integer in [0, %d]", label, i+1, v, classes-1)
-			default:
-				y[i] = v
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, nil, fmt.Errorf("data: %s table, %s: %v is not finite", label, l.field(i, j), v)
 			}
+			if j != target {
+				k := j
+				if l.targetFirst {
+					k--
+				}
+				if l.spans != nil {
+					if err := l.spans[k].check(v); err != nil {
+						return nil, nil, fmt.Errorf("data: %s table, %s: %w", label, l.field(i, j), err)
+					}
+				}
+				x.Set(i, k, v)
+				continue
+			}
+			if l.classes > 0 && (v < 0 || v >= float64(l.classes) || v != math.Trunc(v)) {
+				return nil, nil, fmt.Errorf("data: %s table, %s: class %v, want an integer in [0, %d]", label, l.row(i), v, l.classes-1)
+			}
+			if l.classes == 0 {
+				if err := l.target.check(v); err != nil {
+					return nil, nil, fmt.Errorf("data: %s table, %s: %w", label, l.field(i, j), err)
+				}
+			}
+			y[i] = v
 		}
 	}
 	return x, y, nil

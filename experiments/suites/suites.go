@@ -37,7 +37,7 @@ const (
 )
 
 // Names lists the figure suites.
-var Names = []string{Paper, Quick, Private, PrivateSelect, Peers, Design, Precision, Defaults, LibraryPeers}
+var Names = []string{Paper, Quick, Private, PrivateSelect, Peers, Design, Precision, Defaults, LibraryPeers, LibraryPrivate}
 
 // Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
 // leaves open are marked "choice" and listed in docs/reproducing.md.
@@ -441,6 +441,8 @@ func Figures(suite, only string) ([]runner.Figure, error) {
 		figs = defaultsFigures()
 	case LibraryPeers:
 		figs = libraryPeersFigures()
+	case LibraryPrivate:
+		figs = libraryPrivateFigures()
 	default:
 		return nil, fmt.Errorf("unknown suite %q (known: %s)", suite, strings.Join(Names, ", "))
 	}

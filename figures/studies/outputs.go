@@ -10,8 +10,9 @@ import (
 // Outputs returns, without writing them, the studies' tables of res when it holds their
 // figures: EquivalenceFile (the design, precision, implementation and revision studies,
 // with design shares from timings), DefaultsFile (the library study), LOOFile (its
-// leave-one-problem-out choice of defaults) and LibraryPeersFile (its comparison with the
-// non-private peers, own times from timings).
+// leave-one-problem-out choice of defaults), LibraryPeersFile (its comparison with the
+// non-private peers, own times from timings), LibraryPrivateFile and
+// LibraryPrivateRulesFile (the private-tuner study and its choice of rule).
 func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, error) {
 	eq, err := Equivalence(res, designShares(timings))
 	if err != nil {
@@ -35,7 +36,21 @@ func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, er
 	if files, err = table(files, LOOFile, loo); err != nil {
 		return nil, err
 	}
-	return table(files, LibraryPeersFile, LibraryPeers(res, timings))
+	if files, err = table(files, LibraryPeersFile, LibraryPeers(res, timings)); err != nil {
+		return nil, err
+	}
+	priv, err := LibraryPrivate(res)
+	if err != nil {
+		return nil, fmt.Errorf("private-tuner study: %w", err)
+	}
+	if files, err = table(files, LibraryPrivateFile, priv); err != nil {
+		return nil, err
+	}
+	rules, err := LibraryPrivateRules(res)
+	if err != nil {
+		return nil, fmt.Errorf("private-tuner study: %w", err)
+	}
+	return table(files, LibraryPrivateRulesFile, rules)
 }
 
 // table appends to files the table name of rows, unless rows is empty.

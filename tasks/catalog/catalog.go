@@ -4,6 +4,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,7 +39,8 @@ type Spec struct {
 	// Data selects a data set by its label where a task has several: "" is the task's
 	// default; svr also takes "ctslice-sample" (the embedded real sample, split by
 	// patient) and "ctslice-synthetic" (the stand-in even when the full file is present);
-	// logreg takes "breast-cancer" (its default), "wine" and "digits" (logreg.Tables).
+	// logreg takes "breast-cancer" (its default), "wine", "digits" and "anes96"
+	// (logreg.Tables); ridge takes "randhie" (ridge.Tables; "" is its synthetic problem).
 	Data string
 	// Precision is svr's precision of the prediction's cross products
 	// (svr.Config.PredictPrecision: "float64" or "float32"; "" : svr's default). Other
@@ -92,13 +94,30 @@ func buildToy(s Spec) (tasks.Task, error) {
 }
 
 func buildRidge(s Spec) (tasks.Task, error) {
-	if err := defaultDataOnly(s); err != nil {
+	if err := noPrecision(s); err != nil {
 		return nil, err
 	}
-	if maxD := ridgeInfo.MaxD(s); s.D > maxD {
-		return nil, &tasks.LimitError{Task: ridge.Name, D: s.D, MaxD: maxD, Reason: "the closed-form fit solves a dense system of d*GroupSize unknowns per evaluation"}
+	switch {
+	case s.Data == "":
+		if maxD := ridgeInfo.MaxD(s); s.D > maxD {
+			return nil, &tasks.LimitError{Task: ridge.Name, D: s.D, MaxD: maxD, Reason: "the closed-form fit solves a dense system of d*GroupSize unknowns per evaluation"}
+		}
+	case slices.Contains(ridge.Tables(), s.Data):
+		reason := fmt.Sprintf("on the %s table d is %d, one penalty per feature", s.Data, ridge.RANDHIEFeatures)
+		switch {
+		case s.D > ridge.RANDHIEFeatures:
+			return nil, &tasks.LimitError{Task: ridge.Name, D: s.D, MaxD: ridge.RANDHIEFeatures, Reason: reason}
+		case s.D != 0 && s.D < ridge.RANDHIEFeatures:
+			return nil, fmt.Errorf("d = %d is not supported: %s", s.D, reason)
+		}
+	default:
+		known := make([]string, 0, len(ridge.Tables()))
+		for _, label := range ridge.Tables() {
+			known = append(known, fmt.Sprintf("%q", label))
+		}
+		return nil, fmt.Errorf("unknown data %q (known: %q for the synthetic problem, %s)", s.Data, "", strings.Join(known, ", "))
 	}
-	return ridge.New(ridge.Config{D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
+	return ridge.New(ridge.Config{Table: s.Data, D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
 }
 
 func buildLogReg(s Spec) (tasks.Task, error) {
@@ -110,8 +129,8 @@ func buildLogReg(s Spec) (tasks.Task, error) {
 		}
 		return nil, fmt.Errorf("unknown data %q (known: %q for %q, %s)", s.Data, "", logreg.Tables()[0], strings.Join(known, ", "))
 	}
-	if s.Precision != "" {
-		return nil, fmt.Errorf("task %s has no precision setting (only %s has); Precision must be empty, got %q", s.Name, svr.Name, s.Precision)
+	if err := noPrecision(s); err != nil {
+		return nil, err
 	}
 	reason := fmt.Sprintf("on the %s table d is %d, %s (%d features)", table.Label, table.D, table.Groups, table.Features)
 	switch {
@@ -167,6 +186,11 @@ func defaultDataOnly(s Spec) error {
 	if s.Data != "" {
 		return fmt.Errorf("task %s generates its own data; Data must be empty, got %q", s.Name, s.Data)
 	}
+	return noPrecision(s)
+}
+
+// noPrecision rejects a precision for tasks that have none to choose.
+func noPrecision(s Spec) error {
 	if s.Precision != "" {
 		return fmt.Errorf("task %s has no precision setting (only %s has); Precision must be empty, got %q", s.Name, svr.Name, s.Precision)
 	}

@@ -23,6 +23,9 @@ func TestNewKnownTasks(t *testing.T) {
 		{Spec{Name: "logreg", Seed: 1}, 30, 284, 285, 30},
 		{Spec{Name: "logreg", D: 13, Seed: 1, Data: "wine"}, 13, 89, 89, 13},
 		{Spec{Name: "logreg", D: 16, Seed: 1, Data: "digits", NTrain: 300, NVal: 200}, 16, 200, 300, 64},
+		{Spec{Name: "logreg", Seed: 1, Data: "anes96"}, 9, 472, 472, 9},
+		{Spec{Name: "ridge", Seed: 1, Data: "randhie"}, 9, 2000, 1000, 9},
+		{Spec{Name: "ridge", D: 9, Seed: 1, Data: "randhie", NTrain: 100, NVal: 50}, 9, 50, 100, 9},
 	} {
 		task, err := New(tc.spec)
 		if err != nil {
@@ -117,6 +120,13 @@ func TestDataSelection(t *testing.T) {
 		{Spec{Name: "logreg", Seed: 1, Data: "wine"}, "wine"},
 		{Spec{Name: "logreg", Seed: 1, Data: "digits", NTrain: 100, NVal: 100}, "digits"},
 		{Spec{Name: "logreg", Seed: 1, Data: "iris"}, ""},
+		{Spec{Name: "logreg", Seed: 1, Data: "anes96"}, "anes96"},
+		{Spec{Name: "logreg", Seed: 1, Data: "randhie"}, ""},
+		{Spec{Name: "ridge", Seed: 1}, "synthetic"},
+		{Spec{Name: "ridge", Seed: 1, Data: "randhie"}, "randhie"},
+		{Spec{Name: "ridge", Seed: 1, Data: "anes96"}, ""},
+		{Spec{Name: "ridge", Seed: 1, Data: "synthetic"}, ""},
+		{Spec{Name: "bowl", Seed: 1, Data: "randhie"}, ""},
 	} {
 		task, err := New(tc.spec)
 		switch {
@@ -187,7 +197,7 @@ func TestLogRegDimensionPerTable(t *testing.T) {
 	for _, tc := range []struct {
 		data string
 		d    int
-	}{{"", 30}, {"breast-cancer", 30}, {"wine", 13}, {"digits", 16}} {
+	}{{"", 30}, {"breast-cancer", 30}, {"wine", 13}, {"digits", 16}, {"anes96", 9}} {
 		if got := info.MaxD(Spec{Name: "logreg", Data: tc.data}); got != tc.d || info.MinD > got {
 			t.Errorf("data %q: MaxD %d, MinD %d, want MaxD %d", tc.data, got, info.MinD, tc.d)
 		}
@@ -203,11 +213,11 @@ func TestLogRegDimensionPerTable(t *testing.T) {
 			t.Errorf("data %q at d = %d: %v", tc.data, tc.d, err)
 		}
 	}
-	if info.MinD != 13 || info.TitleFor("wine") != "Logistic regression on wine" {
-		t.Errorf("MinD %d, title %q", info.MinD, info.TitleFor("wine"))
+	if info.MinD != 9 || info.TitleFor("wine") != "Logistic regression on wine" || info.TitleFor("anes96") != "Logistic regression on ANES 1996" {
+		t.Errorf("MinD %d, titles %q, %q", info.MinD, info.TitleFor("wine"), info.TitleFor("anes96"))
 	}
 	_, err := New(Spec{Name: "logreg", Data: "iris"})
-	for _, label := range []string{"iris", "breast-cancer", "wine", "digits"} {
+	for _, label := range []string{"iris", "breast-cancer", "wine", "digits", "anes96"} {
 		if err == nil || !strings.Contains(err.Error(), `"`+label+`"`) {
 			t.Errorf("unknown data: error %v does not name %q", err, label)
 		}
@@ -224,8 +234,43 @@ func TestLogRegCostPerTable(t *testing.T) {
 		}
 		return c
 	}
-	bc, wine, digits := cost(""), cost("wine"), cost("digits")
-	if !(wine < bc && bc < digits) || bc != cost("breast-cancer") || !(digits > 10*bc) {
-		t.Errorf("cost of breast-cancer %g s, wine %g s, digits %g s", bc, wine, digits)
+	bc, wine, digits, anes := cost(""), cost("wine"), cost("digits"), cost("anes96")
+	if !(wine < bc && bc < digits) || bc != cost("breast-cancer") || !(digits > 10*bc) || !(wine < anes && anes < bc) {
+		t.Errorf("cost of breast-cancer %g s, wine %g s, digits %g s, anes96 %g s", bc, wine, digits, anes)
+	}
+}
+
+// ridge on randhie: d is 9, a larger d is a LimitError and a smaller one an error; its
+// title names the table, the synthetic problem's does not change; its cost grows with the
+// validation users and is the measured 18 microseconds at the defaults.
+func TestRidgeOnRANDHIE(t *testing.T) {
+	info, _ := Lookup("ridge")
+	if got := info.MaxD(Spec{Name: "ridge", Data: "randhie"}); got != 9 || info.MaxD(Spec{Name: "ridge"}) != 1000 {
+		t.Errorf("MaxD %d on randhie, %d on the synthetic problem", got, info.MaxD(Spec{Name: "ridge"}))
+	}
+	if info.TitleFor("randhie") != "Ridge regression on RAND HIE" || info.TitleFor("synthetic") != "Group ridge regression" {
+		t.Errorf("titles %q and %q", info.TitleFor("randhie"), info.TitleFor("synthetic"))
+	}
+	_, err := New(Spec{Name: "ridge", Data: "randhie", D: 10, NTrain: 50, NVal: 50})
+	var le *tasks.LimitError
+	if !errors.As(err, &le) || le.MaxD != 9 || le.D != 10 {
+		t.Errorf("d = 10 on randhie: %v, want a tasks.LimitError with MaxD 9", err)
+	}
+	if _, err := New(Spec{Name: "ridge", Data: "randhie", D: 6}); err == nil || !strings.Contains(err.Error(), "d = 6") {
+		t.Errorf("d = 6 on randhie: %v", err)
+	}
+	if _, err := New(Spec{Name: "ridge", Data: "randhie", Precision: "float32"}); err == nil || !strings.Contains(err.Error(), "precision") {
+		t.Errorf("a precision on ridge: %v", err)
+	}
+	_, err = New(Spec{Name: "ridge", Data: "iris"})
+	for _, label := range []string{"iris", "", "randhie"} {
+		if err == nil || !strings.Contains(err.Error(), `"`+label+`"`) {
+			t.Errorf("unknown data: error %v does not name %q", err, label)
+		}
+	}
+	def, _ := EvalSeconds(Spec{Name: "ridge", Data: "randhie"})
+	small, _ := EvalSeconds(Spec{Name: "ridge", Data: "randhie", NVal: 100})
+	if !(def > 17e-6 && def < 19e-6) || !(small < def) {
+		t.Errorf("cost on randhie %g s at the defaults, %g s at 100 users", def, small)
 	}
 }

@@ -2,11 +2,13 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 
 	"dpgibo/data"
 	"dpgibo/tasks/gpreg"
 	"dpgibo/tasks/grouplasso"
 	"dpgibo/tasks/logreg"
+	"dpgibo/tasks/ridge"
 	"dpgibo/tasks/toy"
 )
 
@@ -21,6 +23,10 @@ type Info struct {
 	// TitleShowsData adds the data label to the title ("Kernel SVR on ctslice"), for a
 	// task that runs on several data sets.
 	TitleShowsData bool
+	// DataTitles are whole titles on particular data sets, by data label ("anes96":
+	// "Logistic regression on ANES 1996"); they take precedence over Title and
+	// TitleShowsData.
+	DataTitles map[string]string
 	// LossLabel labels the task's validation loss on an axis.
 	LossLabel string
 	// Coord names coordinate j (0-based) of theta at dimension d, e.g. "log C".
@@ -33,6 +39,9 @@ type Info struct {
 
 // TitleFor is the panel title of the task on the data labelled data.
 func (i Info) TitleFor(data string) string {
+	if title, ok := i.DataTitles[data]; ok {
+		return title
+	}
 	if i.TitleShowsData && data != "" {
 		return i.Title + " on " + data
 	}
@@ -63,19 +72,35 @@ var toyInfo = Info{
 	MaxD:  func(Spec) int { return toy.Dim },
 }
 
+// ridgeInfo: on the synthetic problem d is at most 1000; on randhie (Spec.Data) it is 9,
+// one penalty per feature, and catalog.New rejects any other d.
 var ridgeInfo = Info{
 	Title: "Group ridge regression", LossLabel: "validation MSE (clipped)", MinD: 1,
-	Coord: func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
-	MaxD:  func(Spec) int { return 1000 },
+	DataTitles: map[string]string{data.RANDHIELabel: "Ridge regression on RAND HIE"},
+	Coord:      func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
+	MaxD:       ridgeMaxD,
+}
+
+// ridgeMaxD is 1000 on the synthetic problem, the table's d on a table, 0 for data ridge
+// does not know.
+func ridgeMaxD(s Spec) int {
+	switch {
+	case s.Data == "":
+		return 1000
+	case slices.Contains(ridge.Tables(), s.Data):
+		return ridge.RANDHIEFeatures
+	}
+	return 0
 }
 
 // logregInfo: d is fixed by the table (Spec.Data): 30 on breast-cancer, 13 on wine, 16 on
-// digits. MinD cannot depend on the table, so it is the smallest of them, and catalog.New
-// rejects any d but the table's.
+// digits, 9 on anes96. MinD cannot depend on the table, so it is the smallest of them, and
+// catalog.New rejects any d but the table's.
 var logregInfo = Info{
 	Title: "Logistic regression", TitleShowsData: true, LossLabel: "validation log loss (clamped)", MinD: logregMinD(),
-	Coord: func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
-	MaxD:  logregMaxD,
+	DataTitles: map[string]string{data.ANES96Label: "Logistic regression on ANES 1996"},
+	Coord:      func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
+	MaxD:       logregMaxD,
 }
 
 // logregMaxD is the d of the table spec.Data names, 0 for a table logreg does not know.

@@ -1,5 +1,5 @@
 // Package logreg is a tuning task on real data that is not one of the paper's: L2-penalised
-// logistic regression on one of three public tables of package data, with the features'
+// logistic regression on one of four public tables of package data, with the features'
 // penalties in groups, lambda_g = e^theta_g for every feature of group g:
 //
 //   - breast-cancer (the default): the Breast Cancer Wisconsin (Diagnostic) table, benign
@@ -7,7 +7,10 @@
 //   - wine: the Wine table, cultivar 0 against the other two, one penalty per feature
 //     (d = 13);
 //   - digits: the optical-recognition digits table, odd against even digits, the 64 pixels
-//     of the 8x8 image in 16 blocks of 2x2 pixels, one penalty per block (d = 16).
+//     of the 8x8 image in 16 blocks of 2x2 pixels, one penalty per block (d = 16);
+//   - anes96: the American National Election Studies 1996 table, label 1 for a respondent
+//     expecting to vote for Dole and 0 for Clinton (the file's vote), one penalty per
+//     feature (d = 9).
 //
 // Each validation row is a user, whose loss is its log loss with the predicted probability
 // clamped to [PMin, 1 - PMin], so that the declared bound -log(PMin) holds by construction.
@@ -54,7 +57,7 @@ const (
 // TableInfo describes a table the task runs on, without reading it.
 type TableInfo struct {
 	// Label is the table's data label (data.BreastCancerLabel, data.WineLabel,
-	// data.DigitsLabel).
+	// data.DigitsLabel, data.ANES96Label).
 	Label string
 	// Rows and Features are the table's rows and feature columns; the fit has Features + 1
 	// coefficients (the intercept last).
@@ -99,6 +102,12 @@ var tables = []table{
 		positive:  func(c float64) bool { return int(c)%2 == 1 },
 		// pixel r*8+c of the 8x8 image belongs to the 2x2 block (r/2, c/2) of the 4x4 blocks
 		group: func(j int) int { return (j/8/2)*4 + (j%8)/2 },
+	},
+	{
+		TableInfo: TableInfo{Label: data.ANES96Label, Rows: 944, Features: 9, D: 9, Groups: "one penalty per feature", NTrain: 472, NVal: 472},
+		load:      data.ANES96,
+		positive:  func(c float64) bool { return c == 1 }, // Dole
+		group:     ownGroup,
 	},
 }
 
@@ -145,11 +154,12 @@ const (
 // Config describes a logreg task. A zero field takes its default.
 type Config struct {
 	// Table is the data label of the table (see Tables): "" or data.BreastCancerLabel
-	// (the default), data.WineLabel or data.DigitsLabel.
+	// (the default), data.WineLabel, data.DigitsLabel or data.ANES96Label.
 	Table string
 	// NTrain and NVal are the training rows and the validation users, drawn without
 	// replacement from the table's rows (defaults: every row, split in halves; 285 and 284
-	// of breast-cancer's 569, 89 and 89 of wine's 178, 899 and 898 of digits' 1797).
+	// of breast-cancer's 569, 89 and 89 of wine's 178, 899 and 898 of digits' 1797, 472
+	// and 472 of anes96's 944).
 	NTrain, NVal int
 	// Seed shuffles the rows before the split.
 	Seed uint64
@@ -245,7 +255,7 @@ func New(cfg Config) (*Task, error) {
 }
 
 // Dim is the table's number of penalty groups: 30 on breast-cancer, 13 on wine, 16 on
-// digits.
+// digits, 9 on anes96.
 func (t *Task) Dim() int { return t.tab.D }
 
 // Bounds is [ThetaLo, ThetaHi]^Dim.
@@ -257,8 +267,8 @@ func (t *Task) Users() int { return t.cfg.NVal }
 // Name is "logreg".
 func (t *Task) Name() string { return Name }
 
-// DataLabel is the table's label: data.BreastCancerLabel, data.WineLabel or
-// data.DigitsLabel.
+// DataLabel is the table's label: data.BreastCancerLabel, data.WineLabel,
+// data.DigitsLabel or data.ANES96Label.
 func (t *Task) DataLabel() string { return t.tab.Label }
 
 // LossBound is -log(PMin).

@@ -147,6 +147,7 @@ func TestTables(t *testing.T) {
 		{"breast-cancer", "breast-cancer", 30, 284, 569},
 		{"wine", "wine", 13, 89, 178},
 		{"digits", "digits", 16, 898, 1797},
+		{"anes96", "anes96", 9, 472, 944},
 	} {
 		task, err := New(Config{Table: tc.table, Seed: 3})
 		if err != nil {
@@ -210,10 +211,10 @@ func TestModeratePenaltyBeatsTheHeaviest(t *testing.T) {
 	}
 }
 
-// The fit is the minimiser on wine and digits too, where digits' penalties are shared by
-// the pixels of a block.
+// The fit is the minimiser on wine, digits and anes96 too, where digits' penalties are
+// shared by the pixels of a block.
 func TestFitIsTheMinimiserOnEveryTable(t *testing.T) {
-	for _, table := range []string{"wine", "digits"} {
+	for _, table := range []string{"wine", "digits", "anes96"} {
 		task, err := New(Config{Table: table, Seed: 5})
 		if err != nil {
 			t.Fatal(err)
@@ -286,5 +287,30 @@ func TestUnknownTable(t *testing.T) {
 	}
 	if _, err := Table("iris"); err == nil {
 		t.Error("Table(iris) accepted")
+	}
+}
+
+// On anes96 a respondent expecting to vote for Dole is labelled 1 (393 of the 944), one for
+// Clinton 0; the default split is in halves, every feature its own penalty, and another
+// seed draws another split.
+func TestANES96Layout(t *testing.T) {
+	task, err := New(Config{Table: "anes96", Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, val := task.Data()
+	dole := 0.0
+	for _, y := range append(slices.Clone(train.Y), val.Y...) {
+		dole += y
+	}
+	if dole != 393 || len(train.Y) != 472 || len(val.Y) != 472 || !slices.Equal(task.group, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}) {
+		t.Errorf("%v labelled 1 (want 393), split %d / %d, groups %v", dole, len(train.Y), len(val.Y), task.group)
+	}
+	other, err := New(Config{Table: "anes96", Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if otherTrain, _ := other.Data(); mat.Equal(train.X, otherTrain.X) {
+		t.Error("seeds 7 and 8 drew the same training rows")
 	}
 }

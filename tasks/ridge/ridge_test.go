@@ -2,9 +2,12 @@ package ridge
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 // The fitted coefficients solve the penalised normal equations, the losses are the clipped
@@ -62,5 +65,169 @@ func TestRidgeFitAndLosses(t *testing.T) {
 	}
 	if _, err := New(Config{Informative: 9}); err == nil {
 		t.Error("more informative groups than groups accepted")
+	}
+}
+
+// On randhie the task has one penalty per feature, 2000 validation users and the bound 4;
+// the training features are standardised, and every target is log(1 + visits) less the
+// training mean, which centres the training targets.
+func TestRANDHIEProblem(t *testing.T) {
+	task, err := New(Config{Table: "randhie", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, val := task.Data()
+	nt, p := train.X.Dims()
+	nv, pv := val.X.Dims()
+	lo, hi := task.Bounds()
+	if task.Dim() != 9 || task.Users() != 2000 || task.LossBound() != 4 || task.DataLabel() != "randhie" || task.Name() != Name ||
+		nt != 1000 || p != 9 || nv != 2000 || pv != 9 || len(lo) != 9 || lo[0] != ThetaLo || hi[8] != ThetaHi {
+		t.Fatalf("d %d, users %d, bound %v, label %q, train %d x %d, val %d x %d, box %v %v",
+			task.Dim(), task.Users(), task.LossBound(), task.DataLabel(), nt, p, nv, pv, lo, hi)
+	}
+	for j := range p {
+		mean, sd := stat.MeanStdDev(mat.Col(nil, j, train.X), nil)
+		if math.Abs(mean) > 1e-12 || math.Abs(sd-1) > 1e-12 {
+			t.Errorf("training feature %d: mean %v, standard deviation %v", j, mean, sd)
+		}
+	}
+	if m := stat.Mean(train.Y, nil); math.Abs(m) > 1e-12 || !(task.yMean > 0) {
+		t.Errorf("training targets' mean %v, the mean subtracted %v", m, task.yMean)
+	}
+	for i, y := range append(slices.Clone(train.Y), val.Y...) {
+		visits := math.Expm1(y + task.yMean)
+		if k := math.Round(visits); math.Abs(visits-k) > 1e-9 || k < 0 {
+			t.Fatalf("target %d is log(1 + %v), not of a count of visits", i, visits)
+		}
+	}
+	synthetic, err := New(Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if synthetic.DataLabel() != SyntheticLabel || synthetic.yMean != 0 {
+		t.Errorf("synthetic problem: label %q, target shift %v", synthetic.DataLabel(), synthetic.yMean)
+	}
+}
+
+// On randhie the fit solves the penalised normal equations, equals the fit of the
+// uncentred target with an unpenalised intercept, and the losses are the clipped squared
+// errors of that fit.
+func TestRANDHIEClosedForm(t *testing.T) {
+	task, err := New(Config{Table: "randhie", Seed: 2, NTrain: 300, NVal: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theta := []float64{-3, -1, 0, 2, ThetaLo, ThetaHi, 1, -2, 0.5}
+	dst := make([]float64, task.Users())
+	if err := task.Losses(theta, dst); err != nil {
+		t.Fatal(err)
+	}
+	train, val := task.Data()
+	n, p := train.X.Dims()
+	// (X^T X + diag(lambda)) beta = X^T y
+	lhs := mat.NewVecDense(p, nil)
+	lhs.MulVec(task.gram, task.beta)
+	for j := range p {
+		if got, want := lhs.AtVec(j)+math.Exp(theta[j])*task.beta.AtVec(j), task.xty.AtVec(j); math.Abs(got-want) > 1e-9*(1+math.Abs(want)) {
+			t.Fatalf("normal equation %d: %v vs %v", j, got, want)
+		}
+	}
+	// The same fit with an intercept column (last, unpenalised) and the uncentred target.
+	aug := mat.NewDense(n, p+1, nil)
+	y := make([]float64, n)
+	for i := range n {
+		copy(aug.RawRowView(i), train.X.RawRowView(i))
+		aug.Set(i, p, 1)
+		y[i] = train.Y[i] + task.yMean
+	}
+	a := mat.NewSymDense(p+1, nil)
+	a.SymOuterK(1, aug.T())
+	for j := range p {
+		a.SetSym(j, j, a.At(j, j)+math.Exp(theta[j]))
+	}
+	var chol mat.Cholesky
+	if !chol.Factorize(a) {
+		t.Fatal("the system with an intercept is not positive definite")
+	}
+	rhs, w := mat.NewVecDense(p+1, nil), mat.NewVecDense(p+1, nil)
+	rhs.MulVec(aug.T(), mat.NewVecDense(n, y))
+	if err := chol.SolveVecTo(w, rhs); err != nil {
+		t.Fatal(err)
+	}
+	for j := range p {
+		if math.Abs(w.AtVec(j)-task.beta.AtVec(j)) > 1e-9 {
+			t.Errorf("coefficient %d: %v with an intercept, %v centred", j, w.AtVec(j), task.beta.AtVec(j))
+		}
+	}
+	if math.Abs(w.AtVec(p)-task.yMean) > 1e-9 {
+		t.Errorf("intercept %v, want the training mean %v", w.AtVec(p), task.yMean)
+	}
+	for i := range dst {
+		pred := w.AtVec(p) + mat.Dot(val.X.RowView(i), w.SliceVec(0, p))
+		r := val.Y[i] + task.yMean - pred
+		if want := math.Min(r*r, task.LossBound()); math.Abs(dst[i]-want) > 1e-9 || dst[i] < 0 || dst[i] > task.LossBound() {
+			t.Fatalf("user %d: loss %v, want %v", i, dst[i], want)
+		}
+	}
+	for _, v := range []float64{ThetaLo, ThetaHi} {
+		corner := make([]float64, task.Dim())
+		for j := range corner {
+			corner[j] = v
+		}
+		if err := task.Losses(corner, dst); err != nil {
+			t.Errorf("theta all %v: %v", v, err)
+		}
+	}
+}
+
+// The seed splits randhie's rows: the same seed gives the same split and losses, another
+// seed another split.
+func TestRANDHIESeeds(t *testing.T) {
+	split := func(seed uint64) (*Task, []float64) {
+		task, err := New(Config{Table: "randhie", Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]float64, task.Users())
+		if err := task.Losses(make([]float64, task.Dim()), dst); err != nil {
+			t.Fatal(err)
+		}
+		return task, dst
+	}
+	a, la := split(3)
+	b, lb := split(3)
+	c, _ := split(4)
+	ta, va := a.Data()
+	tb, vb := b.Data()
+	tc, vc := c.Data()
+	if !mat.Equal(ta.X, tb.X) || !mat.Equal(va.X, vb.X) || !slices.Equal(va.Y, vb.Y) || !slices.Equal(la, lb) {
+		t.Error("the same seed gave different splits or losses")
+	}
+	if mat.Equal(ta.X, tc.X) || slices.Equal(va.Y, vc.Y) {
+		t.Error("seeds 3 and 4 gave the same split")
+	}
+}
+
+// A table setting that does not fit is an error naming it.
+func TestRANDHIEConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Table: "iris"}, `"iris"`},
+		{Config{Table: "randhie", Informative: 2}, "Informative"},
+		{Config{Table: "randhie", Rho: 0.5}, "Rho"},
+		{Config{Table: "randhie", D: 6}, "D = 6"},
+		{Config{Table: "randhie", GroupSize: 2}, "GroupSize 2"},
+		{Config{Table: "randhie", NTrain: 20000, NVal: 1000}, "20190 rows"},
+		{Config{Table: "randhie", LossBound: math.Inf(1)}, "LossBound"},
+	} {
+		_, err := New(tc.cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want one naming %s", tc.cfg, err, tc.want)
+		}
+	}
+	if _, err := New(Config{Table: "iris"}); err == nil || !strings.Contains(err.Error(), `"randhie"`) {
+		t.Errorf("an unknown table: %v, want an error listing %q", err, "randhie")
 	}
 }

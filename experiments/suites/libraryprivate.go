@@ -1,0 +1,75 @@
+package suites
+
+import (
+	"slices"
+	"strings"
+
+	"dpgibo/data"
+	"dpgibo/experiments/runner"
+)
+
+// LibraryPrivate is the library's private-tuner study (docs/library.md, "The library's
+// private tuner"): every private method at equal privacy on the library study's nine
+// problems and on four it never used.
+const LibraryPrivate = "library-private"
+
+// LibraryPrivatePrefix names the library-private figures: LibraryPrivatePrefix + the problem.
+const LibraryPrivatePrefix = "library-private-"
+
+// LibraryPrivateMus are the privacy levels of the study, at the primary currency.
+var LibraryPrivateMus = []num{0.5, 1, 2}
+
+// LibraryPrivateMethods are the study's private methods: DP-GIBO with algo's defaults, its
+// safe release and the declared hybrid (package private), and fig-private-select's
+// comparators. dp-ucb does not run where d > 50, as in fig-private-select.
+var LibraryPrivateMethods = append([]string{"dpgibo", "dpgibo-safe", "dpgibo-hybrid"}, PrivateSelectMethods...)
+
+// seedsLibraryPrivate: the best method of a (problem, mu) is picked on seeds 1-5 and every
+// method judged on seeds 6-10.
+const seedsLibraryPrivate = 10
+
+// LibraryPrivateNew are the study's problems that no default or rule was chosen on, declared
+// before any run of them (docs/library.md): two real public tables and two synthetic
+// problems in regimes the nine do not cover (few users per hyperparameter).
+var LibraryPrivateNew = []string{"anes96", "randhie", "bowl20", "ridge12"}
+
+// libraryPrivateFigures returns one figure per problem: the nine of the library study, with
+// the task, data, d and T of its "defaults=library" block, then LibraryPrivateNew at T = 20.
+// Each figure is one block: LibraryPrivateMethods at LibraryPrivateMus with algo's current
+// defaults for the local methods (every Settings field at its zero value but Iters and Mu,
+// the task's LossBound declared), budget T(d+1), seeds 1-10.
+func libraryPrivateFigures() []runner.Figure {
+	block := func(b runner.Block) runner.Block {
+		b.CellSuite, b.Label = "", ""
+		b.Seeds, b.SeedBase = seedsLibraryPrivate, 0
+		b.Sweep, b.Values = "mu", LibraryPrivateMus
+		b.Algo = runner.AlgoConfig{Iters: b.Algo.Iters, Mu: 1, Defaults: runner.DefaultsLibrary}
+		b.Methods = slices.Clone(LibraryPrivateMethods)
+		if slices.Max(b.Dims) > 50 {
+			b.Methods = slices.DeleteFunc(b.Methods, func(m string) bool { return m == "dp-ucb" })
+		}
+		return b
+	}
+	var out []runner.Figure
+	for _, f := range defaultsFigures() {
+		problem, _ := strings.CutPrefix(f.Name, "defaults-")
+		for _, b := range f.Blocks {
+			if b.Algo.Defaults == runner.DefaultsLibrary && b.Algo.Rule == "" {
+				out = append(out, runner.Figure{Name: LibraryPrivatePrefix + problem, Blocks: []runner.Block{block(b)}})
+				break
+			}
+		}
+	}
+	fresh := map[string]runner.Block{
+		"anes96":  {Task: "logreg", Data: data.ANES96Label, Dims: []int{9}},
+		"randhie": {Task: "ridge", Data: data.RANDHIELabel, Dims: []int{9}},
+		"bowl20":  {Task: "bowl", Dims: []int{20}, NVal: 50},
+		"ridge12": {Task: "ridge", Dims: []int{12}, NTrain: 50, NVal: 100},
+	}
+	for _, problem := range LibraryPrivateNew {
+		b := fresh[problem]
+		b.DataSeed, b.Algo.Iters = 1, 20
+		out = append(out, runner.Figure{Name: LibraryPrivatePrefix + problem, Blocks: []runner.Block{block(b)}})
+	}
+	return out
+}

@@ -1,0 +1,405 @@
+package studies
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"dpgibo/figures/stats"
+	"dpgibo/figures/verdict"
+	"dpgibo/private"
+)
+
+// The library's private-tuner study (experiments' -suite=library-private, declared in
+// docs/library.md, "The library's private tuner, declared before its runs"): each figure
+// LibraryPrivatePrefix+PROBLEM holds every private method at mu in {0.5, 1, 2} (configs
+// "mu=M") on seeds 1-10. In each cell (problem, mu) the picked method has the smallest
+// median normalised gap g on seeds 1-5; every method and every candidate rule
+// (private.CandidateRules) is judged on seeds 6-10.
+const (
+	// LibraryPrivatePrefix names the study's figures.
+	LibraryPrivatePrefix = "library-private-"
+	// LibraryPrivateFile is its table of methods, LibraryPrivateRulesFile its leave-one-out
+	// choice of rule; both are written beside DefaultsFile.
+	LibraryPrivateFile      = "library-private.csv"
+	LibraryPrivateRulesFile = "library-private-rules.csv"
+	// pickSeeds is the last seed on which the best method of a cell is picked; later seeds
+	// judge.
+	pickSeeds = 5
+	// AutoMethod is the registry name of the library's one call in the harness.
+	AutoMethod = "dp-auto"
+)
+
+// The declared bars of a judged cell: a rule's median g at most passRatio times the picked
+// method's plus passSlack (loosely: looseRatio and looseSlack), and its median loss not
+// above the median start.
+const (
+	passRatio, passSlack   = 1.10, 0.02
+	looseRatio, looseSlack = 1.5, 0.05
+)
+
+// PrivateRow is one method in one cell of the study (library-private.csv).
+type PrivateRow struct {
+	Problem string  `csv:"problem"`
+	Mu      float64 `csv:"mu"`
+	Method  string  `csv:"method"`
+	Users   int     `csv:"n_users"`
+	D       int     `csv:"d"`
+	Budget  int     `csv:"budget"`
+	// SNRCeiling is private.Facts.SNRCeiling of the cell, the candidate rules' statistic.
+	SNRCeiling float64 `csv:"snr_ceiling"`
+	FStar      float64 `csv:"f_star"`
+	Runs       int     `csv:"runs"`
+	// MedianLoss is the median final loss over every seed, with its 95% interval;
+	// MedianStart the median start (the seed's DP-GIBO theta0) over the same seeds.
+	MedianLoss  float64 `csv:"median_loss"`
+	LossCILow   float64 `csv:"loss_ci_low"`
+	LossCIHigh  float64 `csv:"loss_ci_high"`
+	MedianStart float64 `csv:"median_start"`
+	// MedianGap is the median of g = (loss - f*)/(start - f*) over every seed; PickGap and
+	// JudgeGap over seeds 1-5 and 6-10.
+	MedianGap float64 `csv:"median_g"`
+	PickGap   float64 `csv:"median_g_pick"`
+	JudgeGap  float64 `csv:"median_g_judge"`
+	// JudgeLoss and JudgeStart are the median final loss and start on seeds 6-10;
+	// AboveStart says that the median loss over every seed lies above the median start.
+	JudgeLoss  float64 `csv:"median_loss_judge"`
+	JudgeStart float64 `csv:"median_start_judge"`
+	AboveStart bool    `csv:"ends_above_start"`
+	// Picked marks the cell's picked method.
+	Picked bool `csv:"picked"`
+}
+
+// RuleRow is one held-out problem of the leave-one-problem-out choice of rule
+// (library-private-rules.csv), the choice on the nine (HeldOut AllProblems), or the chosen
+// rule (or dp-auto, Rule AutoMethod) judged on one cell of the new problems.
+type RuleRow struct {
+	Round   string `csv:"round"`
+	HeldOut string `csv:"held_out"`
+	// Rule is the chosen rule; TrainCells, TrainPass and TrainLoose its cells, passing
+	// cells and loosely passing cells on the problems it was chosen on.
+	Rule       string `csv:"rule"`
+	TrainCells int    `csv:"train_cells"`
+	TrainPass  int    `csv:"train_pass"`
+	TrainLoose int    `csv:"train_loose"`
+	// Mu, Method, Gap, PickedGap, Pass and Loose judge one held-out cell: the method the
+	// rule chose, its median g on seeds 6-10, the picked method's, and the bars.
+	Mu         float64 `csv:"mu"`
+	Method     string  `csv:"method"`
+	Gap        float64 `csv:"median_g_judge"`
+	Picked     string  `csv:"picked"`
+	PickedGap  float64 `csv:"picked_median_g_judge"`
+	AboveStart bool    `csv:"ends_above_start"`
+	Pass       bool    `csv:"pass"`
+	Loose      bool    `csv:"loose"`
+}
+
+// LibraryNine are the library study's problems, on which the rule is chosen (the others of
+// the study are new to it).
+var LibraryNine = []string{"grouplasso", "gpreg", "svr", "bowl", "ridge", "logreg", "wine", "digits", "toy"}
+
+// privateCell is one (problem, mu) of the study.
+type privateCell struct {
+	problem string
+	mu      float64
+	facts   private.Facts
+	rows    map[string]PrivateRow // by method
+	picked  string
+}
+
+// judge returns how method fares in the cell: its median g on seeds 6-10 against the picked
+// method's, whether it passes, passes loosely, and ends above the start.
+func (c privateCell) judge(method string) (row PrivateRow, pass, loose, above bool, ok bool) {
+	row, ok = c.rows[method]
+	if !ok {
+		return row, false, false, false, false
+	}
+	pick := c.rows[c.picked].JudgeGap
+	above = row.JudgeLoss > row.JudgeStart
+	pass = row.JudgeGap <= passRatio*pick+passSlack && !above
+	loose = row.JudgeGap <= looseRatio*pick+looseSlack && !above
+	return row, pass, loose, above, true
+}
+
+// LibraryPrivate tabulates every figure of the study in res: one row per problem, mu and
+// method, in the figures' order. It needs DP-GIBO's runs (their starts) and f* in every
+// cell.
+func LibraryPrivate(res *verdict.Results) ([]PrivateRow, error) {
+	cells, err := privateCells(res)
+	if err != nil {
+		return nil, err
+	}
+	var out []PrivateRow
+	for _, c := range cells {
+		for _, r := range c.rows {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b PrivateRow) int {
+		return cmp.Or(cmp.Compare(problemIndex(cells, a.Problem), problemIndex(cells, b.Problem)), cmp.Compare(a.Mu, b.Mu),
+			cmp.Compare(methodIndex(res, a.Method), methodIndex(res, b.Method)))
+	})
+	return out, nil
+}
+
+// problemIndex is the position of problem among cells.
+func problemIndex(cells []privateCell, problem string) int {
+	return slices.IndexFunc(cells, func(c privateCell) bool { return c.problem == problem })
+}
+
+// methodIndex is the position of the method's first curve in the study's figures.
+func methodIndex(res *verdict.Results, method string) int {
+	i := 0
+	for _, fig := range res.Figures {
+		if !strings.HasPrefix(fig, LibraryPrivatePrefix) {
+			continue
+		}
+		for _, c := range res.CurvesOf(fig) {
+			if c.Method == method {
+				return i
+			}
+			i++
+		}
+	}
+	return i
+}
+
+// privateCells reads the study's cells from res.
+func privateCells(res *verdict.Results) ([]privateCell, error) {
+	var cells []privateCell
+	for _, fig := range res.Figures {
+		problem, ok := strings.CutPrefix(fig, LibraryPrivatePrefix)
+		if !ok {
+			continue
+		}
+		curves := res.CurvesOf(fig)
+		byMu := map[float64][]*verdict.Curve{}
+		var mus []float64
+		for _, c := range curves {
+			mu, err := muOf(c.Config)
+			if err != nil {
+				return nil, fmt.Errorf("figure %s: %w", fig, err)
+			}
+			if _, seen := byMu[mu]; !seen {
+				mus = append(mus, mu)
+			}
+			byMu[mu] = append(byMu[mu], c)
+		}
+		slices.Sort(mus)
+		for _, mu := range mus {
+			cell, err := newPrivateCell(res, problem, mu, byMu[mu])
+			if err != nil {
+				return nil, fmt.Errorf("figure %s, mu = %v: %w", fig, mu, err)
+			}
+			cells = append(cells, cell)
+		}
+	}
+	return cells, nil
+}
+
+// muOf reads mu from a config "mu=M".
+func muOf(config string) (float64, error) {
+	v, ok := strings.CutPrefix(config, "mu=")
+	if !ok || strings.Contains(v, ",") {
+		return 0, fmt.Errorf("config %q is not mu=M", config)
+	}
+	return strconv.ParseFloat(v, 64)
+}
+
+// newPrivateCell tabulates the curves of one cell.
+func newPrivateCell(res *verdict.Results, problem string, mu float64, curves []*verdict.Curve) (privateCell, error) {
+	var gibo *verdict.Curve
+	budget := 0
+	for _, c := range curves {
+		switch c.Method {
+		case "dpgibo":
+			gibo = c
+		case "dp-rnm":
+			// dp-rnm evaluates exactly its budget.
+			for _, r := range c.Runs {
+				budget = max(budget, r.Evals)
+			}
+		}
+	}
+	if gibo == nil || budget == 0 {
+		return privateCell{}, fmt.Errorf("the study needs dpgibo's runs (their starts) and dp-rnm's (the budget)")
+	}
+	fstar, ok := res.FStar.Lookup(gibo)
+	if !ok {
+		return privateCell{}, fmt.Errorf("no f* for %s d=%d on %s", gibo.Task, gibo.D, gibo.Data)
+	}
+	start := map[int]float64{}
+	for _, r := range gibo.Runs {
+		start[r.Seed] = r.Start
+	}
+	facts := private.Facts{Users: gibo.NUsers, Dim: gibo.D, Mu: mu, Evals: budget}
+	cell := privateCell{problem: problem, mu: mu, facts: facts, rows: map[string]PrivateRow{}}
+	bestPick := math.Inf(1)
+	for _, c := range curves {
+		row := PrivateRow{Problem: problem, Mu: mu, Method: c.Method, Users: c.NUsers, D: c.D, Budget: budget,
+			SNRCeiling: facts.SNRCeiling(), FStar: fstar, Runs: len(c.Runs)}
+		var losses, starts, gaps, pickGaps, judgeGaps, judgeLosses, judgeStarts []float64
+		for _, r := range c.Runs {
+			s, ok := start[r.Seed]
+			if !ok || math.IsNaN(s) {
+				return privateCell{}, fmt.Errorf("%s seed %d has no dpgibo start", c.Method, r.Seed)
+			}
+			g := (r.Loss - fstar) / (s - fstar)
+			losses, starts, gaps = append(losses, r.Loss), append(starts, s), append(gaps, g)
+			if r.Seed <= pickSeeds {
+				pickGaps = append(pickGaps, g)
+			} else {
+				judgeGaps, judgeLosses, judgeStarts = append(judgeGaps, g), append(judgeLosses, r.Loss), append(judgeStarts, s)
+			}
+		}
+		if len(pickGaps) == 0 || len(judgeGaps) == 0 {
+			return privateCell{}, fmt.Errorf("%s needs runs on seeds 1-%d and after", c.Method, pickSeeds)
+		}
+		row.MedianLoss, row.MedianStart, row.MedianGap = stats.Median(losses), stats.Median(starts), stats.Median(gaps)
+		row.LossCILow, row.LossCIHigh, _ = stats.MedianCI(losses, 0.95)
+		row.PickGap, row.JudgeGap = stats.Median(pickGaps), stats.Median(judgeGaps)
+		row.JudgeLoss, row.JudgeStart = stats.Median(judgeLosses), stats.Median(judgeStarts)
+		row.AboveStart = row.MedianLoss > row.MedianStart
+		cell.rows[c.Method] = row
+		// dp-auto is judged, never picked: it runs one of the others.
+		if c.Method != AutoMethod && row.PickGap < bestPick {
+			bestPick, cell.picked = row.PickGap, c.Method
+		}
+	}
+	row := cell.rows[cell.picked]
+	row.Picked = true
+	cell.rows[cell.picked] = row
+	return cell, nil
+}
+
+// ruleScore is a rule's record on a set of cells: passing and loosely passing cells, and
+// the sum of its g minus the picked method's.
+type ruleScore struct {
+	cells, pass, loose int
+	excess             float64
+}
+
+// better reports whether s ranks before o by the declared criterion (ties: the earlier rule,
+// so never better).
+func (s ruleScore) better(o ruleScore) bool {
+	if s.pass != o.pass {
+		return s.pass > o.pass
+	}
+	if s.loose != o.loose {
+		return s.loose > o.loose
+	}
+	return s.excess/float64(s.cells) < o.excess/float64(o.cells)
+}
+
+// score judges rule on cells.
+func score(rule private.Rule, cells []privateCell) (ruleScore, error) {
+	var s ruleScore
+	for _, c := range cells {
+		m := rule.Choose(c.facts).Method.String()
+		row, pass, loose, _, ok := c.judge(m)
+		if !ok {
+			return s, fmt.Errorf("%s at mu = %v has no runs of %s, which rule %v chooses", c.problem, c.mu, m, rule)
+		}
+		s.cells++
+		if pass {
+			s.pass++
+		}
+		if loose {
+			s.loose++
+		}
+		s.excess += row.JudgeGap - c.rows[c.picked].JudgeGap
+	}
+	return s, nil
+}
+
+// chooseRule returns the candidate rule the declared criterion ranks first on cells.
+func chooseRule(cells []privateCell) (private.Rule, ruleScore, error) {
+	var best private.Rule
+	var bestScore ruleScore
+	for _, r := range private.CandidateRules() {
+		s, err := score(r, cells)
+		if err != nil {
+			return nil, s, err
+		}
+		if best == nil || s.better(bestScore) {
+			best, bestScore = r, s
+		}
+	}
+	return best, bestScore, nil
+}
+
+// RuleName is how the study's tables name a rule.
+func RuleName(r private.Rule) string {
+	switch r := r.(type) {
+	case private.Always:
+		return "always " + r.Method.String()
+	case private.ByCeiling:
+		return fmt.Sprintf("%v below ceiling %g, else %v", r.Below, r.Cut, r.Above)
+	}
+	return fmt.Sprint(r)
+}
+
+// LibraryPrivateRules runs the declared choice of rule on the study's cells: the problems
+// of LibraryNine leave-one-problem-out, the rule chosen on all nine, and that rule, and
+// dp-auto where it ran, judged on every other problem (round "new").
+func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
+	nine := LibraryNine
+	cells, err := privateCells(res)
+	if err != nil {
+		return nil, err
+	}
+	var train, fresh []privateCell
+	for _, c := range cells {
+		if slices.Contains(nine, c.problem) {
+			train = append(train, c)
+		} else {
+			fresh = append(fresh, c)
+		}
+	}
+	if len(train) == 0 {
+		return nil, nil
+	}
+	judgeRows := func(round, heldOut string, rule private.Rule, s ruleScore, cells []privateCell, method func(privateCell) string) []RuleRow {
+		var out []RuleRow
+		for _, c := range cells {
+			m := method(c)
+			row, pass, loose, above, ok := c.judge(m)
+			if !ok {
+				continue
+			}
+			out = append(out, RuleRow{Round: round, HeldOut: heldOut, Rule: RuleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose,
+				Mu: c.mu, Method: m, Gap: row.JudgeGap, Picked: c.picked, PickedGap: c.rows[c.picked].JudgeGap, AboveStart: above, Pass: pass, Loose: loose})
+		}
+		return out
+	}
+	var out []RuleRow
+	for _, p := range nine {
+		var rest, held []privateCell
+		for _, c := range train {
+			if c.problem == p {
+				held = append(held, c)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		if len(held) == 0 {
+			continue
+		}
+		rule, s, err := chooseRule(rest)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, judgeRows("leave-one-out", p, rule, s, held, func(c privateCell) string { return rule.Choose(c.facts).Method.String() })...)
+	}
+	rule, s, err := chooseRule(train)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, RuleRow{Round: "nine", HeldOut: AllProblems, Rule: RuleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose})
+	out = append(out, judgeRows("new", "new", rule, s, fresh, func(c privateCell) string { return rule.Choose(c.facts).Method.String() })...)
+	out = append(out, judgeRows("new, dp-auto's runs", "new", rule, s, fresh, func(privateCell) string { return AutoMethod })...)
+	return out, nil
+}

@@ -1,0 +1,25 @@
+package private
+
+import (
+	"dpgibo/accounting"
+	"dpgibo/algo"
+)
+
+// Result is what a private method returns: the released theta and its guarantee, and
+// nothing its theorem does not cover except in fields named non-private.
+type Result struct {
+	// Theta is the released theta.
+	Theta []float64
+	// Evals is the number of evaluations of the objective's Losses (for a selection with a
+	// random number of trials: the budget, the mean of that number; the number itself is
+	// NonPrivateTrials).
+	Evals int
+	// Iters is the number of DP-GIBO iterations run (0 for a selection).
+	Iters int
+	// Ledger composes every part of the release.
+	Ledger accounting.Ledger
+	// GIBO is the DP-GIBO run's own result (its clipping norms, warnings, status), nil for
+	// a method without one. Its Theta is the last iterate, which the safe release may not
+	// release.
+	GIBO *algo.Result
+}

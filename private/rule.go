@@ -1,0 +1,129 @@
+package private
+
+import (
+	"fmt"
+	"math"
+)
+
+// Method is one of the private methods a Rule can choose.
+type Method int
+
+// The methods a Rule can choose. Their String is their registry name in the harness.
+const (
+	// DPGIBO is algo.Minimize with algo's defaults ("dpgibo").
+	DPGIBO Method = iota
+	// SafeDPGIBO is SafeGIBO ("dpgibo-safe").
+	SafeDPGIBO
+	// HybridDPGIBO is HybridGIBO ("dpgibo-hybrid").
+	HybridDPGIBO
+	// ReportNoisyMin is report-noisy-min among budget uniform candidates ("dp-rnm").
+	ReportNoisyMin
+	// GeometricSelection is Liu and Talwar's selection with a geometric number of trials
+	// ("dp-select-geometric").
+	GeometricSelection
+	// NegBinSelection is Papernot and Steinke's selection with a truncated negative
+	// binomial number of trials ("dp-select-negbin").
+	NegBinSelection
+)
+
+func (m Method) String() string {
+	switch m {
+	case DPGIBO:
+		return "dpgibo"
+	case SafeDPGIBO:
+		return "dpgibo-safe"
+	case HybridDPGIBO:
+		return "dpgibo-hybrid"
+	case ReportNoisyMin:
+		return "dp-rnm"
+	case GeometricSelection:
+		return "dp-select-geometric"
+	case NegBinSelection:
+		return "dp-select-negbin"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
+
+// Facts are the public facts a Rule reads: never a loss. Their values are part of the
+// release.
+type Facts struct {
+	// Users is n, the number of validation users; Dim is d.
+	Users, Dim int
+	// Lo and Hi are the box.
+	Lo, Hi []float64
+	// LossBound is Lmax (0: none declared).
+	LossBound float64
+	// Mu is the total mu of mu-GDP.
+	Mu float64
+	// Evals is the evaluation budget.
+	Evals int
+}
+
+// SNRCeiling is n mu / (2 sqrt(T d)) with T = Evals/(d+1), the number of DP-GIBO iterations
+// the budget allows at its default batch: the ceiling of DP-GIBO's privacy signal-to-noise
+// ratio with all of mu on the gradients (algo.PrivacyForecast), a clipped mean gradient of
+// norm B against its noise. It is +Inf for mu = +Inf.
+func (f Facts) SNRCeiling() float64 {
+	if math.IsInf(f.Mu, 1) {
+		return f.Mu
+	}
+	iters := f.Evals / (f.Dim + 1)
+	return float64(f.Users) * f.Mu / (2 * math.Sqrt(float64(iters*f.Dim)))
+}
+
+// Choice is a Rule's decision: the method and why, in one sentence.
+type Choice struct {
+	Method Method
+	Reason string
+}
+
+// A Rule chooses the private method from public facts only, so that the choice costs no
+// privacy.
+type Rule interface {
+	Choose(Facts) Choice
+}
+
+// Always chooses Method whatever the facts.
+type Always struct{ Method Method }
+
+// Choose implements Rule.
+func (r Always) Choose(Facts) Choice {
+	return Choice{Method: r.Method, Reason: fmt.Sprintf("the rule runs %v on every problem", r.Method)}
+}
+
+// ByCeiling chooses Below when the facts' SNRCeiling is below Cut, and Above otherwise.
+type ByCeiling struct {
+	Cut          float64
+	Below, Above Method
+}
+
+// Choose implements Rule.
+func (r ByCeiling) Choose(f Facts) Choice {
+	c := f.SNRCeiling()
+	if c < r.Cut {
+		return Choice{Method: r.Below, Reason: fmt.Sprintf("DP-GIBO's SNR ceiling n mu/(2 sqrt(T d)) = %.3g is below %g: %v", c, r.Cut, r.Below)}
+	}
+	return Choice{Method: r.Above, Reason: fmt.Sprintf("DP-GIBO's SNR ceiling n mu/(2 sqrt(T d)) = %.3g is at least %g: %v", c, r.Cut, r.Above)}
+}
+
+// CandidateRules are the rules the study chooses the default among (docs/library.md, "The
+// library's private tuner"), declared before its runs, simplest first: Always for each
+// method, then ByCeiling for every cut in {2, 4, 8, 16, 32, 64}, Below in {ReportNoisyMin,
+// GeometricSelection, HybridDPGIBO} and Above in {DPGIBO, SafeDPGIBO, HybridDPGIBO},
+// Below != Above.
+func CandidateRules() []Rule {
+	var out []Rule
+	for _, m := range []Method{SafeDPGIBO, DPGIBO, HybridDPGIBO, ReportNoisyMin, GeometricSelection, NegBinSelection} {
+		out = append(out, Always{m})
+	}
+	for _, cut := range []float64{2, 4, 8, 16, 32, 64} {
+		for _, below := range []Method{ReportNoisyMin, GeometricSelection, HybridDPGIBO} {
+			for _, above := range []Method{DPGIBO, SafeDPGIBO, HybridDPGIBO} {
+				if below != above {
+					out = append(out, ByCeiling{Cut: cut, Below: below, Above: above})
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,55 @@
+package private
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestSNRCeiling(t *testing.T) {
+	// wine: n = 89, d = 13, budget 20(d+1) = 280, so T = 20: 89/(2 sqrt(260)) at mu = 1.
+	f := Facts{Users: 89, Dim: 13, Mu: 1, Evals: 280}
+	if got, want := f.SNRCeiling(), 89/(2*math.Sqrt(260)); math.Abs(got-want) > 1e-12 {
+		t.Errorf("SNRCeiling = %v, want %v", got, want)
+	}
+	f.Mu = 2
+	if got, want := f.SNRCeiling(), 89/math.Sqrt(260); math.Abs(got-want) > 1e-12 {
+		t.Errorf("SNRCeiling at mu 2 = %v, want %v", got, want)
+	}
+	f.Evals = 281 // a budget between two batches counts whole iterations
+	if got, want := f.SNRCeiling(), 89/math.Sqrt(260); math.Abs(got-want) > 1e-12 {
+		t.Errorf("SNRCeiling at 281 evaluations = %v, want %v", got, want)
+	}
+}
+
+func TestByCeiling(t *testing.T) {
+	r := ByCeiling{Cut: 4, Below: ReportNoisyMin, Above: SafeDPGIBO}
+	wine := Facts{Users: 89, Dim: 13, Mu: 1, Evals: 280} // ceiling 2.76
+	if c := r.Choose(wine); c.Method != ReportNoisyMin || !strings.Contains(c.Reason, "below 4") {
+		t.Errorf("ceiling 2.76, cut 4: %+v, want dp-rnm with a reason naming the cut", c)
+	}
+	wine.Mu = 2 // ceiling 5.52
+	if c := r.Choose(wine); c.Method != SafeDPGIBO {
+		t.Errorf("ceiling 5.52, cut 4: %+v, want dpgibo-safe", c)
+	}
+}
+
+func TestCandidateRules(t *testing.T) {
+	rules := CandidateRules()
+	if len(rules) != 54 {
+		t.Fatalf("%d candidate rules, declared 54", len(rules))
+	}
+	if rules[0] != (Always{SafeDPGIBO}) || rules[6] != (ByCeiling{Cut: 2, Below: ReportNoisyMin, Above: DPGIBO}) {
+		t.Errorf("candidate order: first %v, seventh %v", rules[0], rules[6])
+	}
+	seen := map[Rule]bool{}
+	for _, r := range rules {
+		if seen[r] {
+			t.Errorf("rule %v listed twice", r)
+		}
+		seen[r] = true
+		if b, ok := r.(ByCeiling); ok && b.Below == b.Above {
+			t.Errorf("rule %v chooses one method on both sides", r)
+		}
+	}
+}
