@@ -190,6 +190,9 @@ func privateCells(res *verdict.Results) ([]privateCell, error) {
 		}
 		slices.Sort(mus)
 		for _, mu := range mus {
+			if !judgeable(res, byMu[mu]) {
+				continue
+			}
 			cell, err := newPrivateCell(res, problem, mu, byMu[mu])
 			if err != nil {
 				return nil, fmt.Errorf("figure %s, mu = %v: %w", fig, mu, err)
@@ -200,13 +203,27 @@ func privateCells(res *verdict.Results) ([]privateCell, error) {
 	return cells, nil
 }
 
-// muOf reads mu from a config "mu=M".
+// muOf reads mu from a config "mu=M" or "mu=M,defaults=library".
 func muOf(config string) (float64, error) {
 	v, ok := strings.CutPrefix(config, "mu=")
-	if !ok || strings.Contains(v, ",") {
-		return 0, fmt.Errorf("config %q is not mu=M", config)
+	v, _, _ = strings.Cut(v, ",")
+	mu, err := strconv.ParseFloat(v, 64)
+	if !ok || err != nil {
+		return 0, fmt.Errorf("config %q does not start with mu=M", config)
 	}
-	return strconv.ParseFloat(v, 64)
+	return mu, nil
+}
+
+// judgeable reports whether a cell's curves can be judged: f* is known for them and they
+// have runs after the seeds the pick uses (a run with fewer seeds, or before its f* is
+// computed, gives no rows).
+func judgeable(res *verdict.Results, curves []*verdict.Curve) bool {
+	for _, c := range curves {
+		if _, ok := res.FStar.Lookup(c); !ok || len(c.Runs) == 0 || c.Runs[len(c.Runs)-1].Seed <= pickSeeds {
+			return false
+		}
+	}
+	return true
 }
 
 // newPrivateCell tabulates the curves of one cell.
@@ -359,8 +376,10 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 			fresh = append(fresh, c)
 		}
 	}
-	if len(train) == 0 {
-		return nil, nil
+	for _, p := range nine {
+		if !slices.ContainsFunc(train, func(c privateCell) bool { return c.problem == p }) {
+			return nil, nil // the choice needs every one of the nine
+		}
 	}
 	judgeRows := func(round, heldOut string, rule private.Rule, s ruleScore, cells []privateCell, method func(privateCell) string) []RuleRow {
 		var out []RuleRow
