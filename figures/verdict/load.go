@@ -190,7 +190,7 @@ func figureCSV(file string) bool {
 		return false
 	}
 	switch name {
-	case "summary", "comparisons", "claims", "statements", "fstar", "fstar-search", "design-equivalence", "defaults", "defaults-loo", "library-peers",
+	case "summary", "comparisons", "claims", "statements", "fstar", "fstar-search", "design-equivalence", "defaults", "defaults-loo", "library-peers", "library-private", "library-private-rules",
 		"invocations", "audit", "theory", "theory_sweep", "claims-history", "power", "plan":
 		return false
 	}
