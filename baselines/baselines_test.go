@@ -14,6 +14,7 @@ import (
 
 	"dpgibo/accounting"
 	"dpgibo/algo"
+	"dpgibo/internal/search"
 	"dpgibo/private"
 )
 
@@ -424,7 +425,7 @@ func TestGIBOSharesStartWithDPGIBO(t *testing.T) {
 		}
 		rng := rand.New(rand.NewPCG(5, 1))
 		opt := testOptions()
-		opt.Theta0 = uniformInBox(rng, q1.lo, q1.hi)
+		opt.Theta0 = search.UniformInBox(rng, q1.lo, q1.hi)
 		m, _ := New(name, opt)
 		q2 := newQuadratic([]float64{0.2, 0.1}, -1, 1, 3)
 		r2, err := m.Run(context.Background(), q2, 9, rng, nil)

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"dpgibo/algo"
+	"dpgibo/internal/search"
 )
 
 // CMAES is the covariance matrix adaptation evolution strategy, (mu/mu_w, lambda)-CMA-ES
@@ -151,7 +152,7 @@ func (s *cmaState) sample(rng *rand.Rand, lo, hi []float64) []float64 {
 			return x
 		}
 	}
-	clampBox(x, lo, hi)
+	search.ClampBox(x, lo, hi)
 	return x
 }
 
@@ -265,12 +266,12 @@ func (s *cmaState) stop() bool {
 
 // cmaStart is where both CMA-ES of this package start on p's box: the mean at the box's
 // centre and the step size sigma0 = min_j (hi_j - lo_j) / 6.
-func cmaStart(p *problem) (mean0 []float64, sigma0 float64) {
-	mean0 = make([]float64, p.dim())
+func cmaStart(p *search.Problem) (mean0 []float64, sigma0 float64) {
+	mean0 = make([]float64, p.Dim())
 	sigma0 = math.Inf(1)
 	for j := range mean0 {
-		mean0[j] = (p.lo[j] + p.hi[j]) / 2
-		sigma0 = math.Min(sigma0, (p.hi[j]-p.lo[j])/6)
+		mean0[j] = (p.Lo[j] + p.Hi[j]) / 2
+		sigma0 = math.Min(sigma0, (p.Hi[j]-p.Lo[j])/6)
 	}
 	return mean0, sigma0
 }
@@ -278,18 +279,18 @@ func cmaStart(p *problem) (mean0 []float64, sigma0 float64) {
 // Run implements Method.
 func (m *CMAES) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
 	const name = "cmaes"
-	p, err := newSearchProblem(name, obj, budget)
+	p, err := search.NewSearch("baselines", name, obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}
 	mean0, sigma0 := cmaStart(p)
-	s := newCMAState(mean0, sigma0, 4+int(math.Floor(3*math.Log(float64(p.dim())))))
-	for p.remaining() > 0 {
+	s := newCMAState(mean0, sigma0, 4+int(math.Floor(3*math.Log(float64(p.Dim())))))
+	for p.Remaining() > 0 {
 		gen := make([]cmaSolution, 0, s.lambda)
-		for len(gen) < s.lambda && p.remaining() > 0 {
-			theta := s.sample(rng, p.lo, p.hi)
+		for len(gen) < s.lambda && p.Remaining() > 0 {
+			theta := s.sample(rng, p.Lo, p.Hi)
 			// observe rejects NaN/Inf losses before they reach the update.
-			score, err := p.observe(ctx, theta, mean, m.opt.OnScore, cb)
+			score, err := p.Observe(ctx, theta, mean, m.opt.OnScore, cb)
 			if err != nil {
 				return algo.Result{}, err
 			}
@@ -302,8 +303,8 @@ func (m *CMAES) Run(ctx context.Context, obj algo.Objective, budget int, rng *ra
 			return algo.Result{}, fmt.Errorf("baselines: %s: %w", name, err)
 		}
 		if s.stop() {
-			s = newCMAState(p.uniform(rng), sigma0, 2*s.lambda)
+			s = newCMAState(p.Uniform(rng), sigma0, 2*s.lambda)
 		}
 	}
-	return algo.Result{Theta: p.released(), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+	return algo.Result{Theta: p.Released(), Evals: p.Evals, Iters: p.Evals, Ledger: algo.NonPrivateLedger()}, nil
 }

@@ -9,8 +9,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"dpgibo/accounting"
 	"dpgibo/algo"
+	"dpgibo/internal/search"
+	"dpgibo/private"
 )
 
 // DPHyPO is adaptive private selection (registry name "dp-hypo"; Wang, Gao, Zhang, Su and
@@ -53,23 +54,6 @@ func newDPHyPO(opt Options) (Method, error) {
 	return &DPHyPO{opt: opt}, nil
 }
 
-// HyPOPlan is dp-hypo's plan for a budget at DP-GIBO's mu (primary currency) with cfg
-// (zero fields: the declared values).
-func HyPOPlan(mu float64, budget int, cfg SelectConfig) (SelectionPlan, error) {
-	cfg, err := cfg.resolved()
-	if err != nil {
-		return SelectionPlan{}, err
-	}
-	if budget < 2 {
-		return SelectionPlan{}, fmt.Errorf("baselines: dp-hypo: budget must be at least 2 (the mean number of rounds), got %d", budget)
-	}
-	t, err := accounting.TruncatedNegBin(cfg.HyPOShape, float64(budget))
-	if err != nil {
-		return SelectionPlan{}, err
-	}
-	return rdpSelectionPlan("dp-hypo", mu, CurrencyEpsDelta, t, cfg.DensityUpper/cfg.DensityLower, cfg.TailShare)
-}
-
 // ProjectDensity returns the Euclidean projection of the probability vector pi (on n
 // points, pi_0 = 1/n each) onto {f : lower/n <= f_i <= upper/n, sum f = 1}: f_i =
 // clamp(pi_i + nu) with nu found by bisection (the projection's optimality conditions),
@@ -108,7 +92,7 @@ func ProjectDensity(pi []float64, lower, upper float64) []float64 {
 // hypoSampler is DP-HyPO's sampling distribution over its candidates.
 type hypoSampler struct {
 	cfg    SelectConfig
-	p      *problem
+	p      *search.Problem
 	rng    *rand.Rand
 	cands  [][]float64 // candidates in the box searched
 	units  *mat.Dense  // the same in the unit cube, one per row
@@ -117,13 +101,13 @@ type hypoSampler struct {
 }
 
 // newHyPOSampler draws the candidates uniformly from p's box.
-func newHyPOSampler(cfg SelectConfig, ucb UCBConfig, noiseVar float64, p *problem, rng *rand.Rand) *hypoSampler {
-	s := &hypoSampler{cfg: cfg, p: p, rng: rng, gp: newUCBState(p.dim(), ucb, noiseVar)}
-	s.units = mat.NewDense(cfg.Candidates, p.dim(), nil)
+func newHyPOSampler(cfg SelectConfig, ucb UCBConfig, noiseVar float64, p *search.Problem, rng *rand.Rand) *hypoSampler {
+	s := &hypoSampler{cfg: cfg, p: p, rng: rng, gp: newUCBState(p.Dim(), ucb, noiseVar)}
+	s.units = mat.NewDense(cfg.Candidates, p.Dim(), nil)
 	for i := range cfg.Candidates {
-		theta := p.uniform(rng)
+		theta := p.Uniform(rng)
 		s.cands = append(s.cands, theta)
-		s.units.SetRow(i, p.toUnit(theta))
+		s.units.SetRow(i, p.ToUnit(theta))
 	}
 	return s
 }
@@ -146,7 +130,7 @@ func (s *hypoSampler) next() []float64 {
 
 // observe adds a released score and rebuilds the density from the GP on the window.
 func (s *hypoSampler) observe(theta []float64, score float64) error {
-	s.gp.add(s.p.toUnit(theta), theta, score)
+	s.gp.add(s.p.ToUnit(theta), theta, score)
 	if over := s.gp.count() - s.cfg.Window; over > 0 {
 		s.gp.units, s.gp.thetas, s.gp.scores = s.gp.units[over:], s.gp.thetas[over:], s.gp.scores[over:]
 	}
@@ -176,7 +160,7 @@ func (s *hypoSampler) observe(theta []float64, score float64) error {
 // Run implements Method.
 func (m *DPHyPO) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
 	const name = "dp-hypo"
-	cfg, err := m.opt.Select.resolved()
+	cfg, err := m.opt.Select.Resolved()
 	if err != nil {
 		return algo.Result{}, fmt.Errorf("baselines: %s: %w", name, err)
 	}
@@ -184,26 +168,24 @@ func (m *DPHyPO) Run(ctx context.Context, obj algo.Objective, budget int, rng *r
 	if err != nil {
 		return algo.Result{}, fmt.Errorf("baselines: %s: %w", name, err)
 	}
-	plan, err := HyPOPlan(m.opt.Mu, budget, cfg)
+	plan, err := private.HyPOPlan(m.opt.Mu, budget, cfg)
 	if err != nil {
 		return algo.Result{}, err
 	}
-	k := drawTrials(plan, rng)
 	var sampler *hypoSampler
-	res, err := selectionRun(ctx, name, m.opt, obj, k, rng, cb,
-		func(p *problem) []float64 {
+	sel := private.Selection{Name: name, Plan: plan, LossBound: m.opt.LossBound, OnScore: m.opt.OnScore,
+		Propose: func(p *search.Problem) []float64 {
 			if sampler == nil {
 				// The release's noise variance in the GP's units is set once n is known.
-				noiseStd := plan.NoiseMultiplier * p.lossBound / float64(p.users)
+				noiseStd := plan.NoiseMultiplier * p.LossBound / float64(p.Users)
 				sampler = newHyPOSampler(cfg, ucb, noiseStd*noiseStd, p, rng)
 			}
 			return sampler.next()
 		},
-		gaussianNoise(plan.NoiseMultiplier, rng),
-		func(theta []float64, score float64) error { return sampler.observe(theta, score) })
-	if err != nil {
-		return algo.Result{}, err
+		Observe: func(theta []float64, score float64) error { return sampler.observe(theta, score) },
 	}
-	res.Ledger, err = plan.ledger()
-	return res, err
+	s := selection{name: name, run: func(ctx context.Context, obj algo.Objective, _ int, rng *rand.Rand, cb algo.Callback) (private.Result, error) {
+		return sel.Run(ctx, obj, rng, cb)
+	}}
+	return s.Run(ctx, obj, budget, rng, cb)
 }

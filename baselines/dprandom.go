@@ -39,11 +39,11 @@ func (m *DPRandom) Run(ctx context.Context, obj algo.Objective, budget int, rng 
 	if err != nil {
 		return algo.Result{}, err
 	}
-	noiseStd := DPRandomNoiseStd(bound, p.users, budget, m.opt.Mu)
+	noiseStd := DPRandomNoiseStd(bound, p.Users, budget, m.opt.Mu)
 	score := func(losses []float64) float64 { return ClippedMean(losses, bound) }
 	theta, err := uniformSearch(ctx, p, rng, cb, m.opt.OnScore, score, noiseStd)
 	if err != nil {
 		return algo.Result{}, err
 	}
-	return algo.Result{Theta: theta, Evals: p.evals, Iters: p.evals, Ledger: algo.NewLedger(m.opt.Mu, budget)}, nil
+	return algo.Result{Theta: theta, Evals: p.Evals, Iters: p.Evals, Ledger: algo.NewLedger(m.opt.Mu, budget)}, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"dpgibo/accounting"
 	"dpgibo/algo"
+	"dpgibo/private"
 )
 
 // swapPair is the audit's pair for report noisy min over two candidates: every user's loss
@@ -52,7 +53,7 @@ func TestDPRNMNoiseScaleOnTheSwapPair(t *testing.T) {
 		t.Fatal(err)
 	}
 	delta := 1.0 / users
-	b := DPRNMNoiseScale(1, users, eps)
+	b := private.RNMNoiseScale(1, users, eps)
 	if math.Abs(b-2*delta/eps) > 1e-15 {
 		t.Fatalf("noise scale %v, want 2 Delta/eps = %v", b, 2*delta/eps)
 	}
@@ -124,7 +125,7 @@ func TestDPRNMLedgerReportAndSeed(t *testing.T) {
 			}
 			return nil
 		})
-		want, _ := PureEpsilon(1, c)
+		want, _ := private.PureEpsilon(1, c)
 		if reports != 1 || res.Evals != 12 || res.Ledger.Epsilon != want || res.Ledger.Delta != 0 || res.Ledger.Parts[0].Accounting != algo.PureDP {
 			t.Fatalf("currency %v: %d reports, result %+v", c, reports, res)
 		}
@@ -133,7 +134,7 @@ func TestDPRNMLedgerReportAndSeed(t *testing.T) {
 			t.Fatalf("same seed, releases %v and %v", res.Theta, again.Theta)
 		}
 	}
-	if eps, _ := PureEpsilon(1, CurrencyEpsDelta); math.Abs(eps-4.377) > 1e-3 {
+	if eps, _ := private.PureEpsilon(1, CurrencyEpsDelta); math.Abs(eps-4.377) > 1e-3 {
 		t.Fatalf("primary epsilon at mu 1: %v, want 4.377", eps)
 	}
 }

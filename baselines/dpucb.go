@@ -57,11 +57,11 @@ func (m *DPUCB) Run(ctx context.Context, obj algo.Objective, budget int, rng *ra
 	if err != nil {
 		return algo.Result{}, err
 	}
-	noiseStd := DPUCBNoiseStd(bound, p.users, budget, m.opt.Mu)
+	noiseStd := DPUCBNoiseStd(bound, p.Users, budget, m.opt.Mu)
 	score := func(losses []float64) float64 { return ClippedMean(losses, bound) }
 	theta, err := runGPUCB(ctx, p, rng, cb, m.opt, score, noiseStd, true)
 	if err != nil {
 		return algo.Result{}, err
 	}
-	return algo.Result{Theta: theta, Evals: p.evals, Iters: p.evals, Ledger: algo.NewLedger(m.opt.Mu, budget)}, nil
+	return algo.Result{Theta: theta, Evals: p.Evals, Iters: p.Evals, Ledger: algo.NewLedger(m.opt.Mu, budget)}, nil
 }

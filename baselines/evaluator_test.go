@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"dpgibo/algo"
+	"dpgibo/internal/search"
 )
 
 // nanAt is a 1-d objective on [0, 1] whose losses are NaN above 0.9.
@@ -58,7 +59,7 @@ func TestEvaluatorChecksBudgetBoxAndLosses(t *testing.T) {
 	if ev.Remaining() != 0 || ev.Evals() != 3 {
 		t.Errorf("remaining %d, evals %d after three evaluations of a budget of 3", ev.Remaining(), ev.Evals())
 	}
-	if _, err := ev.Evaluate(ctx, []float64{0.1}); !errors.Is(err, errBudget) {
+	if _, err := ev.Evaluate(ctx, []float64{0.1}); !errors.Is(err, search.ErrBudget) {
 		t.Errorf("an evaluation over the budget: %v", err)
 	}
 	u := ev.Uniform(rand.New(rand.NewPCG(1, 1)))

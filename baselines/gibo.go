@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"dpgibo/algo"
+	"dpgibo/internal/search"
 	"dpgibo/tasks"
 )
 
@@ -79,18 +80,18 @@ func (g *GIBO) Run(ctx context.Context, obj algo.Objective, budget int, rng *ran
 // start checks obj and budget and returns theta0 (Options.Theta0, or a uniform draw from the
 // box as the first draws from rng) and the run's settings.
 func (g *GIBO) start(obj algo.Objective, budget int, rng *rand.Rand) ([]float64, algo.Settings, error) {
-	p, err := newProblem(g.name, obj, budget)
+	p, err := search.NewProblem("baselines", g.name, obj, budget)
 	if err != nil {
 		return nil, algo.Settings{}, err
 	}
 	var theta0 []float64
 	if g.opt.Theta0 != nil {
-		if err := tasks.CheckTheta("baselines: "+g.name+": Options.Theta0", g.opt.Theta0, p.lo, p.hi); err != nil {
+		if err := tasks.CheckTheta("baselines: "+g.name+": Options.Theta0", g.opt.Theta0, p.Lo, p.Hi); err != nil {
 			return nil, algo.Settings{}, err
 		}
 		theta0 = append([]float64(nil), g.opt.Theta0...)
 	} else {
-		theta0 = p.uniform(rng)
+		theta0 = p.Uniform(rng)
 	}
 	s, err := g.settings(budget)
 	return theta0, s, err

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"dpgibo/algo"
+	"dpgibo/internal/search"
 )
 
 // GoptunaCMAES is the CMA-ES of github.com/c-bata/goptuna (v0.9.0, package cmaes) behind the
@@ -38,14 +39,14 @@ func newGoptunaCMAES(opt Options) (Method, error) { return &GoptunaCMAES{opt: op
 // Run implements Method.
 func (m *GoptunaCMAES) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
 	const name = "goptuna-cmaes"
-	p, err := newSearchProblem(name, obj, budget)
+	p, err := search.NewSearch("baselines", name, obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}
-	bounds := mat.NewDense(p.dim(), 2, nil)
-	for j := range p.lo {
-		bounds.Set(j, 0, p.lo[j])
-		bounds.Set(j, 1, p.hi[j])
+	bounds := mat.NewDense(p.Dim(), 2, nil)
+	for j := range p.Lo {
+		bounds.Set(j, 0, p.Lo[j])
+		bounds.Set(j, 1, p.Hi[j])
 	}
 	mean0, sigma0 := cmaStart(p)
 	newOptimizer := func(mean []float64, popsize int) (*cmaes.Optimizer, error) {
@@ -64,16 +65,16 @@ func (m *GoptunaCMAES) Run(ctx context.Context, obj algo.Objective, budget int, 
 		return algo.Result{}, err
 	}
 
-	for p.remaining() > 0 {
+	for p.Remaining() > 0 {
 		popsize := opt.PopulationSize()
 		generation := make([]*cmaes.Solution, 0, popsize)
-		for len(generation) < popsize && p.remaining() > 0 {
+		for len(generation) < popsize && p.Remaining() > 0 {
 			theta, err := opt.Ask()
 			if err != nil {
 				return algo.Result{}, fmt.Errorf("baselines: %s: goptuna: %w", name, err)
 			}
 			// observe rejects points outside the box and NaN/Inf losses before goptuna sees them.
-			s, err := p.observe(ctx, theta, mean, m.opt.OnScore, cb)
+			s, err := p.Observe(ctx, theta, mean, m.opt.OnScore, cb)
 			if err != nil {
 				return algo.Result{}, err
 			}
@@ -86,10 +87,10 @@ func (m *GoptunaCMAES) Run(ctx context.Context, obj algo.Objective, budget int, 
 			return algo.Result{}, fmt.Errorf("baselines: %s: goptuna: %w", name, err)
 		}
 		if opt.ShouldStop() {
-			if opt, err = newOptimizer(p.uniform(rng), 2*popsize); err != nil {
+			if opt, err = newOptimizer(p.Uniform(rng), 2*popsize); err != nil {
 				return algo.Result{}, err
 			}
 		}
 	}
-	return algo.Result{Theta: p.released(), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+	return algo.Result{Theta: p.Released(), Evals: p.Evals, Iters: p.Evals, Ledger: algo.NonPrivateLedger()}, nil
 }

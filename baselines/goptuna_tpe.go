@@ -13,6 +13,7 @@ import (
 	"github.com/c-bata/goptuna/tpe"
 
 	"dpgibo/algo"
+	"dpgibo/internal/search"
 )
 
 // GoptunaTPE is the Tree-structured Parzen Estimator of github.com/c-bata/goptuna (v0.9.0, its
@@ -120,7 +121,7 @@ func (m *GoptunaTPE) Run(ctx context.Context, obj algo.Objective, budget int, rn
 		defer globalRandMu.Unlock()
 		reseedGlobalRandUnpredictably()
 	}()
-	p, err := newSearchProblem(name, obj, budget)
+	p, err := search.NewSearch("baselines", name, obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}
@@ -136,7 +137,7 @@ func (m *GoptunaTPE) Run(ctx context.Context, obj algo.Objective, budget int, rn
 	}
 	study.WithContext(ctx)
 
-	d := p.dim()
+	d := p.Dim()
 	paramNames := make([]string, d)
 	for j := range paramNames {
 		paramNames[j] = "x" + strconv.Itoa(j)
@@ -150,7 +151,7 @@ func (m *GoptunaTPE) Run(ctx context.Context, obj algo.Objective, budget int, rn
 		}
 		theta := make([]float64, d)
 		for j := range theta {
-			v, err := trial.SuggestFloat(paramNames[j], p.lo[j], p.hi[j])
+			v, err := trial.SuggestFloat(paramNames[j], p.Lo[j], p.Hi[j])
 			if err != nil {
 				return nil, fmt.Errorf("goptuna suggestion for %s: %w", paramNames[j], err)
 			}
@@ -165,7 +166,7 @@ func (m *GoptunaTPE) Run(ctx context.Context, obj algo.Objective, budget int, rn
 			return 0, fmt.Errorf("baselines: goptuna-tpe: %w", err)
 		}
 		// observe rejects points outside the box and NaN/Inf losses before goptuna sees them.
-		return p.observe(ctx, theta, mean, m.opt.OnScore, cb)
+		return p.Observe(ctx, theta, mean, m.opt.OnScore, cb)
 	}
 	if err := study.Optimize(objective, budget); err != nil {
 		if runErr != nil {
@@ -173,8 +174,8 @@ func (m *GoptunaTPE) Run(ctx context.Context, obj algo.Objective, budget int, rn
 		}
 		return algo.Result{}, fmt.Errorf("baselines: goptuna-tpe: goptuna: %w", err)
 	}
-	if p.best == nil {
+	if p.Best == nil {
 		return algo.Result{}, fmt.Errorf("baselines: goptuna-tpe: goptuna ran no trial")
 	}
-	return algo.Result{Theta: p.released(), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+	return algo.Result{Theta: p.Released(), Evals: p.Evals, Iters: p.Evals, Ledger: algo.NonPrivateLedger()}, nil
 }

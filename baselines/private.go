@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 
 	"dpgibo/algo"
+	"dpgibo/internal/search"
+	"dpgibo/private"
 )
 
 // The private baselines release scores, one per evaluation, through the Gaussian
@@ -23,16 +25,10 @@ import (
 // computed from the released scores (which point to evaluate next, which point to
 // release) is post-processing and costs nothing further.
 
-// ClippedMean returns (1/n) sum_i min(max(losses[i], 0), lossBound), the mean of the
-// per-user losses clipped to [0, lossBound]. Under replacement of one user it changes by at
-// most lossBound/n, whatever the losses (+-Inf clip to the bounds; the methods reject NaN
-// before calling it).
+// ClippedMean returns the mean of the per-user losses clipped to [0, lossBound]
+// (private.ClippedMean): under replacement of one user it changes by at most lossBound/n.
 func ClippedMean(losses []float64, lossBound float64) float64 {
-	s := 0.0
-	for _, v := range losses {
-		s += math.Min(math.Max(v, 0), lossBound)
-	}
-	return s / float64(len(losses))
+	return private.ClippedMean(losses, lossBound)
 }
 
 // DPRandomNoiseStd is the standard deviation of the Gaussian noise dp-random adds to the
@@ -89,11 +85,11 @@ func resolveLossBound(method string, optBound float64, obj algo.Objective) (floa
 
 // privateProblem is the start of every private score-based method's run: it checks mu,
 // builds the search problem and resolves the loss bound Lmax.
-func privateProblem(method string, opt Options, obj algo.Objective, budget int) (*problem, float64, error) {
+func privateProblem(method string, opt Options, obj algo.Objective, budget int) (*search.Problem, float64, error) {
 	if err := checkMu(method, opt.Mu); err != nil {
 		return nil, 0, err
 	}
-	p, err := newSearchProblem(method, obj, budget)
+	p, err := search.NewSearch("baselines", method, obj, budget)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -101,7 +97,7 @@ func privateProblem(method string, opt Options, obj algo.Objective, budget int) 
 	if err != nil {
 		return nil, 0, err
 	}
-	p.lossBound = bound
+	p.LossBound = bound
 	return p, bound, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"dpgibo/algo"
+	"dpgibo/internal/search"
 )
 
 // Random is random search: it evaluates budget points drawn independently and uniformly
@@ -25,7 +26,7 @@ func newRandom(opt Options) (Method, error) { return &Random{opt: opt}, nil }
 
 // Run implements Method.
 func (m *Random) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
-	p, err := newSearchProblem("random", obj, budget)
+	p, err := search.NewSearch("baselines", "random", obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}
@@ -33,20 +34,20 @@ func (m *Random) Run(ctx context.Context, obj algo.Objective, budget int, rng *r
 	if err != nil {
 		return algo.Result{}, err
 	}
-	return algo.Result{Theta: theta, Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+	return algo.Result{Theta: theta, Evals: p.Evals, Iters: p.Evals, Ledger: algo.NonPrivateLedger()}, nil
 }
 
 // uniformSearch evaluates p.budget points drawn uniformly from the box; each point's score
 // is GaussianRelease(score(losses), noiseStd, rng), and the point with the smallest score so
 // far is the released one (ties keep the earlier point). Per evaluation it draws d
 // rng.Float64 values, then (only when noiseStd > 0) one rng.NormFloat64.
-func uniformSearch(ctx context.Context, p *problem, rng *rand.Rand, cb algo.Callback, onScore func([]float64, float64),
+func uniformSearch(ctx context.Context, p *search.Problem, rng *rand.Rand, cb algo.Callback, onScore func([]float64, float64),
 	score func([]float64) float64, noiseStd float64) ([]float64, error) {
 	release := func(losses []float64) float64 { return GaussianRelease(score(losses), noiseStd, rng) }
-	for p.remaining() > 0 {
-		if _, err := p.observe(ctx, p.uniform(rng), release, onScore, cb); err != nil {
+	for p.Remaining() > 0 {
+		if _, err := p.Observe(ctx, p.Uniform(rng), release, onScore, cb); err != nil {
 			return nil, err
 		}
 	}
-	return p.released(), nil
+	return p.Released(), nil
 }

@@ -12,6 +12,8 @@ import (
 
 	"dpgibo/accounting"
 	"dpgibo/algo"
+	"dpgibo/internal/search"
+	"dpgibo/private"
 )
 
 // selectionPlan returns the plan of the selection name at mu, for budget, with the
@@ -48,10 +50,10 @@ func TestSelectionPlans(t *testing.T) {
 			if m := plan.Trials.Mean(); m > budget || m < budget*(1-1e-9) {
 				t.Errorf("%s: E[K] = %v, want the budget %d", name, m, budget)
 			}
-			if tail := plan.Trials.Tail(plan.Limit) * (1 + math.Exp(eps)); tail > DefaultTailShare*algo.DefaultDelta {
+			if tail := plan.Trials.Tail(plan.Limit) * (1 + math.Exp(eps)); tail > private.DefaultTailShare*algo.DefaultDelta {
 				t.Errorf("%s: the cap %d leaves %v of delta, over its share", name, plan.Limit, tail)
 			}
-			wantEta := map[string]float64{"dp-select-geometric": 1, "dp-select-negbin": DefaultNegBinShape, "dp-hypo": DefaultHyPOShape, "dp-select-poisson": math.Inf(1)}[name]
+			wantEta := map[string]float64{"dp-select-geometric": 1, "dp-select-negbin": private.DefaultNegBinShape, "dp-hypo": private.DefaultHyPOShape, "dp-select-poisson": math.Inf(1)}[name]
 			if plan.Trials.Eta != wantEta {
 				t.Errorf("%s: trial distribution of shape %v, want %v", name, plan.Trials.Eta, wantEta)
 			}
@@ -63,14 +65,14 @@ func TestSelectionPlans(t *testing.T) {
 			}
 			ratio := 1.0
 			if name == "dp-hypo" {
-				ratio = DefaultDensityUpper / DefaultDensityLower
+				ratio = private.DefaultDensityUpper / private.DefaultDensityLower
 			}
 			epsAt := func(z float64) float64 {
 				curve, err := accounting.SelectionRDP(accounting.GaussianTrial(z), plan.Trials, ratio)
 				if err != nil {
 					t.Fatal(err)
 				}
-				e, _, err := accounting.RDPToEpsDelta(curve, (1-DefaultTailShare)*algo.DefaultDelta)
+				e, _, err := accounting.RDPToEpsDelta(curve, (1-private.DefaultTailShare)*algo.DefaultDelta)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -87,7 +89,7 @@ func TestSelectionPlans(t *testing.T) {
 // mu-GDP, and its ledger is pure with that mu; the Renyi-DP selections refuse it with one
 // line naming the currency to use.
 func TestSelectionsAtTheSecondaryCurrency(t *testing.T) {
-	plan, err := GeometricPlan(1, CurrencyGDP, 60, 0)
+	plan, err := private.GeometricPlan(1, CurrencyGDP, 60, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,10 +319,10 @@ func slicesClose(a, b []float64, tol float64) bool {
 // Every density DP-HyPO samples from stays within [c, C] times uniform, whatever the
 // released scores, and moves mass towards the candidates of low score.
 func TestHyPODensityIsBounded(t *testing.T) {
-	cfg, _ := SelectConfig{Candidates: 64}.resolved()
+	cfg, _ := SelectConfig{Candidates: 64}.Resolved()
 	ucb, _ := UCBConfig{}.resolved()
 	q := newQuadratic([]float64{0.5, 0.5}, -1, 1, 4)
-	p, err := newSearchProblem("dp-hypo", q, 100)
+	p, err := search.NewSearch("baselines", "dp-hypo", q, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"dpgibo/algo"
 	"dpgibo/internal/fastexp"
+	"dpgibo/internal/search"
 )
 
 // TPE is the Tree-structured Parzen Estimator of Bergstra, Bardenet, Bengio and Kégl
@@ -297,24 +298,24 @@ func (s *tpeState) suggest(rng *rand.Rand) []float64 {
 
 // Run implements Method.
 func (m *TPE) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
-	p, err := newSearchProblem("tpe", obj, budget)
+	p, err := search.NewSearch("baselines", "tpe", obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}
-	s := &tpeState{lo: p.lo, hi: p.hi, sorted: make([][]tpeObs, p.dim())}
-	for p.remaining() > 0 {
+	s := &tpeState{lo: p.Lo, hi: p.Hi, sorted: make([][]tpeObs, p.Dim())}
+	for p.Remaining() > 0 {
 		var theta []float64
 		if len(s.losses) < tpeStartup {
-			theta = p.uniform(rng)
+			theta = p.Uniform(rng)
 		} else {
 			theta = s.suggest(rng)
 		}
 		// observe rejects NaN/Inf losses before they reach the estimator.
-		score, err := p.observe(ctx, theta, mean, m.opt.OnScore, cb)
+		score, err := p.Observe(ctx, theta, mean, m.opt.OnScore, cb)
 		if err != nil {
 			return algo.Result{}, err
 		}
 		s.add(theta, score)
 	}
-	return algo.Result{Theta: p.released(), Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+	return algo.Result{Theta: p.Released(), Evals: p.Evals, Iters: p.Evals, Ledger: algo.NonPrivateLedger()}, nil
 }

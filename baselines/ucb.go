@@ -16,6 +16,7 @@ import (
 
 	"dpgibo/algo"
 	"dpgibo/internal/boxmap"
+	"dpgibo/internal/search"
 )
 
 // UCBConfig configures the GP-UCB loop of "ucb" and "dp-ucb". The zero value means the
@@ -116,7 +117,7 @@ func newUCB(opt Options) (Method, error) {
 
 // Run implements Method.
 func (m *UCB) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
-	p, err := newSearchProblem("ucb", obj, budget)
+	p, err := search.NewSearch("baselines", "ucb", obj, budget)
 	if err != nil {
 		return algo.Result{}, err
 	}
@@ -124,38 +125,38 @@ func (m *UCB) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand
 	if err != nil {
 		return algo.Result{}, err
 	}
-	return algo.Result{Theta: theta, Evals: p.evals, Iters: p.evals, Ledger: algo.NonPrivateLedger()}, nil
+	return algo.Result{Theta: theta, Evals: p.Evals, Iters: p.Evals, Ledger: algo.NonPrivateLedger()}, nil
 }
 
 // runGPUCB is the GP-UCB loop shared by ucb and dp-ucb. Each observation's score is
 // GaussianRelease(score(losses), noiseStd, rng). With releaseByPosterior the released
 // theta is the observed point of smallest GP posterior mean (dp-ucb); otherwise the
 // observed point of smallest score (ucb).
-func runGPUCB(ctx context.Context, p *problem, rng *rand.Rand, cb algo.Callback, opt Options,
+func runGPUCB(ctx context.Context, p *search.Problem, rng *rand.Rand, cb algo.Callback, opt Options,
 	score func([]float64) float64, noiseStd float64, releaseByPosterior bool) ([]float64, error) {
 	cfg, err := opt.UCB.resolved()
 	if err != nil {
-		return nil, fmt.Errorf("baselines: %s: %w", p.method, err)
+		return nil, fmt.Errorf("baselines: %s: %w", p.Method, err)
 	}
-	s := newUCBState(p.dim(), cfg, noiseStd*noiseStd)
-	nInit := min(p.dim()+1, p.budget)
+	s := newUCBState(p.Dim(), cfg, noiseStd*noiseStd)
+	nInit := min(p.Dim()+1, p.Budget)
 
 	var released []float64
 	observe := func(theta []float64) error {
-		losses, err := p.evaluate(ctx, theta)
+		losses, err := p.Evaluate(ctx, theta)
 		if err != nil {
 			return err
 		}
 		y := GaussianRelease(score(losses), noiseStd, rng)
 		if opt.OnScore != nil {
-			opt.OnScore(p.expand(theta), y)
+			opt.OnScore(p.Expand(theta), y)
 		}
-		s.add(p.toUnit(theta), theta, y)
+		s.add(p.ToUnit(theta), theta, y)
 		// A model is needed now to release by posterior mean, or to choose the next point.
-		needModel := s.count() >= 2 && (releaseByPosterior || (s.count() >= nInit && p.remaining() > 0))
+		needModel := s.count() >= 2 && (releaseByPosterior || (s.count() >= nInit && p.Remaining() > 0))
 		if needModel {
 			if err := s.update(); err != nil {
-				return fmt.Errorf("baselines: %s: %w", p.method, err)
+				return fmt.Errorf("baselines: %s: %w", p.Method, err)
 			}
 		}
 		if releaseByPosterior && s.count() >= 2 {
@@ -163,43 +164,24 @@ func runGPUCB(ctx context.Context, p *problem, rng *rand.Rand, cb algo.Callback,
 		} else {
 			released = s.thetas[s.argminScore()]
 		}
-		return p.report(cb, released)
+		return p.Report(cb, released)
 	}
 
 	for range nInit {
-		if err := observe(p.uniform(rng)); err != nil {
+		if err := observe(p.Uniform(rng)); err != nil {
 			return nil, err
 		}
 	}
-	for p.remaining() > 0 {
+	for p.Remaining() > 0 {
 		u, err := s.nextPoint(rng)
 		if err != nil {
-			return nil, fmt.Errorf("baselines: %s: %w", p.method, err)
+			return nil, fmt.Errorf("baselines: %s: %w", p.Method, err)
 		}
-		if err := observe(p.fromUnit(u)); err != nil {
+		if err := observe(p.FromUnit(u)); err != nil {
 			return nil, err
 		}
 	}
-	return p.expand(released), nil
-}
-
-// toUnit maps theta from the box to the unit cube.
-func (p *problem) toUnit(theta []float64) []float64 {
-	u := make([]float64, len(theta))
-	for j := range u {
-		u[j] = (theta[j] - p.lo[j]) / (p.hi[j] - p.lo[j])
-	}
-	return u
-}
-
-// fromUnit maps u from the unit cube to the box, clamped against rounding.
-func (p *problem) fromUnit(u []float64) []float64 {
-	theta := make([]float64, len(u))
-	for j := range u {
-		theta[j] = p.lo[j] + (p.hi[j]-p.lo[j])*u[j]
-	}
-	clampBox(theta, p.lo, p.hi)
-	return theta
+	return p.Expand(released), nil
 }
 
 // ucbState holds GP-UCB's observations and its fitted surrogate.

@@ -8,6 +8,7 @@ import (
 
 	"dpgibo/accounting"
 	"dpgibo/algo"
+	"dpgibo/internal/search"
 	"dpgibo/tasks"
 )
 
@@ -118,22 +119,18 @@ func (h hybrid) run(ctx context.Context, obj algo.Objective, theta0 []float64, b
 	if err != nil {
 		return Result{}, err
 	}
-	if obj == nil {
-		return Result{}, fmt.Errorf("private: %s: nil objective", h.name)
+	e, err := search.NewProblem("private", h.name, obj, budget)
+	if err != nil {
+		return Result{}, err
 	}
 	bound, err := lossBoundOf(h.name, h.lossBound, obj)
 	if err != nil {
 		return Result{}, err
 	}
-	d, n := obj.Dim(), obj.Users()
-	lo, hi := obj.Bounds()
-	if n <= 0 {
-		return Result{}, fmt.Errorf("private: %s: objective has %d users, want at least 1", h.name, n)
-	}
+	d, n, lo, hi := obj.Dim(), e.Users, e.Lo, e.Hi
 	if err := tasks.CheckTheta("private: "+h.name+": theta0", theta0, lo, hi); err != nil {
 		return Result{}, err
 	}
-	e := evaluator{name: h.name, obj: obj, lo: lo, hi: hi, budget: budget, losses: make([]float64, n)}
 	reserved := 2 // the release's two evaluations
 	if h.chooseStart {
 		reserved = d + 2
@@ -161,28 +158,28 @@ func (h hybrid) run(ctx context.Context, obj algo.Objective, theta0 []float64, b
 	if h.chooseStart {
 		cands := [][]float64{start}
 		for range d {
-			cands = append(cands, uniformInBox(rng, lo, hi))
+			cands = append(cands, search.UniformInBox(rng, lo, hi))
 		}
 		scores := make([]float64, len(cands))
 		kept := make([][]float64, len(cands))
 		for j, c := range cands {
-			losses, err := e.evaluate(ctx, c)
+			losses, err := e.Evaluate(ctx, c)
 			if err != nil {
 				return Result{}, err
 			}
-			scores[j] = clippedMean(losses, bound)
+			scores[j] = ClippedMean(losses, bound)
 			kept[j] = append([]float64(nil), losses...)
 		}
 		j := noisyMin(scores, SelectionNoiseStd(bound, n, len(cands), split.start), rng)
 		start, startScore = cands[j], kept[j]
 		if cb != nil {
-			if err := cb(algo.Iteration{Iter: 0, Evals: e.evals, Batch: len(cands), Trace: math.NaN(), Theta: append([]float64(nil), start...)}); err != nil {
+			if err := cb(algo.Iteration{Iter: 0, Evals: e.Evals, Batch: len(cands), Trace: math.NaN(), Theta: append([]float64(nil), start...)}); err != nil {
 				return Result{}, fmt.Errorf("private: %s: callback: %w", h.name, err)
 			}
 		}
 	}
 
-	offset := e.evals
+	offset := e.Evals
 	inner := cb
 	if cb != nil && offset > 0 {
 		inner = func(it algo.Iteration) error {
@@ -194,28 +191,28 @@ func (h hybrid) run(ctx context.Context, obj algo.Objective, theta0 []float64, b
 	if err != nil {
 		return Result{}, fmt.Errorf("private: %s (budget %d): %w", h.name, budget, err)
 	}
-	e.evals += gibo.Evals
+	e.Evals += gibo.Evals
 
 	// The safe release: the start or the last iterate.
 	if startScore == nil {
-		losses, err := e.evaluate(ctx, start)
+		losses, err := e.Evaluate(ctx, start)
 		if err != nil {
 			return Result{}, err
 		}
 		startScore = append([]float64(nil), losses...)
 	}
-	last, err := e.evaluate(ctx, gibo.Theta)
+	last, err := e.Evaluate(ctx, gibo.Theta)
 	if err != nil {
 		return Result{}, err
 	}
-	scores := []float64{clippedMean(startScore, bound), clippedMean(last, bound)}
+	scores := []float64{ClippedMean(startScore, bound), ClippedMean(last, bound)}
 	released := gibo.Theta
 	if noisyMin(scores, SelectionNoiseStd(bound, n, 2, split.release), rng) == 0 {
 		released = start
 	}
 	released = append([]float64(nil), released...)
 	if cb != nil {
-		if err := cb(algo.Iteration{Iter: gibo.Iters + 1, Evals: e.evals, Batch: 2, Trace: math.NaN(), Theta: append([]float64(nil), released...)}); err != nil {
+		if err := cb(algo.Iteration{Iter: gibo.Iters + 1, Evals: e.Evals, Batch: 2, Trace: math.NaN(), Theta: append([]float64(nil), released...)}); err != nil {
 			return Result{}, fmt.Errorf("private: %s: callback: %w", h.name, err)
 		}
 	}
@@ -233,47 +230,5 @@ func (h hybrid) run(ctx context.Context, obj algo.Objective, theta0 []float64, b
 		}
 		ledger = ledger.Append(total, added...)
 	}
-	return Result{Theta: released, Evals: e.evals, Iters: gibo.Iters, Ledger: ledger, GIBO: &gibo}, nil
-}
-
-// evaluator counts and checks the evaluations a method makes itself (DP-GIBO counts its own).
-type evaluator struct {
-	name   string
-	obj    algo.Objective
-	lo, hi []float64
-	budget int
-	evals  int
-	losses []float64
-}
-
-// evaluate charges one evaluation and returns the checked per-user losses at theta (a
-// buffer reused by the next call).
-func (e *evaluator) evaluate(ctx context.Context, theta []float64) ([]float64, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("private: %s: stopped after %d evaluations: %w", e.name, e.evals, err)
-	}
-	if e.evals >= e.budget {
-		return nil, fmt.Errorf("private: %s: evaluation budget %d exhausted", e.name, e.budget)
-	}
-	if err := tasks.CheckTheta("private: "+e.name, theta, e.lo, e.hi); err != nil {
-		return nil, err
-	}
-	e.evals++
-	if err := e.obj.Losses(theta, e.losses); err != nil {
-		return nil, fmt.Errorf("private: %s: evaluating theta=%s: %w", e.name, tasks.FormatTheta(theta), err)
-	}
-	if err := tasks.CheckLosses("private: "+e.name, theta, e.losses); err != nil {
-		return nil, err
-	}
-	return e.losses, nil
-}
-
-// uniformInBox draws a point uniformly from [lo, hi], one rng.Float64 per coordinate in
-// order, clamped against rounding at the upper end.
-func uniformInBox(rng *rand.Rand, lo, hi []float64) []float64 {
-	theta := make([]float64, len(lo))
-	for j := range theta {
-		theta[j] = math.Min(hi[j], lo[j]+(hi[j]-lo[j])*rng.Float64())
-	}
-	return theta
+	return Result{Theta: released, Evals: e.Evals, Iters: gibo.Iters, Ledger: ledger, GIBO: &gibo}, nil
 }

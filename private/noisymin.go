@@ -27,9 +27,11 @@ func SelectionNoiseStd(lossBound float64, users, candidates int, mu float64) flo
 	return math.Sqrt(float64(candidates)) * lossBound / (float64(users) * mu)
 }
 
-// clippedMean is the mean of the per-user losses clipped to [0, lossBound], the score of a
-// candidate: it moves by at most lossBound/n when one user is replaced.
-func clippedMean(losses []float64, lossBound float64) float64 {
+// ClippedMean returns (1/n) sum_i min(max(losses[i], 0), lossBound), the mean of the
+// per-user losses clipped to [0, lossBound], the score of a candidate. Under replacement of
+// one user it changes by at most lossBound/n, whatever the losses (+-Inf clip to the
+// bounds; NaN losses are refused before it is called).
+func ClippedMean(losses []float64, lossBound float64) float64 {
 	s := 0.0
 	for _, v := range losses {
 		s += math.Min(math.Max(v, 0), lossBound)

@@ -18,6 +18,10 @@ type Result struct {
 	Iters int
 	// Ledger composes every part of the release.
 	Ledger accounting.Ledger
+	// NonPrivateTrials is the number of trials K of a selection with a random number of
+	// trials: not part of the release (its theorem covers the winner only), for
+	// experiments. 0 for the other methods.
+	NonPrivateTrials int
 	// GIBO is the DP-GIBO run's own result (its clipping norms, warnings, status), nil for
 	// a method without one. Its Theta is the last iterate, which the safe release may not
 	// release.

@@ -1,0 +1,98 @@
+package private
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"dpgibo/accounting"
+	"dpgibo/algo"
+	"dpgibo/internal/search"
+)
+
+// RNM is report-noisy-min private selection (registry name "dp-rnm"): it draws K = budget
+// candidates independently and uniformly from the box (data-independent), scores each by
+// its clipped mean loss ClippedMean(losses, Lmax) (sensitivity Delta = Lmax/n under
+// replacement of one validation user), adds Laplace noise of scale RNMNoiseScale =
+// 2 Delta/eps to every score and releases only the candidate of smallest noisy score. The
+// scores are not monotone in the data (one user can raise one candidate's score and lower
+// another's), so the noise is 2 Delta/eps rather than Delta/eps: with the other scores'
+// noise fixed, the noise a candidate needs to win moves by at most 2 Delta between
+// neighbouring data sets, and the release is eps-DP (Dwork and Roth 2014, section 3.3,
+// report noisy max, with the factor 2 for scores that are not monotone).
+//
+// eps is PureEpsilon(Mu, Currency). Nothing is released before the end: the callback sees
+// one report, after the K-th evaluation. Its ledger is accounting.NewPureLedger("selection",
+// eps). With Mu = +Inf no noise is drawn and it releases the candidate of smallest clipped
+// mean loss (random search on the clipped losses, reported once).
+type RNM struct {
+	// Mu is DP-GIBO's mu that the selection's epsilon is read from in Currency.
+	Mu       float64
+	Currency Currency
+	// LossBound is Lmax (0: the objective's LossBound(); one is required).
+	LossBound float64
+}
+
+// RNMNoiseScale is the scale b = 2 (lossBound/users)/eps of the Laplace noise RNM adds to
+// each candidate's clipped mean loss; 0 for eps = +Inf.
+func RNMNoiseScale(lossBound float64, users int, eps float64) float64 {
+	if math.IsInf(eps, 1) {
+		return 0
+	}
+	return 2 * lossBound / float64(users) / eps
+}
+
+// Run runs report-noisy-min among budget uniform candidates.
+func (m RNM) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (Result, error) {
+	const name = "dp-rnm"
+	if err := CheckMu(name, m.Mu); err != nil {
+		return Result{}, err
+	}
+	p, err := search.NewSearch("private", name, obj, budget)
+	if err != nil {
+		return Result{}, err
+	}
+	bound, err := lossBoundOf(name, m.LossBound, obj)
+	if err != nil {
+		return Result{}, err
+	}
+	p.LossBound = bound
+	eps, err := PureEpsilon(m.Mu, m.Currency)
+	if err != nil {
+		return Result{}, err
+	}
+	scale := RNMNoiseScale(bound, p.Users, eps)
+	var best []float64
+	bestScore := math.Inf(1)
+	for p.Remaining() > 0 {
+		theta := p.Uniform(rng)
+		losses, err := p.Evaluate(ctx, theta)
+		if err != nil {
+			return Result{}, err
+		}
+		score := ClippedMean(losses, bound) + laplace(scale, rng)
+		if best == nil || score < bestScore {
+			best, bestScore = theta, score
+		}
+	}
+	p.Best = best
+	if err := p.Report(cb, best); err != nil {
+		return Result{}, err
+	}
+	ledger := accounting.NonPrivateLedger()
+	if !math.IsInf(eps, 1) {
+		if ledger, err = accounting.NewPureLedger("selection", eps); err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{Theta: p.Released(), Evals: p.Evals, Ledger: ledger}, nil
+}
+
+// CheckMu returns an error unless mu is positive (+Inf allowed), naming the method.
+func CheckMu(method string, mu float64) error {
+	if math.IsNaN(mu) || mu <= 0 {
+		return fmt.Errorf("%s: mu must be positive (math.Inf(1) for no privacy noise), got %v", method, mu)
+	}
+	return nil
+}
