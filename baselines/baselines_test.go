@@ -79,16 +79,17 @@ func runMethod(t *testing.T, name string, opt Options, obj algo.Objective, budge
 }
 
 // localMethods run algo.Minimize: batches of d+1 evaluations with the test options.
-var localMethods = []string{"dpgibo", "gibo", "dpgibo-safe", "dpgibo-hybrid"}
+var localMethods = []string{"dpgibo", "gibo", "dpgibo-safe", "dpgibo-hybrid", "dp-auto"}
 
 // firstBudget is the smallest budget of a local method on an objective of dimension d:
 // DP-GIBO's first batch of d+1, plus the evaluations of the private choices of
-// dpgibo-safe (2) and dpgibo-hybrid (d+2).
+// dpgibo-safe (2) and dpgibo-hybrid (d+2); dp-auto needs what any method it can choose
+// needs.
 func firstBudget(name string, d int) int {
 	switch name {
 	case "dpgibo-safe":
 		return d + 3
-	case "dpgibo-hybrid":
+	case "dpgibo-hybrid", "dp-auto":
 		return 2*d + 3
 	}
 	return d + 1
@@ -406,7 +407,7 @@ func TestLedgers(t *testing.T) {
 				}
 				return
 			}
-			if name != "dpgibo" && (l.Releases != 12 || l.StepMu != algo.StepMu(mu, 12)) {
+			if name != "dpgibo" && name != "dp-auto" && (l.Releases != 12 || l.StepMu != algo.StepMu(mu, 12)) {
 				t.Errorf("ledger Releases %d StepMu %v, want 12 and %v", l.Releases, l.StepMu, algo.StepMu(mu, 12))
 			}
 		})

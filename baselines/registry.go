@@ -66,6 +66,7 @@ var registry = []registered{
 	{MethodInfo{Name: "dp-hypo", Legend: "DP-HyPO", Private: true, Reads: []string{"mu", "noise"}, Currency: true}, newDPHyPO},
 	{MethodInfo{Name: "dpgibo-safe", Legend: "DP-GIBO (safe release)", Private: true, Local: true, Reads: SweptParams}, newSafeGIBO(false)},
 	{MethodInfo{Name: "dpgibo-hybrid", Legend: "DP-GIBO (hybrid)", Private: true, Local: true, Reads: SweptParams}, newSafeGIBO(true)},
+	{MethodInfo{Name: "dp-auto", Legend: "Private tuner (one call)", Private: true, Local: true, Reads: []string{"mu", "noise"}}, newAuto},
 }
 
 // lookup returns the registered method called name.

@@ -54,3 +54,32 @@ func (m *SafeGIBO) Run(ctx context.Context, obj algo.Objective, budget int, rng 
 	out.Theta, out.Evals, out.Ledger = res.Theta, res.Evals, res.Ledger
 	return out, nil
 }
+
+// Auto is the library's one call, private.Tune (registry name "dp-auto"): the private method
+// the default rule (private.DefaultRule) chooses from the public facts, at Options.Mu, with
+// the budget, Options.Theta0 (nil: the box centre) and Options.LossBound (0: the
+// objective's). Its report and result give a selection's mean number of trials, never K.
+type Auto struct{ opt Options }
+
+func newAuto(opt Options) (Method, error) {
+	if err := checkMu("dp-auto", opt.Mu); err != nil {
+		return nil, err
+	}
+	return &Auto{opt: opt}, nil
+}
+
+// Run implements Method.
+func (m *Auto) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
+	if budget <= 0 {
+		return algo.Result{}, fmt.Errorf("baselines: dp-auto: budget must be positive, got %d", budget)
+	}
+	res, err := private.Tune(ctx, obj, private.Config{Mu: m.opt.Mu, Evals: budget, Theta0: m.opt.Theta0, LossBound: m.opt.LossBound}, rng, cb)
+	if err != nil {
+		return algo.Result{}, fmt.Errorf("baselines: dp-auto: %w", err)
+	}
+	out := algo.Result{Theta: res.Theta, Evals: res.Evals, Iters: res.Iters, Ledger: res.Ledger}
+	if res.GIBO != nil {
+		out.Status, out.Warnings, out.Clip, out.Clips, out.Calibration, out.BLAS = res.GIBO.Status, res.GIBO.Warnings, res.GIBO.Clip, res.GIBO.Clips, res.GIBO.Calibration, res.GIBO.BLAS
+	}
+	return out, nil
+}

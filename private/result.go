@@ -22,6 +22,10 @@ type Result struct {
 	// trials: not part of the release (its theorem covers the winner only), for
 	// experiments. 0 for the other methods.
 	NonPrivateTrials int
+	// Facts and Choice are what Tune read and chose (zero for a method run on its own):
+	// public, part of the release.
+	Facts  Facts
+	Choice Choice
 	// GIBO is the DP-GIBO run's own result (its clipping norms, warnings, status), nil for
 	// a method without one. Its Theta is the last iterate, which the safe release may not
 	// release.

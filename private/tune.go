@@ -1,0 +1,220 @@
+package private
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"dpgibo/algo"
+	"dpgibo/internal/search"
+)
+
+// Config is what Tune needs besides the objective. Only Mu must be set.
+type Config struct {
+	// Mu is the privacy budget, mu of mu-GDP with respect to replacing one validation user
+	// (math.Inf(1): no privacy noise). The selections run at the (epsilon, 1e-5)-DP that
+	// mu-GDP gives (CurrencyEpsDelta).
+	Mu float64
+	// Evals is the evaluation budget, the calls of the objective's Losses (0: 20(d+1),
+	// DP-GIBO's default iterations at its default batch).
+	Evals int
+	// Theta0 is the start of the DP-GIBO methods, chosen without looking at the validation
+	// data (nil: the box centre).
+	Theta0 []float64
+	// LossBound is Lmax, a public bound on every user's loss (0: the objective's
+	// LossBound(), algo.LossBounder). Every method but DP-GIBO clips its scores to it and
+	// needs one.
+	LossBound float64
+	// Rule chooses the method from the public facts (nil: DefaultRule).
+	Rule Rule
+}
+
+// DefaultRule is the rule Tune uses when Config.Rule is nil: DP-GIBO everywhere, until the
+// study declared in docs/library.md ("The library's private tuner") has chosen among
+// CandidateRules.
+var DefaultRule Rule = Always{DPGIBO}
+
+// Plan is what Tune will do, known before any evaluation from public facts only.
+type Plan struct {
+	Facts  Facts
+	Choice Choice
+	// GIBO is DP-GIBO's privacy forecast at the settings the chosen method runs it with (nil
+	// for a selection): its noise per coordinate and iteration and the SNR ceiling.
+	GIBO *algo.PrivacyForecast
+	// ScoreNoise is the noise on each score a selection compares, in loss units: the
+	// Laplace scale of dp-rnm and dp-select-geometric, the Gaussian standard deviation of
+	// dp-select-negbin; for the safe release and the hybrid, the Gaussian standard
+	// deviation of the release's scores. 0 for DP-GIBO and at Mu = +Inf.
+	ScoreNoise float64
+}
+
+// Forecast returns what Tune would do on obj with cfg: the facts, the rule's choice and the
+// noise the chosen method adds. It reads obj's Dim, Bounds, Users and LossBound, never its
+// Losses, and returns the error Tune would for bad input.
+func Forecast(obj algo.Objective, cfg Config) (Plan, error) {
+	facts, err := factsOf(obj, cfg)
+	if err != nil {
+		return Plan{}, err
+	}
+	rule := cfg.Rule
+	if rule == nil {
+		rule = DefaultRule
+	}
+	plan := Plan{Facts: facts, Choice: rule.Choose(facts)}
+	m := plan.Choice.Method
+	if m != DPGIBO && facts.LossBound == 0 {
+		return Plan{}, fmt.Errorf("private: %v (chosen because %s) needs a loss bound: set Config.LossBound or give the objective a method LossBound() float64", m, plan.Choice.Reason)
+	}
+	n, lmax := float64(facts.Users), facts.LossBound
+	switch m {
+	case DPGIBO, SafeDPGIBO, HybridDPGIBO:
+		s, gobj, err := giboSettings(obj, cfg, facts, m)
+		if err != nil {
+			return Plan{}, err
+		}
+		if m != DPGIBO && !math.IsInf(s.Mu, 1) {
+			// The forecast is of DP-GIBO's part of mu.
+			share := DefaultReleaseShare
+			if m == HybridDPGIBO {
+				share += DefaultStartShare
+			}
+			s.Mu *= math.Sqrt(1 - share)
+		}
+		f, err := algo.Forecast(gobj, s)
+		if err != nil {
+			return Plan{}, fmt.Errorf("private: %v: %w", m, err)
+		}
+		plan.GIBO = &f
+		if m != DPGIBO {
+			plan.ScoreNoise = SelectionNoiseStd(lmax, facts.Users, 2, facts.Mu*math.Sqrt(DefaultReleaseShare))
+		}
+	case ReportNoisyMin:
+		eps, err := PureEpsilon(facts.Mu, CurrencyEpsDelta)
+		if err != nil {
+			return Plan{}, err
+		}
+		plan.ScoreNoise = RNMNoiseScale(lmax, facts.Users, eps)
+	case GeometricSelection:
+		p, err := GeometricPlan(facts.Mu, CurrencyEpsDelta, facts.Evals, 0)
+		if err != nil {
+			return Plan{}, err
+		}
+		plan.ScoreNoise = p.NoiseMultiplier * lmax / n
+	case NegBinSelection:
+		p, err := NegBinPlan(facts.Mu, facts.Evals, SelectConfig{})
+		if err != nil {
+			return Plan{}, err
+		}
+		plan.ScoreNoise = p.NoiseMultiplier * lmax / n
+	default:
+		return Plan{}, fmt.Errorf("private: the rule chose %v, which Tune does not run", m)
+	}
+	return plan, nil
+}
+
+// Tune runs on obj the private method that cfg's rule chooses from public facts
+// (Forecast), with at most cfg.Evals evaluations, all randomness from rng, and returns its
+// Result with the ledger, the facts and the choice. cb sees the chosen method's reports.
+// Bad input (no objective, mu not positive, a budget too small for the chosen method, no
+// loss bound where it needs one) is an error naming what is wrong, before any evaluation.
+func Tune(ctx context.Context, obj algo.Objective, cfg Config, rng *rand.Rand, cb algo.Callback) (Result, error) {
+	plan, err := Forecast(obj, cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	f := plan.Facts
+	var res Result
+	switch m := plan.Choice.Method; m {
+	case DPGIBO, SafeDPGIBO, HybridDPGIBO:
+		s, gobj, err := giboSettings(obj, cfg, f, m)
+		if err != nil {
+			return Result{}, err
+		}
+		theta0 := cfg.Theta0
+		if theta0 == nil {
+			theta0 = make([]float64, f.Dim)
+			for j := range theta0 {
+				theta0[j] = (f.Lo[j] + f.Hi[j]) / 2
+			}
+		}
+		switch m {
+		case DPGIBO:
+			s.MaxEvals = f.Evals
+			r, err := algo.Minimize(ctx, gobj, theta0, s, rng, cb)
+			if err != nil {
+				return Result{}, fmt.Errorf("private: dpgibo: %w", err)
+			}
+			res = Result{Theta: r.Theta, Evals: r.Evals, Iters: r.Iters, Ledger: r.Ledger, GIBO: &r}
+		case SafeDPGIBO:
+			res, err = SafeGIBO{Settings: s, LossBound: cfg.LossBound}.Run(ctx, obj, theta0, f.Evals, rng, cb)
+		default:
+			res, err = HybridGIBO{Settings: s, LossBound: cfg.LossBound}.Run(ctx, obj, theta0, f.Evals, rng, cb)
+		}
+		if err != nil {
+			return Result{}, err
+		}
+	case ReportNoisyMin:
+		res, err = RNM{Mu: f.Mu, LossBound: cfg.LossBound}.Run(ctx, obj, f.Evals, rng, cb)
+	case GeometricSelection:
+		res, err = Geometric{Mu: f.Mu, LossBound: cfg.LossBound}.Run(ctx, obj, f.Evals, rng, cb)
+	case NegBinSelection:
+		res, err = NegBin{Mu: f.Mu, LossBound: cfg.LossBound}.Run(ctx, obj, f.Evals, rng, cb)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	res.Facts, res.Choice = f, plan.Choice
+	return res, nil
+}
+
+// factsOf checks obj and cfg and returns the public facts Tune reads.
+func factsOf(obj algo.Objective, cfg Config) (Facts, error) {
+	if obj == nil {
+		return Facts{}, fmt.Errorf("private: nil objective")
+	}
+	if math.IsNaN(cfg.Mu) || cfg.Mu <= 0 {
+		return Facts{}, fmt.Errorf("private: Config.Mu must be positive (math.Inf(1) for no privacy noise), got %v", cfg.Mu)
+	}
+	d, n := obj.Dim(), obj.Users()
+	lo, hi := obj.Bounds()
+	if err := search.CheckBox(d, lo, hi); err != nil {
+		return Facts{}, fmt.Errorf("private: %w", err)
+	}
+	if n <= 0 {
+		return Facts{}, fmt.Errorf("private: the objective has %d users, want at least 1", n)
+	}
+	evals := cfg.Evals
+	if evals < 0 {
+		return Facts{}, fmt.Errorf("private: Config.Evals must be positive (0: the default), got %d", evals)
+	}
+	if evals == 0 {
+		evals = 20 * (d + 1)
+	}
+	if evals < 2*d+3 {
+		return Facts{}, fmt.Errorf("private: budget %d (Config.Evals) is below the 2d+3 = %d evaluations every method needs (the hybrid's start choice, one DP-GIBO batch of d+1 and the release)", evals, 2*d+3)
+	}
+	bound := cfg.LossBound
+	if bound == 0 {
+		if lb, ok := obj.(algo.LossBounder); ok {
+			bound = lb.LossBound()
+		}
+	}
+	if bound != 0 && (!(bound > 0) || math.IsInf(bound, 0)) {
+		return Facts{}, fmt.Errorf("private: the loss bound must be positive and finite, got %v", bound)
+	}
+	return Facts{Users: n, Dim: d, Lo: lo, Hi: hi, LossBound: bound, Mu: cfg.Mu, Evals: evals}, nil
+}
+
+// giboSettings returns DP-GIBO's settings for the chosen method (algo's defaults with Iters
+// the iterations the budget allows at the default batch, less the safe release's and the
+// hybrid's evaluations; Mu the total, which SafeGIBO and HybridGIBO split), and the
+// objective with cfg's loss bound declared.
+func giboSettings(obj algo.Objective, cfg Config, f Facts, m Method) (algo.Settings, algo.Objective, error) {
+	if cfg.LossBound != 0 {
+		obj = algo.WithLossBound(obj, cfg.LossBound)
+	}
+	reserved := map[Method]int{DPGIBO: 0, SafeDPGIBO: 2, HybridDPGIBO: f.Dim + 2}[m]
+	s := algo.Settings{Mu: f.Mu, Iters: (f.Evals - reserved) / (f.Dim + 1)}
+	return s, obj, nil
+}
