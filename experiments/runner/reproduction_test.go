@@ -17,7 +17,7 @@ import (
 // README's tables are generated from them (go run ./figures/readme).
 var reproductionDirs = []string{filepath.Join("..", "..", "reproduction"), filepath.Join("..", "..", "reproduction", "design-equivalence"),
 	filepath.Join("..", "..", "reproduction", "purego"), filepath.Join("..", "..", "reproduction", "defaults"),
-	filepath.Join("..", "..", "reproduction", "svr-precision")}
+	filepath.Join("..", "..", "reproduction", "svr-precision"), filepath.Join("..", "..", "reproduction", "library-private")}
 
 // Every committed manifest names a configuration hash; the code's suite of that name (and
 // -only figure) must still hash to it, so that results of an older configuration cannot sit

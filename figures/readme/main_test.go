@@ -57,7 +57,8 @@ func TestCommittedVerdictsAreWhatTheRawDataGive(t *testing.T) {
 	studyDirs := []string{filepath.Join("reproduction", "design-equivalence"), filepath.Join("reproduction", "svr-precision"),
 		filepath.Join("reproduction", "peers-own"), filepath.Join("reproduction", "ucb-revision"),
 		filepath.Join("reproduction", "ucb-solves")}
-	for _, rel := range append([]string{"reproduction", filepath.Join("reproduction", "purego"), filepath.Join("reproduction", "defaults")}, studyDirs...) {
+	for _, rel := range append([]string{"reproduction", filepath.Join("reproduction", "purego"), filepath.Join("reproduction", "defaults"),
+		filepath.Join("reproduction", "library-private")}, studyDirs...) {
 		dir := filepath.Join("..", "..", rel)
 		if _, err := os.Stat(dir); rel != "reproduction" && err != nil {
 			continue // the pure-Go and library-study folders are committed once their runs are
@@ -74,7 +75,7 @@ func TestCommittedVerdictsAreWhatTheRawDataGive(t *testing.T) {
 		if slices.Contains(studyDirs, rel) {
 			names = nil
 		}
-		for _, extra := range []string{studies.EquivalenceFile, studies.DefaultsFile} {
+		for _, extra := range []string{studies.EquivalenceFile, studies.DefaultsFile, studies.LibraryPrivateFile, studies.LibraryPrivateRulesFile} {
 			if _, err := os.Stat(filepath.Join(dir, extra)); err == nil {
 				names = append(names, extra)
 			}

@@ -486,6 +486,7 @@ func Sections() []Section {
 		{Dir: "reproduction", OwnTime: true, File: "docs/peers.md"},
 		{Dir: "reproduction/defaults", Defaults: true, File: "docs/library.md"},
 		{Dir: "reproduction/defaults", DefaultsSummary: true},
+		{Dir: "reproduction/library-private", PrivateTuner: true, File: "docs/library.md"},
 		{Dir: "reproduction/audit", Markdown: "audit.md", File: "docs/audit.md"},
 		{Dir: "reproduction/theory", Markdown: "theory.md", File: "docs/audit.md"},
 	}
@@ -505,6 +506,9 @@ type Section struct {
 	// Defaults renders the folder's defaults.csv (the library study) as a table, and
 	// DefaultsSummary as one line on algo's own defaults (README).
 	Defaults, DefaultsSummary bool
+	// PrivateTuner renders the folder's library-private.csv and library-private-rules.csv
+	// (the private-tuner study) as tables.
+	PrivateTuner bool
 	// OwnTime renders each baseline's own time in the figures where baselines run
 	// (ownTimeFigures) from the folder's timings, against ownTimeGoal.
 	OwnTime bool
@@ -536,6 +540,9 @@ func (s Section) Body(root string) (string, error) {
 	}
 	if s.DefaultsSummary {
 		return defaultsSummary(dir)
+	}
+	if s.PrivateTuner {
+		return privateTunerTables(dir)
 	}
 	if s.OwnTime {
 		return ownTimeTable(dir)
