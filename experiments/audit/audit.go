@@ -147,7 +147,8 @@ func DefaultConfig() Config {
 			DPSelectGeometric, ControlPrefix + DPSelectGeometric + ControlSelectionSuffix,
 			DPSelectNegBin, ControlPrefix + DPSelectNegBin + ControlSelectionSuffix,
 			DPSelectPoisson, ControlPrefix + DPSelectPoisson + ControlSelectionSuffix,
-			DPHyPO, ControlPrefix + DPHyPO + ControlSelectionSuffix},
+			DPHyPO, ControlPrefix + DPHyPO + ControlSelectionSuffix,
+			DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved},
 		Confidence:         0.95,
 		ClipQuantile:       0.5,
 		ClipRate:           0.2,
@@ -395,7 +396,7 @@ func IsControl(name string) bool { return strings.HasPrefix(name, ControlPrefix)
 // KnownMechanisms lists the names Mechanisms accepts.
 func KnownMechanisms() []string {
 	names := append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip}, baselineNames()...)
-	return append(append(append(names, adaptiveNames()...), calibrationNames()...), selectionNames()...)
+	return append(append(append(append(names, adaptiveNames()...), calibrationNames()...), selectionNames()...), safeReleaseNames()...)
 }
 
 // Mechanisms builds the configured mechanisms. An unknown name is an error listing the known

@@ -72,6 +72,9 @@ func buildMechanism(cfg Config, name string) (Mechanism, error) {
 	if slices.Contains(calibrationNames(), name) {
 		return buildCalibrationMechanism(cfg, name)
 	}
+	if slices.Contains(safeReleaseNames(), name) {
+		return buildSafeReleaseMechanism(cfg, name)
+	}
 	if slices.Contains(selectionNames(), name) {
 		return buildSelectionMechanism(cfg, name)
 	}

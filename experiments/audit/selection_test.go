@@ -157,3 +157,24 @@ func TestGeometricSelectionAudit(t *testing.T) {
 		}
 	}
 }
+
+// TestSafeReleaseAudit audits the safe release on its spike neighbours: the released choice
+// is a threshold test of a Gaussian shift of exactly the claimed mu, so the row is tight,
+// and the control with half the release's noise is caught.
+func TestSafeReleaseAudit(t *testing.T) {
+	cfg := QuickConfig()
+	cfg.Runs = 2000
+	cfg.Mechanisms = []string{DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved}
+	rows, err := Audit(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].Verdict != Pass || rows[1].Verdict != Violation {
+		t.Fatalf("safe release %s (mu_lb %v), control %s (mu_lb %v), want pass and violation",
+			rows[0].Verdict, rows[0].MuLB, rows[1].Verdict, rows[1].MuLB)
+	}
+	if rows[0].MuHat < 0.85 || rows[0].MuHat > 1.15 {
+		t.Errorf("safe release mu_hat %v, want about the claim 1", rows[0].MuHat)
+	}
+	t.Logf("safe release: mu_hat %.3f, mu_lb %.3f; control: mu_hat %.3f, mu_lb %.3f", rows[0].MuHat, rows[0].MuLB, rows[1].MuHat, rows[1].MuLB)
+}

@@ -12,6 +12,7 @@ import (
 
 	"dpgibo/algo"
 	"dpgibo/internal/records"
+	"dpgibo/private"
 )
 
 // Run audits the configured mechanisms and writes outDir/audit.csv (one Row per mechanism)
@@ -118,6 +119,13 @@ func Markdown(cfg Config, rows []Row) string {
 		"except user 0's, which is Lmax = %g where theta_1 < 1/2 in X and where theta_1 >= 1/2 in X', so every trial's score moves by "+
 		"Lmax/n, in opposite directions on the two halves; the statistic is the released theta_1. Their accounting is a bound on the "+
 		"worst case over all pairs, and the rows show how far this pair stays below it.\n", cfg.LossBound)
+	fmt.Fprintf(&b, "\nThe safe release of private.SafeGIBO (`%s`) is audited as a component with its own claim, the release's mu "+
+		"(the run's total mu is that over sqrt(%g), the release's share of mu^2), on spike neighbours: user 0's loss is Lmax = %g at "+
+		"exactly theta0 in X and 0 there in X', and 0 in X and Lmax in X' everywhere else; every other user's is 0. With DP-GIBO's last "+
+		"iterate anywhere but theta0 (checked on every run), the two clipped means differ by +-Lmax/n, the release's full "+
+		"sensitivity, and the released choice (the statistic: 1 when theta0 is released) is a threshold test of a Gaussian shift "+
+		"of exactly the claim; `%s` halves the release's noise and must read `violation`.\n",
+		DPGIBOSafeRelease, private.DefaultReleaseShare, cfg.LossBound, ControlSafeReleaseNoiseHalved)
 	return b.String()
 }
 
