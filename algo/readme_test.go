@@ -12,8 +12,9 @@ import (
 
 // TestREADMEExampleIsAProgram checks that README.md's library example, the ```go block
 // between <!-- example: begin --> and <!-- example: end --> that .ci/run builds and runs in
-// a module outside this one, is a whole program: package main importing dpgibo/algo, with a
-// main that calls algo.Minimize, formatted as gofmt would.
+// a module outside this one, is a whole program: package main importing dpgibo/algo and
+// dpgibo/private, with a main that calls the one call, private.Tune, and algo.Minimize,
+// formatted as gofmt would.
 func TestREADMEExampleIsAProgram(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
@@ -42,12 +43,12 @@ func TestREADMEExampleIsAProgram(t *testing.T) {
 	if file.Name.Name != "main" {
 		t.Errorf("README.md's example is package %s, want main", file.Name.Name)
 	}
-	imported := false
+	imported := map[string]bool{}
 	for _, imp := range file.Imports {
-		imported = imported || imp.Path.Value == `"dpgibo/algo"`
+		imported[imp.Path.Value] = true
 	}
-	if !imported {
-		t.Error(`README.md's example does not import "dpgibo/algo"`)
+	if !imported[`"dpgibo/algo"`] || !imported[`"dpgibo/private"`] {
+		t.Error(`README.md's example does not import "dpgibo/algo" and "dpgibo/private"`)
 	}
 	calls := map[string]bool{}
 	hasMain := false
@@ -59,14 +60,14 @@ func TestREADMEExampleIsAProgram(t *testing.T) {
 		hasMain = true
 		ast.Inspect(fn, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "algo" {
-					calls[sel.Sel.Name] = true
+				if id, ok := sel.X.(*ast.Ident); ok {
+					calls[id.Name+"."+sel.Sel.Name] = true
 				}
 			}
 			return true
 		})
 	}
-	if !hasMain || !calls["Minimize"] {
-		t.Errorf("README.md's example: func main present %v, calls algo.Minimize %v", hasMain, calls["Minimize"])
+	if !hasMain || !calls["private.Tune"] || !calls["algo.Minimize"] {
+		t.Errorf("README.md's example: func main present %v, calls private.Tune %v and algo.Minimize %v", hasMain, calls["private.Tune"], calls["algo.Minimize"])
 	}
 }
