@@ -66,21 +66,10 @@ func GaussianRelease(score, noiseStd float64, rng *rand.Rand) float64 {
 	return score + noiseStd*rng.NormFloat64()
 }
 
-// resolveLossBound returns opt's LossBound, or obj's when opt's is zero; it must be
-// positive and finite.
+// resolveLossBound returns opt's LossBound, or obj's when opt's is zero
+// (private.LossBoundOf); it must be positive and finite.
 func resolveLossBound(method string, optBound float64, obj algo.Objective) (float64, error) {
-	bound, from := optBound, "Options.LossBound"
-	if bound == 0 {
-		lb, ok := obj.(algo.LossBounder)
-		if !ok {
-			return 0, fmt.Errorf("baselines: %s: no loss bound: set Options.LossBound or give the objective a method LossBound() float64 (algo.LossBounder)", method)
-		}
-		bound, from = lb.LossBound(), "the objective's LossBound()"
-	}
-	if !(bound > 0) || math.IsInf(bound, 0) {
-		return 0, fmt.Errorf("baselines: %s: loss bound from %s must be positive and finite, got %v", method, from, bound)
-	}
-	return bound, nil
+	return private.LossBoundOf("baselines: "+method, optBound, obj)
 }
 
 // privateProblem is the start of every private score-based method's run: it checks mu,

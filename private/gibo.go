@@ -123,7 +123,7 @@ func (h hybrid) run(ctx context.Context, obj algo.Objective, theta0 []float64, b
 	if err != nil {
 		return Result{}, err
 	}
-	bound, err := lossBoundOf(h.name, h.lossBound, obj)
+	bound, err := LossBoundOf("private: "+h.name, h.lossBound, obj)
 	if err != nil {
 		return Result{}, err
 	}

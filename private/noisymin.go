@@ -54,19 +54,20 @@ func noisyMin(scores []float64, noiseStd float64, rng *rand.Rand) int {
 	return best
 }
 
-// lossBoundOf returns the declared bound, or obj's when declared is 0 (algo.LossBounder); a
-// method that clips scores refuses an objective without one.
-func lossBoundOf(method string, declared float64, obj algo.Objective) (float64, error) {
-	bound, from := declared, "the declared LossBound"
+// LossBoundOf returns the loss bound a method clips every score to: declared, or obj's
+// LossBound() (algo.LossBounder) when declared is 0. It must be positive and finite; a
+// method that clips scores refuses an objective without one, with an error naming method.
+func LossBoundOf(method string, declared float64, obj algo.Objective) (float64, error) {
+	bound, from := declared, "the declared loss bound"
 	if bound == 0 {
 		lb, ok := obj.(algo.LossBounder)
 		if !ok {
-			return 0, fmt.Errorf("private: %s needs a loss bound: set LossBound or give the objective a method LossBound() float64 (algo.LossBounder)", method)
+			return 0, fmt.Errorf("%s needs a loss bound: declare one (LossBound) or give the objective a method LossBound() float64 (algo.LossBounder)", method)
 		}
 		bound, from = lb.LossBound(), "the objective's LossBound()"
 	}
 	if !(bound > 0) || math.IsInf(bound, 0) {
-		return 0, fmt.Errorf("private: %s: loss bound from %s must be positive and finite, got %v", method, from, bound)
+		return 0, fmt.Errorf("%s: loss bound from %s must be positive and finite, got %v", method, from, bound)
 	}
 	return bound, nil
 }

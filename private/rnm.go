@@ -53,7 +53,7 @@ func (m RNM) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.
 	if err != nil {
 		return Result{}, err
 	}
-	bound, err := lossBoundOf(name, m.LossBound, obj)
+	bound, err := LossBoundOf("private: "+name, m.LossBound, obj)
 	if err != nil {
 		return Result{}, err
 	}

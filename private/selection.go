@@ -367,7 +367,7 @@ func (s Selection) Run(ctx context.Context, obj algo.Objective, rng *rand.Rand, 
 	if err != nil {
 		return Result{}, err
 	}
-	bound, err := lossBoundOf(s.Name, s.LossBound, obj)
+	bound, err := LossBoundOf("private: "+s.Name, s.LossBound, obj)
 	if err != nil {
 		return Result{}, err
 	}
