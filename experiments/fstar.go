@@ -10,6 +10,7 @@ import (
 
 	"dpgibo/experiments/fstar"
 	"dpgibo/tasks"
+	"dpgibo/tasks/catalog"
 )
 
 // suiteFStar recomputes the committed best-known optima (runFStarSearch, package fstar).
@@ -71,7 +72,11 @@ func fstarTargets(only, ctslice string, newTask runner.TaskFactory) ([]fstar.Tar
 // suites (or of the figure or suite -only), writing OUT/fstar_table.go and
 // OUT/fstar-search.csv.
 func runFStarSearch(ctx context.Context, o runOptions) error {
-	targets, err := fstarTargets(o.Only, o.CTSlice, o.NewTask)
+	newTask := o.NewTask
+	if newTask == nil {
+		newTask = func(s runner.TaskSpec) (tasks.Task, error) { return catalog.New(s) }
+	}
+	targets, err := fstarTargets(o.Only, o.CTSlice, newTask)
 	if err != nil {
 		return usageError{err}
 	}

@@ -127,3 +127,20 @@ func TestSecondRunRefusedAndKilledRunsLockIsStale(t *testing.T) {
 		t.Error("the run left its lock behind")
 	}
 }
+
+// TestFStarSuiteSearchesAFigure runs -suite=fstar on the cheapest figure whose setting has no
+// committed f*, through the command as a user calls it: the search writes its table.
+func TestFStarSuiteSearchesAFigure(t *testing.T) {
+	out := t.TempDir()
+	var stderr strings.Builder
+	if err := run(context.Background(), []string{"-suite=fstar", "-only=library-private-toy", "-out", out, "-quiet"}, io.Discard, &stderr); err != nil {
+		t.Fatalf("-suite=fstar: %v\n%s", err, stderr.String())
+	}
+	table, err := os.ReadFile(filepath.Join(out, "fstar_table.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(table), `Setting{Task: "toy"`) {
+		t.Errorf("fstar_table.go holds no entry for the toy figure's setting")
+	}
+}
