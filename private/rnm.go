@@ -46,7 +46,7 @@ func RNMNoiseScale(lossBound float64, users int, eps float64) float64 {
 // Run runs report-noisy-min among budget uniform candidates.
 func (m RNM) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (Result, error) {
 	const name = "dp-rnm"
-	if err := CheckMu(name, m.Mu); err != nil {
+	if err := checkMu(name, m.Mu); err != nil {
 		return Result{}, err
 	}
 	p, err := search.NewSearch("private", name, obj, budget)
@@ -89,8 +89,8 @@ func (m RNM) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.
 	return Result{Theta: p.Released(), Evals: p.Evals, Ledger: ledger}, nil
 }
 
-// CheckMu returns an error unless mu is positive (+Inf allowed), naming the method.
-func CheckMu(method string, mu float64) error {
+// checkMu returns an error unless mu is positive (+Inf allowed), naming the method.
+func checkMu(method string, mu float64) error {
 	if math.IsNaN(mu) || mu <= 0 {
 		return fmt.Errorf("%s: mu must be positive (math.Inf(1) for no privacy noise), got %v", method, mu)
 	}

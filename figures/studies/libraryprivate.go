@@ -20,8 +20,10 @@ import (
 // median normalised gap g on seeds 1-5; every method and every candidate rule
 // (private.CandidateRules) is judged on seeds 6-10.
 const (
-	// LibraryPrivatePrefix names the study's figures.
+	// LibraryPrivatePrefix names the study's figures, LibraryAutoPrefix those of dp-auto
+	// (the one call with the chosen rule) on the same problems.
 	LibraryPrivatePrefix = "library-private-"
+	LibraryAutoPrefix    = "library-auto-"
 	// LibraryPrivateFile is its table of methods, LibraryPrivateRulesFile its leave-one-out
 	// choice of rule; both are written beside DefaultsFile.
 	LibraryPrivateFile      = "library-private.csv"
@@ -175,7 +177,9 @@ func privateCells(res *verdict.Results) ([]privateCell, error) {
 		if !ok {
 			continue
 		}
-		curves := res.CurvesOf(fig)
+		// dp-auto runs in a figure of its own per problem (LibraryAutoPrefix), added after the
+		// rule was chosen; its curves join the problem's cells.
+		curves := append(res.CurvesOf(fig), res.CurvesOf(LibraryAutoPrefix+problem)...)
 		byMu := map[float64][]*verdict.Curve{}
 		var mus []float64
 		for _, c := range curves {
