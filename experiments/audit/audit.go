@@ -148,7 +148,7 @@ func DefaultConfig() Config {
 			DPSelectNegBin, ControlPrefix + DPSelectNegBin + ControlSelectionSuffix,
 			DPSelectPoisson, ControlPrefix + DPSelectPoisson + ControlSelectionSuffix,
 			DPHyPO, ControlPrefix + DPHyPO + ControlSelectionSuffix,
-			DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved},
+			DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved, DPGIBOHybridStart, ControlHybridStartNoiseHalved},
 		Confidence:         0.95,
 		ClipQuantile:       0.5,
 		ClipRate:           0.2,

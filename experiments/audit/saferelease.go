@@ -25,10 +25,18 @@ const (
 	// ControlSafeReleaseNoiseHalved runs SafeGIBO with twice that total Mu, so that the
 	// release's noise halves, while claiming the same release mu: the audit must flag it.
 	ControlSafeReleaseNoiseHalved = ControlPrefix + "safe-release-noise-halved"
+	// DPGIBOHybridStart is the start choice of private.HybridGIBO on the same neighbours, in
+	// d = 1 a choice between theta0 and one uniform point: its statistic is 1 when the
+	// chosen start is theta0, its claim the start choice's mu (the run's total Mu is the
+	// audit's Mu over sqrt(private.DefaultStartShare)).
+	DPGIBOHybridStart = "dp-gibo-hybrid-start"
+	// ControlHybridStartNoiseHalved runs HybridGIBO with twice that total Mu while claiming
+	// the same start mu: the audit must flag it.
+	ControlHybridStartNoiseHalved = ControlPrefix + "hybrid-start-noise-halved"
 )
 
 func safeReleaseNames() []string {
-	return []string{DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved}
+	return []string{DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved, DPGIBOHybridStart, ControlHybridStartNoiseHalved}
 }
 
 // spikeNeighbour is one of the safe release's neighbours (see above).
@@ -66,21 +74,47 @@ func spikeNeighbours(cfg Config, prime bool) *spikeNeighbour {
 	return &spikeNeighbour{users: cfg.Users, bound: cfg.LossBound, prime: prime, lo: lo, hi: hi, dimensions: cfg.Dim}
 }
 
-// buildSafeReleaseMechanism builds the safe release's row or its control.
+// buildSafeReleaseMechanism builds the safe release's row, the hybrid's start choice's, or
+// their controls.
 func buildSafeReleaseMechanism(cfg Config, name string) (Mechanism, error) {
-	total := cfg.Mu / math.Sqrt(private.DefaultReleaseShare)
-	if name == ControlSafeReleaseNoiseHalved {
+	hybrid := name == DPGIBOHybridStart || name == ControlHybridStartNoiseHalved
+	share := private.DefaultReleaseShare
+	if hybrid {
+		share = private.DefaultStartShare
+	}
+	total := cfg.Mu / math.Sqrt(share)
+	if name == ControlSafeReleaseNoiseHalved || name == ControlHybridStartNoiseHalved {
 		total *= 2
 	}
-	m := private.SafeGIBO{Settings: algo.Settings{Mu: total, Iters: cfg.Iters, Step: cfg.Step, StepRule: algo.GradientDescent,
-		Clipping: algo.FixedClip(cfg.Clip), Kernel: auditKernel, LocalRadius: auditLocalRadius}}
+	s := algo.Settings{Mu: total, Iters: cfg.Iters, Step: cfg.Step, StepRule: algo.GradientDescent,
+		Clipping: algo.FixedClip(cfg.Clip), Kernel: auditKernel, LocalRadius: auditLocalRadius}
 	budget := cfg.Iters*(cfg.Dim+1) + 2
+	if hybrid {
+		budget += cfg.Dim + 1
+	}
 	return Mechanism{
 		Name:      name,
 		MuClaimed: cfg.Mu,
 		Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
 			theta0 := make([]float64, cfg.Dim)
-			res, err := m.Run(ctx, spikeNeighbours(cfg, prime), theta0, budget, rng, nil)
+			obj := spikeNeighbours(cfg, prime)
+			if hybrid {
+				var start []float64
+				_, err := private.HybridGIBO{Settings: s}.Run(ctx, obj, theta0, budget, rng, func(it algo.Iteration) error {
+					if start == nil {
+						start = it.Theta // the first report is the chosen start
+					}
+					return nil
+				})
+				if err != nil {
+					return 0, err
+				}
+				if start[0] == 0 {
+					return 1, nil
+				}
+				return 0, nil
+			}
+			res, err := private.SafeGIBO{Settings: s}.Run(ctx, obj, theta0, budget, rng, nil)
 			if err != nil {
 				return 0, err
 			}

@@ -158,23 +158,26 @@ func TestGeometricSelectionAudit(t *testing.T) {
 	}
 }
 
-// TestSafeReleaseAudit audits the safe release on its spike neighbours: the released choice
-// is a threshold test of a Gaussian shift of exactly the claimed mu, so the row is tight,
-// and the control with half the release's noise is caught.
+// TestSafeReleaseAudit audits the safe release and the hybrid's start choice on their spike
+// neighbours: each released choice is a threshold test of a Gaussian shift of exactly the
+// claimed mu, so the rows are tight, and the controls with half the noise are caught.
 func TestSafeReleaseAudit(t *testing.T) {
 	cfg := QuickConfig()
 	cfg.Runs = 2000
-	cfg.Mechanisms = []string{DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved}
+	cfg.Mechanisms = []string{DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved, DPGIBOHybridStart, ControlHybridStartNoiseHalved}
 	rows, err := Audit(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rows[0].Verdict != Pass || rows[1].Verdict != Violation {
-		t.Fatalf("safe release %s (mu_lb %v), control %s (mu_lb %v), want pass and violation",
-			rows[0].Verdict, rows[0].MuLB, rows[1].Verdict, rows[1].MuLB)
+	for i := 0; i < len(rows); i += 2 {
+		real, control := rows[i], rows[i+1]
+		if real.Verdict != Pass || control.Verdict != Violation {
+			t.Errorf("%s %s (mu_lb %v), %s %s (mu_lb %v), want pass and violation",
+				real.Mechanism, real.Verdict, real.MuLB, control.Mechanism, control.Verdict, control.MuLB)
+		}
+		if real.MuHat < 0.85 || real.MuHat > 1.15 {
+			t.Errorf("%s mu_hat %v, want about the claim 1", real.Mechanism, real.MuHat)
+		}
+		t.Logf("%s: mu_hat %.3f, mu_lb %.3f; control: mu_hat %.3f, mu_lb %.3f", real.Mechanism, real.MuHat, real.MuLB, control.MuHat, control.MuLB)
 	}
-	if rows[0].MuHat < 0.85 || rows[0].MuHat > 1.15 {
-		t.Errorf("safe release mu_hat %v, want about the claim 1", rows[0].MuHat)
-	}
-	t.Logf("safe release: mu_hat %.3f, mu_lb %.3f; control: mu_hat %.3f, mu_lb %.3f", rows[0].MuHat, rows[0].MuLB, rows[1].MuHat, rows[1].MuLB)
 }

@@ -124,8 +124,11 @@ func Markdown(cfg Config, rows []Row) string {
 		"exactly theta0 in X and 0 there in X', and 0 in X and Lmax in X' everywhere else; every other user's is 0. With DP-GIBO's last "+
 		"iterate anywhere but theta0 (checked on every run), the two clipped means differ by +-Lmax/n, the release's full "+
 		"sensitivity, and the released choice (the statistic: 1 when theta0 is released) is a threshold test of a Gaussian shift "+
-		"of exactly the claim; `%s` halves the release's noise and must read `violation`.\n",
-		DPGIBOSafeRelease, private.DefaultReleaseShare, cfg.LossBound, ControlSafeReleaseNoiseHalved)
+		"of exactly the claim; `%s` halves the release's noise and must read `violation`. The hybrid's start choice "+
+		"(`%s`, private.HybridGIBO, share %g of mu^2; in d = 1 a choice between theta0 and one uniform point) is audited the same "+
+		"way, its statistic 1 when the chosen start is theta0; `%s` halves its noise.\n",
+		DPGIBOSafeRelease, private.DefaultReleaseShare, cfg.LossBound, ControlSafeReleaseNoiseHalved,
+		DPGIBOHybridStart, private.DefaultStartShare, ControlHybridStartNoiseHalved)
 	return b.String()
 }
 
