@@ -33,7 +33,11 @@ import (
 //	  - GP-UCB refits its GP on every observation: costUCB budget^3 (least squares on the
 //	    committed GP regression timings of revision 3);
 //	  - TPE evaluates its Parzen mixtures at 24 candidates per coordinate per trial, one
-//	    component per trial so far: costTPE d budget^2.
+//	    component per trial so far: costTPE d budget^2;
+//	  - DP-HyPO refits its GP on the last 200 released scores (SelectConfig.Window) and scores
+//	    its 1024 candidates every round: costHyPO budget min(budget, 200) (least squares
+//	    through the origin on the 300 dp-hypo cells of reproduction/library-private's first
+//	    ten figures, measured with two workers beside other jobs: an upper estimate).
 const (
 	costSetupEvals          = 5
 	costFixedDesign         = 2.2e-5
@@ -46,6 +50,8 @@ const (
 	costWindowDesign        = 1.05e-3
 	costUCB                 = 4e-7
 	costTPE                 = 9e-8
+	costHyPO                = 1.3e-4
+	costHyPOWindow          = 200
 	costUnknownTaskEvalSecs = 1e-3
 )
 
@@ -90,6 +96,8 @@ func estimatedCost(c cellSpec) float64 {
 		design = costUCB * budget * budget * budget
 	case c.Method == "tpe":
 		design = costTPE * d * budget * budget
+	case c.Method == "dp-hypo":
+		design = costHyPO * budget * min(budget, costHyPOWindow)
 	}
 	if c.local() {
 		reports = float64(c.Iters + 1)
