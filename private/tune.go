@@ -73,13 +73,17 @@ func Forecast(obj algo.Objective, cfg Config) (Plan, error) {
 		if err != nil {
 			return Plan{}, err
 		}
-		if m != DPGIBO && !math.IsInf(s.Mu, 1) {
-			// The forecast is of DP-GIBO's part of mu.
-			share := DefaultReleaseShare
-			if m == HybridDPGIBO {
-				share += DefaultStartShare
+		if m != DPGIBO {
+			// The forecast is of DP-GIBO's part of mu, split as the run splits it.
+			h := hybrid{name: m.String(), chooseStart: m == HybridDPGIBO}
+			if h.chooseStart {
+				h.startShare = DefaultStartShare
 			}
-			s.Mu *= math.Sqrt(1 - share)
+			split, err := h.split(s.Mu)
+			if err != nil {
+				return Plan{}, err
+			}
+			s.Mu = split.gibo
 		}
 		f, err := algo.Forecast(gobj, s)
 		if err != nil {
