@@ -214,3 +214,78 @@ func TestSmallestNoiseFixtures(t *testing.T) {
 		t.Error("an unreachable epsilon accepted")
 	}
 }
+
+// DP-HyPO's bound against references that do not come from SelectionRDP.
+//
+// At C = c it is Papernot and Steinke's Theorem 2: at the pinned noise multiplier of the
+// truncated negative binomial (eta 2, mean 60, mu 0.5 at delta 1e-5, fixture of
+// TestSmallestNoiseFixtures), SelectionRDP with density ratio 1 agrees with the theorem's
+// closed form (papernotSteinkeTheorem2) at every order, and both give the fixture's epsilon.
+//
+// At C/c = 1.25/0.8 = 1.5625 it equals the value derived step by step in docs/library.md
+// ("DP-HyPO's bound, derived"), at DP-HyPO's pinned noise multiplier z = 15.813923, eta 1,
+// mean 60 (gamma = 1/60 exactly) and order alpha = 10, each term computed here by hand.
+func TestHyPOBoundAgainstIndependentReferences(t *testing.T) {
+	const convDelta = 0.9e-5
+	tr, err := accounting.TruncatedNegBin(2, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const zNegBin, epsNegBin = 6.247379, 1.993091
+	uniform, err := accounting.SelectionRDP(accounting.GaussianTrial(zNegBin), tr, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theorem := func(alpha float64) float64 { return papernotSteinkeTheorem2(alpha, zNegBin, tr) }
+	for _, alpha := range accounting.Orders {
+		if got, want := uniform(alpha), theorem(alpha); got < want-1e-12 || got > want+2e-3*math.Max(1, want) {
+			t.Fatalf("C = c, alpha %v: %v, Papernot and Steinke's Theorem 2 %v", alpha, got, want)
+		}
+	}
+	for name, curve := range map[string]func(float64) float64{"SelectionRDP": uniform, "Theorem 2": theorem} {
+		eps, _, err := accounting.RDPToEpsDelta(curve, convDelta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eps < epsNegBin*(1-1e-6) || eps > epsNegBin*1.005 {
+			t.Errorf("C = c, %s at the pinned z: epsilon %v, fixture %v", name, eps, epsNegBin)
+		}
+	}
+
+	// C/c = 1.5625, by hand (docs/library.md gives the same steps).
+	hypo, err := accounting.TruncatedNegBin(1, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(hypo.Gamma-1.0/60) > 1e-12 {
+		t.Fatalf("eta 1, mean 60: gamma %v, want 1/60 (a geometric K has mean 1/gamma)", hypo.Gamma)
+	}
+	const (
+		z     = 15.813923
+		alpha = 10.0
+		rho   = 1 / (2 * z * z) // 0.00199938..., the trial's RDP is alpha rho
+		// The trial's RDP at alpha: 10 rho.
+		trialTerm = alpha * rho
+		// (1+eta) min over alpha^ of ((alpha^-1) rho + log(1/gamma)/alpha^), at
+		// alpha^ = sqrt(log 60/rho) = 45.25...: 2 (2 sqrt(rho log 60) - rho).
+		logInvGamma = 4.0943445622221 // log 60
+		// (alpha/(alpha-1) + 1 + eta) log(C/c) = (10/9 + 2) log 1.5625.
+		densityTerm = (10.0/9 + 2) * 0.44628710262841953
+		// log E[K]/(alpha-1) = log 60 / 9.
+		meanTerm = logInvGamma / 9
+	)
+	stopTerm := 2 * (2*math.Sqrt(rho*logInvGamma) - rho)
+	want := trialTerm + stopTerm + densityTerm + meanTerm
+	if math.Abs(want-2.2213) > 1e-4 {
+		t.Fatalf("the hand computation gives %v, docs/library.md 2.2213", want)
+	}
+	adaptive, err := accounting.SelectionRDP(accounting.GaussianTrial(z), hypo, 1.25/0.8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// SelectionRDP minimises over the grid of alpha^ (accounting.Orders): never below the
+	// continuous minimum, and within the grid's resolution of it.
+	if got := adaptive(alpha); got < want-1e-9 || got > want+2e-3 {
+		t.Errorf("C/c = 1.5625, alpha 10: SelectionRDP %v, by hand %v", got, want)
+	}
+}
