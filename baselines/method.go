@@ -92,8 +92,11 @@ type Options struct {
 	// value: the declared settings).
 	Select SelectConfig
 	// OnScore, when non-nil, receives every score a score-based method observes, in order:
-	// the mean loss for random, ucb, tpe and cmaes; the noisy clipped mean (the public release)
-	// for dp-random and dp-ucb. theta is a copy. It lets audits and tests see the
-	// mechanisms' outputs without reaching into the methods.
+	// the mean loss for random, ucb, tpe and cmaes (non-private methods); for dp-random and
+	// dp-ucb the noisy clipped mean, which is a public release of their mechanisms; for the
+	// private selections (dp-rnm's scores are not passed; dp-select-geometric,
+	// dp-select-negbin, dp-select-poisson, dp-hypo) each trial's noisy score, which is NOT a
+	// release: their theorems cover the winner only. theta is a copy. It lets audits and
+	// tests see the mechanisms' outputs without reaching into the methods.
 	OnScore func(theta []float64, score float64)
 }

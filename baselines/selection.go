@@ -13,10 +13,10 @@ import (
 // The private selections (dp-rnm, dp-select-geometric, dp-select-negbin,
 // dp-select-poisson, dp-hypo) are package private's (private.RNM, private.Geometric,
 // private.NegBin, private.Poisson, and private.Selection with dp-hypo's proposals); the
-// registry's methods adapt them to Options and Method. The harness's rows give the number
-// of trials K of a selection with a random number of trials as its iterations and
-// evaluations (Result.Evals and the callback's report), as they always have; the library's
-// private.Result keeps K apart, in NonPrivateTrials.
+// registry's methods adapt them to Options and Method. A selection with a random number of
+// trials reports, and returns as its evaluations and iterations, the budget (the mean of
+// its number of trials K), never K: K is not part of the release, and only
+// Result.NonPrivateTrials holds it.
 
 // SelectConfig configures the private selections with a random number of trials
 // (private.SelectConfig; its zero value: the declared settings).
@@ -33,8 +33,9 @@ type selection struct {
 	run  func(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (private.Result, error)
 }
 
-// Run implements Method: the selection's one report reaches cb with K as its iteration and
-// evaluations, and the result gives K as its evaluations and iterations.
+// Run implements Method: the selection's one report reaches cb after its last trial, with
+// the budget (the plan's mean number of trials; dp-rnm's exact number) as its iteration and
+// evaluations, and the result gives it as its evaluations and K in NonPrivateTrials.
 func (s *selection) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
 	var report *algo.Iteration
 	res, err := s.run(ctx, obj, budget, rng, func(it algo.Iteration) error {
@@ -44,21 +45,17 @@ func (s *selection) Run(ctx context.Context, obj algo.Objective, budget int, rng
 	if err != nil {
 		return algo.Result{}, fmt.Errorf("baselines: %w", err)
 	}
-	k := res.NonPrivateTrials
-	if s.name == "dp-rnm" {
-		k = res.Evals // K = budget, fixed and public
-	}
 	if cb != nil && report != nil {
-		report.Iter, report.Evals = k, k
+		report.Iter, report.Evals = res.Evals, res.Evals
 		if err := cb(*report); err != nil {
-			return algo.Result{}, fmt.Errorf("baselines: %s: callback at evaluation %d: %w", s.name, k, err)
+			return algo.Result{}, fmt.Errorf("baselines: %s: callback at evaluation %d: %w", s.name, res.Evals, err)
 		}
 	}
-	iters := k
+	iters := res.Evals
 	if s.name == "dp-rnm" {
 		iters = 1
 	}
-	return algo.Result{Theta: res.Theta, Evals: k, Iters: iters, Ledger: res.Ledger}, nil
+	return algo.Result{Theta: res.Theta, Evals: res.Evals, Iters: iters, Ledger: res.Ledger, NonPrivateTrials: res.NonPrivateTrials}, nil
 }
 
 func newDPRNM(opt Options) (Method, error) {

@@ -118,7 +118,10 @@ func TestSelectionsAtTheSecondaryCurrency(t *testing.T) {
 }
 
 // Budget matching: the number of trials has mean the budget. Over 2000 runs the mean of
-// Result.Iters is within four standard errors of E[K].
+// Result.NonPrivateTrials (K, counted by the objective) is within four standard errors of
+// E[K], and every run releases the budget, not K: one report after the last trial, with
+// the budget as its iteration and evaluations, and the budget as the result's Evals and
+// Iters.
 func TestSelectionTrialsHaveTheBudgetAsMean(t *testing.T) {
 	const budget, runs = 8, 2000
 	for _, name := range []string{"dp-select-geometric", "dp-select-negbin", "dp-select-poisson"} {
@@ -129,15 +132,22 @@ func TestSelectionTrialsHaveTheBudgetAsMean(t *testing.T) {
 		}
 		var ks []float64
 		for seed := range runs {
-			obj := constantObjective(2, 3, 0.5, 1)
-			res, err := m.Run(context.Background(), obj, budget, rand.New(rand.NewPCG(uint64(seed), 9)), nil)
+			obj := countingObjective{tableObjective: constantObjective(2, 3, 0.5, 1)}
+			var reports []algo.Iteration
+			res, err := m.Run(context.Background(), &obj, budget, rand.New(rand.NewPCG(uint64(seed), 9)), func(it algo.Iteration) error {
+				reports = append(reports, it)
+				return nil
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Evals != res.Iters || res.Iters > plan.Limit {
-				t.Fatalf("%s: %d evaluations for %d trials (cap %d)", name, res.Evals, res.Iters, plan.Limit)
+			if k := res.NonPrivateTrials; k != obj.evals || k > plan.Limit {
+				t.Fatalf("%s: NonPrivateTrials %d, %d evaluations counted (cap %d)", name, k, obj.evals, plan.Limit)
 			}
-			ks = append(ks, float64(res.Iters))
+			if res.Evals != budget || res.Iters != budget || len(reports) != 1 || reports[0].Evals != budget || reports[0].Iter != budget {
+				t.Fatalf("%s: released Evals %d, Iters %d, reports %+v; want the budget %d once", name, res.Evals, res.Iters, reports, budget)
+			}
+			ks = append(ks, float64(res.NonPrivateTrials))
 		}
 		mean, sd := meanSD(ks)
 		if se := sd / math.Sqrt(runs); math.Abs(mean-plan.Trials.Mean()) > 4*se {
@@ -225,15 +235,26 @@ func TestPoissonWithoutTrials(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Iters == 0 {
+		if res.NonPrivateTrials == 0 {
 			lo, hi := q.Bounds()
-			if q.Evals != 0 || res.Evals != 0 || !inBox(res.Theta, lo, hi) {
+			if q.Evals != 0 || res.Evals != 1 || !inBox(res.Theta, lo, hi) {
 				t.Errorf("K = 0: %d evaluations, released %v", q.Evals, res.Theta)
 			}
 			return
 		}
 	}
 	t.Error("no run of 50 drew K = 0 at mean 1 (P = e^-1 each)")
+}
+
+// countingObjective counts the evaluations of the objective it wraps.
+type countingObjective struct {
+	*tableObjective
+	evals int
+}
+
+func (o *countingObjective) Losses(theta, dst []float64) error {
+	o.evals++
+	return o.tableObjective.Losses(theta, dst)
 }
 
 // Bad settings are refused with one line naming the field.

@@ -298,3 +298,37 @@ func TestCellUnderTwoLabelsIsRunOnceAndWrittenUnderBoth(t *testing.T) {
 		t.Errorf("rows by label: %v; want the same rows under \"\" and \"second\"", byLabel)
 	}
 }
+
+// A selection with a random number of trials releases the budget as its rows' iter and
+// evals; K, the evaluations the wrapped objective counted, is only in trials_nonprivate and
+// the timing record, and a method with a fixed number of evaluations leaves the column
+// empty.
+func TestSelectionRowsReleaseTheBudgetNotK(t *testing.T) {
+	const budget = 6
+	for _, method := range []string{"dp-select-negbin", "dp-select-geometric", "dp-rnm"} {
+		ks := map[int]bool{}
+		for seed := 1; seed <= 8; seed++ {
+			spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: method, Seed: seed, Budget: budget, Mu: 1}
+			out, err := runCell(context.Background(), spec, newFakeTask, baselines.New, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := out.Timing.Evals
+			ks[k] = true
+			for _, r := range out.Rows {
+				if r.Iter != budget || r.Evals != budget {
+					t.Errorf("%s seed %d: row iter %d evals %d, want the budget %d", method, seed, r.Iter, r.Evals, budget)
+				}
+				switch {
+				case method == "dp-rnm" && r.TrialsNonPrivate.Valid:
+					t.Errorf("dp-rnm: trials_nonprivate %v, want empty (its number of evaluations is the budget)", r.TrialsNonPrivate)
+				case method != "dp-rnm" && r.TrialsNonPrivate != records.Some(float64(k)):
+					t.Errorf("%s seed %d: trials_nonprivate %v, the objective counted %d", method, seed, r.TrialsNonPrivate, k)
+				}
+			}
+		}
+		if method != "dp-rnm" && len(ks) < 2 {
+			t.Errorf("%s: the same K %v on 8 seeds; the test cannot tell K from the budget", method, ks)
+		}
+	}
+}

@@ -151,6 +151,11 @@ func runCell(ctx context.Context, spec cellSpec, newTask TaskFactory, newMethod 
 			return nil, err
 		}
 	}
+	if _, randomCount, _ := baselines.PlanFor(spec.Method, opts, spec.Budget); randomCount {
+		for i := range rec.out.Rows {
+			rec.out.Rows[i].TrialsNonPrivate = records.Some(float64(res.NonPrivateTrials))
+		}
+	}
 	if err := rec.stamp(res.Ledger); err != nil {
 		return nil, err
 	}

@@ -145,15 +145,15 @@ func TestHeaderIsCheckedAgainstTheType(t *testing.T) {
 	}{
 		{"garbage.csv", []byte(garbage + "x\n" + strings.SplitN(string(good), "\n", 2)[1]),
 			"garbage.csv: line 1: missing required columns figure, config, task, data, method, d, n_users, n_train, seed, iter, evals, loss"},
-		{"twiceunknown.csv", []byte(strings.Replace(string(good), "\n", ",x,x\n", 1)), "twiceunknown.csv: line 1: column x appears twice (columns 29 and 30)"},
+		{"twiceunknown.csv", []byte(strings.Replace(string(good), "\n", ",x,x\n", 1)), "twiceunknown.csv: line 1: column x appears twice (columns 30 and 31)"},
 		{"other.csv", []byte("a,b\n1,2\n"),
 			"other.csv: line 1: missing required columns figure, config, task, data, method, d, n_users, n_train, seed, iter, evals, loss"},
 		{"noloss.csv", dropColumn(t, good, "loss"), "noloss.csv: line 1: missing required column loss"},
 		{"twice.csv", []byte(strings.Replace(string(good), "dp_epsilon", "loss", 1)),
 			"twice.csv: line 1: column loss appears twice (columns 23 and 24)"},
 		{"empty.csv", nil, "empty.csv: empty file (no header line)"},
-		{"fields.csv", []byte(strings.Replace(string(good), ",+Inf,,,,\n", ",+Inf,,,\n", 2)),
-			"fields.csv: line 2: 27 fields, the header has 28"},
+		{"fields.csv", []byte(strings.Replace(string(good), ",+Inf,,,,,\n", ",+Inf,,,,\n", 2)),
+			"fields.csv: line 2: 28 fields, the header has 29"},
 		{"quote.csv", edit(t, good, 4, "config", `a"b`), `quote.csv: line 4: bare " in non-quoted-field`},
 		// Added columns, optional columns missing, and a byte order mark are fine.
 		{"extra.csv", []byte(strings.ReplaceAll(string(good), "\n", ",x\n")), ""},
@@ -255,7 +255,7 @@ func TestGzipErrorsNameTheFile(t *testing.T) {
 	}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "h.csv.gz"), z, 0o644)
-	if h, err := Header(filepath.Join(dir, "h.csv.gz")); err != nil || h[0] != "suite" || h[len(h)-1] != "noise_scale" {
+	if h, err := Header(filepath.Join(dir, "h.csv.gz")); err != nil || h[0] != "suite" || h[len(h)-1] != "trials_nonprivate" {
 		t.Errorf("Header: %v %v", h, err)
 	}
 	os.WriteFile(filepath.Join(dir, "n.csv.gz"), good, 0o644)

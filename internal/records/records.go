@@ -121,6 +121,12 @@ type Row struct {
 	// s follows it, with only part of mu spent on the gradients, so readers take s from
 	// here. SNR = grad_norm/(noise_scale sqrt(d)).
 	NoiseScale OptFloat `csv:"noise_scale"`
+	// TrialsNonPrivate is the number of trials K that a private selection with a random
+	// number of trials ran (dp-select-geometric, dp-select-negbin, dp-select-poisson,
+	// dp-hypo; empty for every other method), whose iter and evals hold the budget, the mean
+	// of K. It is NOT private: the selections' theorems cover the released theta only.
+	// Files written before this column existed give K as iter and evals instead.
+	TrialsNonPrivate OptFloat `csv:"trials_nonprivate"`
 }
 
 // OptFloat is an optional float64 column: an empty cell when absent. Present values are

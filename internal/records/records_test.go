@@ -44,7 +44,7 @@ func TestRowRoundTrip(t *testing.T) {
 	header := strings.SplitN(string(b), "\n", 2)[0]
 	for _, col := range []string{"suite", "figure", "task", "data", "method", "private", "d", "n_users", "mu",
 		"noise_std", "bias_tol", "clip", "step", "batch", "seed", "iter", "evals", "loss", "dp_epsilon",
-		"grad_norm", "noise_norm", "clipped_frac", "noise_scale"} {
+		"grad_norm", "noise_norm", "clipped_frac", "noise_scale", "trials_nonprivate"} {
 		if !strings.Contains(","+header+",", ","+col+",") {
 			t.Errorf("header lacks column %q: %s", col, header)
 		}
@@ -52,15 +52,16 @@ func TestRowRoundTrip(t *testing.T) {
 	if !strings.Contains(string(b), "+Inf") {
 		t.Error("mu = +Inf is not written as +Inf")
 	}
-	// The diagnostics come last, in this order, and are empty cells when absent.
-	if !strings.HasSuffix(header, ",dp_epsilon,grad_norm,noise_norm,clipped_frac,noise_scale") {
+	// The diagnostics come last, in this order, then a selection's non-private number of
+	// trials, all empty cells when absent.
+	if !strings.HasSuffix(header, ",dp_epsilon,grad_norm,noise_norm,clipped_frac,noise_scale,trials_nonprivate") {
 		t.Errorf("diagnostic columns not last, in order: %s", header)
 	}
 	lines := strings.Split(string(b), "\n")
-	if !strings.HasSuffix(lines[1], ",+Inf,,,,") {
+	if !strings.HasSuffix(lines[1], ",+Inf,,,,,") {
 		t.Errorf("row without diagnostics does not end in empty cells: %s", lines[1])
 	}
-	if !strings.HasSuffix(lines[2], ",0.3,0.0000000025,0,+Inf") {
+	if !strings.HasSuffix(lines[2], ",0.3,0.0000000025,0,+Inf,") {
 		t.Errorf("diagnostics written as %s", lines[2])
 	}
 	if _, err := Unmarshal[Row](strings.NewReader(header + "\n" + strings.Replace(lines[2], "0.0000000025", "x", 1) + "\n")); err == nil {
