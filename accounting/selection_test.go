@@ -177,6 +177,11 @@ func TestSmallestNoiseFixtures(t *testing.T) {
 		{name: "DP-HyPO C 1.25 c 0.8, mu 1", eta: 1, mean: 1040, ratio: 1.25 / 0.8, eps: 4.377178, wantZ: 4.207732},
 		{name: "Poisson, mu 0.5", poissonMean: 1040, ratio: 1, eps: 1.993091, wantZ: 20.613449},
 		{name: "Poisson, mu 1", poissonMean: 60, ratio: 1, eps: 4.377178, wantZ: 4.507579},
+		// The audit's settings (mean 20, mu 0.5; experiments/audit's pinnedSelections, which
+		// computes its population values from these numbers, never from the plans).
+		{name: "audit: negbin eta 2, mu 0.5", eta: 2, mean: 20, ratio: 1, eps: 1.993091, wantZ: 5.4828127},
+		{name: "audit: DP-HyPO C 1.25 c 0.8, mu 0.5", eta: 1, mean: 20, ratio: 1.25 / 0.8, eps: 1.993091, wantZ: 14.2243099},
+		{name: "audit: Poisson, mu 0.5", poissonMean: 20, ratio: 1, eps: 1.993091, wantZ: 5.2722214},
 	} {
 		var tr accounting.Trials
 		var err error

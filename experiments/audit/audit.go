@@ -22,6 +22,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"sort"
 	"strings"
 
 	"dpgibo/baselines"
@@ -40,6 +41,9 @@ const (
 	// ControlNoiseHalved runs the real algo.Minimize with Mu doubled while claiming the
 	// configured Mu: its noise standard deviation is half of what the claim requires.
 	ControlNoiseHalved = ControlPrefix + "noise-halved"
+	// ControlNoiseThird runs the real algo.Minimize with Mu tripled while claiming the
+	// configured Mu: a third of the noise.
+	ControlNoiseThird = ControlPrefix + "noise-third"
 	// ControlNoClip runs the real algo.Minimize with a clipping norm so large that user 0's
 	// gradient is never clipped, and Mu scaled by the same factor so that the noise standard
 	// deviation 2*Clip*sqrt(T)/(n*Mu) is the one the claim calibrates for the configured Clip.
@@ -106,6 +110,11 @@ type Config struct {
 	SelectionMu float64
 	// SelectionBudget is the mean number of trials of those selections (default 20).
 	SelectionBudget int
+	// TrialRuns is R for the rows whose runs are cheap and whose statistic needs many: the
+	// selections' trial rows and dp-rnm's (default 250000).
+	TrialRuns int
+	// RNMCandidates is the number of candidates of dp-rnm's pair (default 10).
+	RNMCandidates int
 	// UCB configures dp-ucb's GP-UCB loop; the zero value uses the baselines' defaults.
 	// These settings act on released scores only (post-processing), so lighter ones
 	// change the run time, not the privacy audited.
@@ -140,15 +149,10 @@ func DefaultConfig() Config {
 		HalfWidth:    100,
 		NoClipFactor: 100,
 		Seed:         1,
-		Mechanisms: []string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip, DPRandom, DPUCB, ControlDPRandomNoiseHalved,
+		Mechanisms: append(append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoiseThird, ControlNoClip, DPRandom, DPUCB, ControlDPRandomNoiseHalved,
 			DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved,
-			DPGIBOCalibrated, DPGIBOCalibrationCount, ControlCalibrationNoiseHalved,
-			DPRNM, ControlDPRNMNoiseQuartered,
-			DPSelectGeometric, ControlPrefix + DPSelectGeometric + ControlSelectionSuffix,
-			DPSelectNegBin, ControlPrefix + DPSelectNegBin + ControlSelectionSuffix,
-			DPSelectPoisson, ControlPrefix + DPSelectPoisson + ControlSelectionSuffix,
-			DPHyPO, ControlPrefix + DPHyPO + ControlSelectionSuffix,
-			DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved, DPGIBOHybridStart, ControlHybridStartNoiseHalved},
+			DPGIBOCalibrated, DPGIBOCalibrationCount, ControlCalibrationNoiseHalved},
+			selectionNames()...), safeReleaseNames()...),
 		Confidence:         0.95,
 		ClipQuantile:       0.5,
 		ClipRate:           0.2,
@@ -159,6 +163,8 @@ func DefaultConfig() Config {
 		LossBound:          1,
 		SelectionMu:        0.5,
 		SelectionBudget:    20,
+		TrialRuns:          250000,
+		RNMCandidates:      10,
 	}
 }
 
@@ -196,6 +202,8 @@ func (c Config) withDefaults() (Config, error) {
 	c.LossBound = cmp.Or(c.LossBound, d.LossBound)
 	c.SelectionMu = cmp.Or(c.SelectionMu, d.SelectionMu)
 	c.SelectionBudget = cmp.Or(c.SelectionBudget, d.SelectionBudget)
+	c.TrialRuns = cmp.Or(c.TrialRuns, d.TrialRuns)
+	c.RNMCandidates = cmp.Or(c.RNMCandidates, d.RNMCandidates)
 	c.ClipQuantile = cmp.Or(c.ClipQuantile, d.ClipQuantile)
 	c.ClipRate = cmp.Or(c.ClipRate, d.ClipRate)
 	c.ClipCountShare = cmp.Or(c.ClipCountShare, d.ClipCountShare)
@@ -225,6 +233,8 @@ func (c Config) withDefaults() (Config, error) {
 	check(c.LossBound > 0 && !math.IsInf(c.LossBound, 0), "LossBound must be positive and finite, got %v", c.LossBound)
 	check(c.SelectionMu > 0 && !math.IsInf(c.SelectionMu, 0), "SelectionMu must be positive and finite, got %v", c.SelectionMu)
 	check(c.SelectionBudget >= 2, "SelectionBudget must be at least 2, got %d", c.SelectionBudget)
+	check(c.TrialRuns >= 8, "TrialRuns must be at least 8, got %d", c.TrialRuns)
+	check(c.RNMCandidates >= 2, "RNMCandidates must be at least 2, got %d", c.RNMCandidates)
 	check(c.Workers > 0, "Workers must be positive, got %d", c.Workers)
 	check(c.ClipQuantile > 0 && c.ClipQuantile < 1, "ClipQuantile must lie in (0, 1), got %v", c.ClipQuantile)
 	check(c.ClipRate > 0 && !math.IsInf(c.ClipRate, 0), "ClipRate must be positive and finite, got %v", c.ClipRate)
@@ -248,7 +258,15 @@ type Mechanism struct {
 	// instead of mu-GDP (MuClaimed is then NaN): the audit chooses and measures its test by
 	// EpsSeparation and the row passes when eps_lb <= eps_claimed.
 	EpsClaimed, DeltaClaimed float64
-	Run                      func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error)
+	// Runs is the row's R (0: Config.Runs).
+	Runs int
+	// Population, when positive, is the exact population mu (or epsilon) of the real
+	// mechanism's test on this row's pair, computed from pinned numbers (population.go): a
+	// control then reads `violation` when its lower bound exceeds it, and the real mechanism
+	// does when its p-value against it, Holm-adjusted over the real rows with a population,
+	// is below 1 - Confidence.
+	Population float64
+	Run        func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error)
 }
 
 // Row is one line of audit.csv.
@@ -273,6 +291,15 @@ type Row struct {
 	DeltaClaimed records.OptFloat `csv:"delta_claimed"`
 	EpsHat       records.OptFloat `csv:"eps_hat"`
 	EpsLB        records.OptFloat `csv:"eps_lb"`
+	// LBOverClaim is the lower bound over the claim (mu_lb/mu or eps_lb/eps): 0.8 or more
+	// makes the row tight.
+	LBOverClaim float64 `csv:"lb_over_claim"`
+	// Population is the exact population value of the real mechanism's test on the row's
+	// pair (empty where none is computed); PValue the p-value of "the row's true value is at
+	// most Population" (real mechanisms only), HolmP its Holm adjustment over those rows.
+	Population records.OptFloat `csv:"population"`
+	PValue     records.OptFloat `csv:"p_population"`
+	HolmP      records.OptFloat `csv:"p_holm"`
 }
 
 // Verdict is Pass when the lower bound muLB (or epsilon's) is at most the claim and
@@ -311,38 +338,39 @@ func Audit(ctx context.Context, cfg Config) ([]Row, error) {
 	return AuditMechanisms(ctx, cfg, mechs)
 }
 
-// AuditMechanisms audits the given mechanisms with cfg's Runs, Seed, Confidence, Workers and
-// Progress.
+// AuditMechanisms audits the given mechanisms with cfg's Runs (or each mechanism's own),
+// Seed, Confidence, Workers and Progress.
 func AuditMechanisms(ctx context.Context, cfg Config, mechs []Mechanism) ([]Row, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	type job struct{ mech, prime, run int }
+	runs := make([]int, len(mechs))
+	first := make([]int, len(mechs)+1) // job index of each mechanism's first run
 	outs := make([][2][]float64, len(mechs))
-	for m := range mechs {
-		outs[m] = [2][]float64{make([]float64, cfg.Runs), make([]float64, cfg.Runs)}
-	}
 	streams := make([]uint64, len(mechs))
 	for m, mech := range mechs {
+		runs[m] = cmp.Or(mech.Runs, cfg.Runs)
+		first[m+1] = first[m] + 2*runs[m]
+		outs[m] = [2][]float64{make([]float64, runs[m]), make([]float64, runs[m])}
 		h := fnv.New64a()
 		h.Write([]byte(mech.Name))
 		streams[m] = h.Sum64()
 	}
-	total := len(mechs) * 2 * cfg.Runs
 
-	// Job i is run i/2 (in mechanism order) on dataset i%2.
-	firstErr := pool.RunWithProgress(ctx, cfg.Workers, total, cfg.Progress, "audit", func(ctx context.Context, i int) error {
-		j := job{mech: i / (2 * cfg.Runs), run: (i / 2) % cfg.Runs, prime: i % 2}
-		rng := rand.New(rand.NewPCG(cfg.Seed^streams[j.mech], uint64(j.prime)<<32|uint64(j.run)))
-		v, err := mechs[j.mech].Run(ctx, j.prime == 1, rng)
+	// Job i of mechanism m is run (i - first[m])/2 on dataset i%2.
+	firstErr := pool.RunWithProgress(ctx, cfg.Workers, first[len(mechs)], cfg.Progress, "audit", func(ctx context.Context, i int) error {
+		m := sort.SearchInts(first, i+1) - 1
+		run, prime := (i-first[m])/2, (i-first[m])%2
+		rng := rand.New(rand.NewPCG(cfg.Seed^streams[m], uint64(prime)<<32|uint64(run)))
+		v, err := mechs[m].Run(ctx, prime == 1, rng)
 		if err == nil && math.IsNaN(v) {
 			err = errors.New("statistic is NaN")
 		}
 		if err != nil {
-			return fmt.Errorf("audit: %s, dataset %s, run %d: %w", mechs[j.mech].Name, datasetName(j.prime), j.run, err)
+			return fmt.Errorf("audit: %s, dataset %s, run %d: %w", mechs[m].Name, datasetName(prime), run, err)
 		}
-		outs[j.mech][j.prime][j.run] = v
+		outs[m][prime][run] = v
 		return nil
 	})
 	if firstErr != nil {
@@ -354,33 +382,94 @@ func AuditMechanisms(ctx context.Context, cfg Config, mechs []Mechanism) ([]Row,
 
 	rows := make([]Row, len(mechs))
 	for m, mech := range mechs {
+		row := Row{Mechanism: mech.Name, MuClaimed: mech.MuClaimed, Runs: runs[m]}
+		var est Estimate
+		claim, lb := mech.MuClaimed, 0.0
 		if mech.EpsClaimed > 0 {
-			est, err := EstimateEps(outs[m][0], outs[m][1], mech.DeltaClaimed, cfg.Confidence)
-			if err != nil {
+			if est, err = EstimateEps(outs[m][0], outs[m][1], mech.DeltaClaimed, cfg.Confidence); err != nil {
 				return nil, fmt.Errorf("audit: %s: %w", mech.Name, err)
 			}
-			rows[m] = Row{
-				Mechanism: mech.Name, MuClaimed: math.NaN(), MuHat: est.MuHat, MuLB: est.MuLB,
-				Runs: cfg.Runs, Verdict: Verdict(est.EpsLB, mech.EpsClaimed),
-				Tightness: math.NaN(), Threshold: est.Threshold, Above: est.Above,
-				FPR: est.FPR, FNR: est.FNR, FPRUpper: est.FPRUpper, FNRUpper: est.FNRUpper,
-				EpsClaimed: records.Some(mech.EpsClaimed), DeltaClaimed: records.Some(mech.DeltaClaimed),
-				EpsHat: records.Some(est.EpsHat), EpsLB: records.Some(est.EpsLB),
+			row.MuClaimed, row.Tightness = math.NaN(), math.NaN()
+			row.EpsClaimed, row.DeltaClaimed = records.Some(mech.EpsClaimed), records.Some(mech.DeltaClaimed)
+			row.EpsHat, row.EpsLB = records.Some(est.EpsHat), records.Some(est.EpsLB)
+			claim, lb = mech.EpsClaimed, est.EpsLB
+		} else {
+			if est, err = EstimateMu(outs[m][0], outs[m][1], cfg.Confidence); err != nil {
+				return nil, fmt.Errorf("audit: %s: %w", mech.Name, err)
 			}
-			continue
+			row.Tightness, lb = est.MuHat/mech.MuClaimed, est.MuLB
 		}
-		est, err := EstimateMu(outs[m][0], outs[m][1], cfg.Confidence)
-		if err != nil {
-			return nil, fmt.Errorf("audit: %s: %w", mech.Name, err)
+		row.MuHat, row.MuLB, row.Threshold, row.Above = est.MuHat, est.MuLB, est.Threshold, est.Above
+		row.FPR, row.FNR, row.FPRUpper, row.FNRUpper = est.FPR, est.FNR, est.FPRUpper, est.FNRUpper
+		row.LBOverClaim = lb / claim
+		row.Verdict = Verdict(lb, claim)
+		if mech.Population > 0 {
+			row.Population = records.Some(mech.Population)
+			if IsControl(mech.Name) {
+				row.Verdict = Verdict(lb, mech.Population)
+			} else {
+				row.PValue = records.Some(populationPValue(est, mech))
+			}
 		}
-		rows[m] = Row{
-			Mechanism: mech.Name, MuClaimed: mech.MuClaimed, MuHat: est.MuHat, MuLB: est.MuLB,
-			Runs: cfg.Runs, Verdict: Verdict(est.MuLB, mech.MuClaimed),
-			Tightness: est.MuHat / mech.MuClaimed, Threshold: est.Threshold, Above: est.Above,
-			FPR: est.FPR, FNR: est.FNR, FPRUpper: est.FPRUpper, FNRUpper: est.FNRUpper,
+		rows[m] = row
+	}
+	holm(rows, 1-cfg.Confidence)
+	return rows, nil
+}
+
+// populationPValue is the p-value of "the mechanism's true mu (or epsilon) on its test is at
+// most its Population", from the held-out rates of the chosen test: the smallest a at which
+// the lower bound at confidence 1 - a (each rate's Clopper-Pearson bound at 1 - a/2)
+// exceeds Population, found by bisection on log a; 1 when even the point estimate does not.
+func populationPValue(est Estimate, mech Mechanism) float64 {
+	n := est.Evaluation
+	fp, fn := int(math.Round(est.FPR*float64(n))), int(math.Round(est.FNR*float64(n)))
+	sep := GDPSeparation
+	if mech.EpsClaimed > 0 {
+		sep = func(a, b float64) float64 { return EpsSeparation(a, b, mech.DeltaClaimed) }
+	}
+	exceeds := func(a float64) bool {
+		au, err1 := ClopperPearsonUpper(fp, n, 1-a/2)
+		bu, err2 := ClopperPearsonUpper(fn, n, 1-a/2)
+		return err1 == nil && err2 == nil && sep(au, bu) > mech.Population
+	}
+	lo, hi := math.Log(1e-300), 0.0
+	switch {
+	case !exceeds(math.Nextafter(1, 0)):
+		return 1
+	case exceeds(math.Exp(lo)):
+		return 1e-300
+	}
+	for hi-lo > 1e-9 {
+		mid := 0.5 * (lo + hi)
+		if exceeds(math.Exp(mid)) {
+			hi = mid
+		} else {
+			lo = mid
 		}
 	}
-	return rows, nil
+	return math.Exp(hi)
+}
+
+// holm sets the Holm-adjusted p-values of the rows with one (the real mechanisms judged
+// against a population value) and marks `violation` where the adjusted p-value is below
+// alpha.
+func holm(rows []Row, alpha float64) {
+	var idx []int
+	for i, r := range rows {
+		if r.PValue.Valid {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rows[a].PValue.Value, rows[b].PValue.Value) })
+	running := 0.0
+	for rank, i := range idx {
+		running = math.Max(running, math.Min(1, float64(len(idx)-rank)*rows[i].PValue.Value))
+		rows[i].HolmP = records.Some(running)
+		if running < alpha {
+			rows[i].Verdict = Violation
+		}
+	}
 }
 
 func datasetName(prime int) string {
@@ -395,7 +484,7 @@ func IsControl(name string) bool { return strings.HasPrefix(name, ControlPrefix)
 
 // KnownMechanisms lists the names Mechanisms accepts.
 func KnownMechanisms() []string {
-	names := append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoClip}, baselineNames()...)
+	names := append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoiseThird, ControlNoClip}, baselineNames()...)
 	return append(append(append(append(names, adaptiveNames()...), calibrationNames()...), selectionNames()...), safeReleaseNames()...)
 }
 

@@ -40,6 +40,8 @@ func giboVariant(cfg Config, name string) (gibo, bool) {
 	case ControlNoiseHalved:
 		// The real code path with Mu doubled: PrivacyNoiseStd halves, the claim stays cfg.Mu.
 		s.Mu = 2 * cfg.Mu
+	case ControlNoiseThird:
+		s.Mu = 3 * cfg.Mu
 	case ControlNoClip:
 		// Clipping never binds at Clip*NoClipFactor*Slope/Clip; Mu scales with the clipping
 		// norm so that the noise std 2*Clip*sqrt(T)/(n*Mu) is still the claimed one.
@@ -52,11 +54,24 @@ func giboVariant(cfg Config, name string) (gibo, bool) {
 	return gibo{settings: s, muClaimed: cfg.Mu}, true
 }
 
+// giboPopulation is the population mu of the gradient-descent row's test and of its noise
+// controls: on the linear neighbours the released theta_1 is Gaussian with a shift of exactly
+// the claimed mu standard deviations (CheckWorstCase confirms every step's clipping), so the
+// test's mu is the claim. The other rows have none.
+func giboPopulation(cfg Config, name string) float64 {
+	switch name {
+	case DPGIBO, ControlNoiseHalved, ControlNoiseThird:
+		return cfg.Mu
+	}
+	return 0
+}
+
 func buildMechanism(cfg Config, name string) (Mechanism, error) {
 	if g, ok := giboVariant(cfg, name); ok {
 		return Mechanism{
-			Name:      name,
-			MuClaimed: g.muClaimed,
+			Name:       name,
+			MuClaimed:  g.muClaimed,
+			Population: giboPopulation(cfg, name),
 			Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
 				theta, err := runGIBO(ctx, cfg, g.settings, prime, make([]float64, cfg.Dim), rng)
 				if err != nil {

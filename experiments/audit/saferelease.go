@@ -25,6 +25,8 @@ const (
 	// ControlSafeReleaseNoiseHalved runs SafeGIBO with twice that total Mu, so that the
 	// release's noise halves, while claiming the same release mu: the audit must flag it.
 	ControlSafeReleaseNoiseHalved = ControlPrefix + "safe-release-noise-halved"
+	// ControlSafeReleaseNoiseThird runs SafeGIBO with three times that total Mu.
+	ControlSafeReleaseNoiseThird = ControlPrefix + "safe-release-noise-third"
 	// DPGIBOHybridStart is the start choice of private.HybridGIBO on the same neighbours, in
 	// d = 1 a choice between theta0 and one uniform point: its statistic is 1 when the
 	// chosen start is theta0, its claim the start choice's mu (the run's total Mu is the
@@ -36,7 +38,7 @@ const (
 )
 
 func safeReleaseNames() []string {
-	return []string{DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved, DPGIBOHybridStart, ControlHybridStartNoiseHalved}
+	return []string{DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved, ControlSafeReleaseNoiseThird, DPGIBOHybridStart, ControlHybridStartNoiseHalved}
 }
 
 // spikeNeighbour is one of the safe release's neighbours (see above).
@@ -83,8 +85,17 @@ func buildSafeReleaseMechanism(cfg Config, name string) (Mechanism, error) {
 		share = private.DefaultStartShare
 	}
 	total := cfg.Mu / math.Sqrt(share)
-	if name == ControlSafeReleaseNoiseHalved || name == ControlHybridStartNoiseHalved {
+	switch name {
+	case ControlSafeReleaseNoiseHalved, ControlHybridStartNoiseHalved:
 		total *= 2
+	case ControlSafeReleaseNoiseThird:
+		total *= 3
+	}
+	// The released choice is a threshold test at 0 of a Gaussian shifted by exactly the
+	// release's mu (in units of its noise): the test's population mu is the claim.
+	population := 0.0
+	if !hybrid {
+		population = cfg.Mu
 	}
 	s := algo.Settings{Mu: total, Iters: cfg.Iters, Step: cfg.Step, StepRule: algo.GradientDescent,
 		Clipping: algo.FixedClip(cfg.Clip), Kernel: auditKernel, LocalRadius: auditLocalRadius}
@@ -93,8 +104,9 @@ func buildSafeReleaseMechanism(cfg Config, name string) (Mechanism, error) {
 		budget += cfg.Dim + 1
 	}
 	return Mechanism{
-		Name:      name,
-		MuClaimed: cfg.Mu,
+		Name:       name,
+		MuClaimed:  cfg.Mu,
+		Population: population,
 		Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
 			theta0 := make([]float64, cfg.Dim)
 			obj := spikeNeighbours(cfg, prime)
