@@ -71,5 +71,21 @@ func libraryPrivateFigures() []runner.Figure {
 		b.DataSeed, b.Algo.Iters = 1, 20
 		out = append(out, runner.Figure{Name: LibraryPrivatePrefix + problem, Blocks: []runner.Block{block(b)}})
 	}
+	// dp-auto, the one call with the chosen rule (private.DefaultRule), on every problem's
+	// block: a figure of its own per problem, so that the methods' committed figures keep
+	// their bytes.
+	for _, f := range slices.Clone(out) {
+		problem, _ := strings.CutPrefix(f.Name, LibraryPrivatePrefix)
+		b := f.Blocks[0]
+		b.Methods = []string{AutoMethod}
+		out = append(out, runner.Figure{Name: LibraryAutoPrefix + problem, Blocks: []runner.Block{b}})
+	}
 	return out
 }
+
+// LibraryAutoPrefix names the figures of dp-auto, the library's one call, on the study's
+// problems: LibraryAutoPrefix + the problem.
+const LibraryAutoPrefix = "library-auto-"
+
+// AutoMethod is the registry name of the library's one call.
+const AutoMethod = "dp-auto"
