@@ -61,7 +61,7 @@ func Markdown(cfg Config, rows []Row) string {
 	fmt.Fprintf(&b, "# Privacy audit\n\n")
 	fmt.Fprintf(&b, "R = %d runs per dataset and mechanism unless its row says otherwise (half select the threshold test, half measure it); "+
 		"T = %d, n = %d, d = %d, Clip = %g, Step = %g, box [-%g, %g]^d, user 0's slope %g, seed %d. Lower bounds at confidence %g "+
-		"(Clopper-Pearson, union bound over the two rates), alpha = %g for every row.\n\n",
+		"(Clopper-Pearson, union bound over the two rates), alpha = %.3g for every row.\n\n",
 		cfg.Runs, cfg.Iters, cfg.Users, cfg.Dim, cfg.Clip, cfg.Step, cfg.HalfWidth, cfg.HalfWidth, cfg.Slope, cfg.Seed, cfg.Confidence, alpha)
 	fmt.Fprintf(&b, "Each row claims mu-GDP (mu) or (epsilon, delta)-DP (eps, delta); `estimate` is mu_hat or eps_hat, `lower bound` mu_lb or eps_lb, "+
 		"`lb/claim` the tightness (0.8 or more: tight). `population` is the exact mu or epsilon of the real mechanism's own test on the row's pair, "+
@@ -86,7 +86,7 @@ func Markdown(cfg Config, rows []Row) string {
 	fmt.Fprintf(&b, "\nVerdicts. A row without a population value passes when its lower bound is at most its claim. A control (name starting "+
 		"with `%s`, a deliberately broken mechanism) that has a population value reads `%s` when its lower bound exceeds that value, "+
 		"and must; a real mechanism that has one reads `%s` when its lower bound exceeds its claim or its Holm-adjusted p-value is "+
-		"below alpha = %g (multiplicity: Holm over the real rows with a population value; each control is judged on its own, at "+
+		"below alpha = %.3g (multiplicity: Holm over the real rows with a population value; each control is judged on its own, at "+
 		"confidence %g).\n\n", ControlPrefix, Violation, Violation, alpha, cfg.Confidence)
 	fmt.Fprintf(&b, "Controls:\n\n")
 	fmt.Fprintf(&b, "- `%s`, `%s`: algo.Minimize with Mu = 2 and 3 times mu_claimed (noise std %.4g and %.4g instead of %.4g per coordinate and step).\n",
