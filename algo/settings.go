@@ -397,9 +397,9 @@ type Result struct {
 	Ledger Ledger    // privacy accounting of the release
 	// NonPrivateTrials is the number of trials K of a private selection with a random
 	// number of trials (the harness's dp-select-geometric, dp-select-negbin,
-	// dp-select-poisson and dp-hypo), whose Evals and Iters give the budget, the mean of K.
-	// It is NOT part of the release: the selections' theorems cover the winner only. 0 for
-	// every other method.
+	// dp-select-poisson and dp-hypo, and dp-auto when it runs one), whose Evals and Iters
+	// give the budget, the mean of K. It is NOT part of the release: the selections'
+	// theorems cover the winner only. 0 for every other method.
 	NonPrivateTrials int
 	// Status says how the run ended: Completed (its T iterations), BudgetSpent
 	// (Settings.MaxEvals left too few evaluations for the next batch), CallbackStop,

@@ -77,7 +77,7 @@ func (m *Auto) Run(ctx context.Context, obj algo.Objective, budget int, rng *ran
 	if err != nil {
 		return algo.Result{}, fmt.Errorf("baselines: dp-auto: %w", err)
 	}
-	out := algo.Result{Theta: res.Theta, Evals: res.Evals, Iters: res.Iters, Ledger: res.Ledger}
+	out := algo.Result{Theta: res.Theta, Evals: res.Evals, Iters: res.Iters, Ledger: res.Ledger, NonPrivateTrials: res.NonPrivateTrials}
 	if res.GIBO != nil {
 		out.Status, out.Warnings, out.Clip, out.Clips, out.Calibration, out.BLAS = res.GIBO.Status, res.GIBO.Warnings, res.GIBO.Clip, res.GIBO.Clips, res.GIBO.Calibration, res.GIBO.BLAS
 	}

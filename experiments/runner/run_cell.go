@@ -151,7 +151,8 @@ func runCell(ctx context.Context, spec cellSpec, newTask TaskFactory, newMethod 
 			return nil, err
 		}
 	}
-	if _, randomCount, _ := baselines.PlanFor(spec.Method, opts, spec.Budget); randomCount {
+	// dp-auto gives its K when the rule chose a selection with a random number of trials.
+	if _, randomCount, _ := baselines.PlanFor(spec.Method, opts, spec.Budget); randomCount || res.NonPrivateTrials > 0 {
 		for i := range rec.out.Rows {
 			rec.out.Rows[i].TrialsNonPrivate = records.Some(float64(res.NonPrivateTrials))
 		}
