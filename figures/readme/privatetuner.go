@@ -69,6 +69,7 @@ func privateTunerTables(dir string) (string, error) {
 		}
 		b.WriteString("\n")
 	}
+	writeWins(&b, rows)
 	rules, err := readOptional[studies.RuleRow](filepath.Join(dir, studies.LibraryPrivateRulesFile))
 	if err != nil {
 		return "", err
@@ -100,4 +101,39 @@ func yesNo(v bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// writeWins summarises the table by method: the cells in which each method was picked, and
+// the ranges of n, d and the SNR ceiling over them.
+func writeWins(b *strings.Builder, rows []studies.PrivateRow) {
+	type wins struct {
+		cells                  []string
+		minN, maxN, minD, maxD int
+		minSNR, maxSNR         float64
+	}
+	var order []string
+	by := map[string]*wins{}
+	total := 0
+	for _, r := range rows {
+		if !r.Picked {
+			continue
+		}
+		total++
+		w := by[r.Method]
+		if w == nil {
+			w = &wins{minN: r.Users, maxN: r.Users, minD: r.D, maxD: r.D, minSNR: r.SNRCeiling, maxSNR: r.SNRCeiling}
+			by[r.Method] = w
+			order = append(order, r.Method)
+		}
+		w.cells = append(w.cells, fmt.Sprintf("%s at mu %g", r.Problem, r.Mu))
+		w.minN, w.maxN, w.minD, w.maxD = min(w.minN, r.Users), max(w.maxN, r.Users), min(w.minD, r.D), max(w.maxD, r.D)
+		w.minSNR, w.maxSNR = min(w.minSNR, r.SNRCeiling), max(w.maxSNR, r.SNRCeiling)
+	}
+	slices.SortStableFunc(order, func(a, c string) int { return len(by[c].cells) - len(by[a].cells) })
+	fmt.Fprintf(b, "\nWhere each method is picked (seeds 1-5), of %d cells:\n\n", total)
+	for _, m := range order {
+		w := by[m]
+		fmt.Fprintf(b, "- `%s`: %d (n %d-%d, d %d-%d, SNR ceiling %s-%s): %s.\n", m, len(w.cells), w.minN, w.maxN, w.minD, w.maxD,
+			sig(w.minSNR), sig(w.maxSNR), strings.Join(w.cells, ", "))
+	}
 }
