@@ -85,42 +85,35 @@ const claimRules = "v2: attainability control (the better side of a directional 
 	"for one method or DP-GIBO vs GIBO, else Mann-Whitney; Holm per figure at alpha 0.05; " +
 	"do-nothing control opposite p x k <= alpha; specificity p x k <= alpha; throughout: IUT over k(d+1)"
 
-// Hash returns the SHA-256 of the judged content of the claims on figure fig (kinds,
-// sides, metrics, margins, checkpoints, contrasts, whether they count, and the rules; not the
-// wording), or "" when no statement has a claim on fig. Each figure's manifest records it, so
-// that claims changed after a run show.
-func Hash(fig string, statements []Statement) string {
-	type pinned struct {
-		ID         string   `json:"id"`
-		Kind       string   `json:"kind"`
-		A          Side     `json:"a"`
-		B          Side     `json:"b"`
-		Margin     float64  `json:"margin"`
-		Metric     string   `json:"metric"`
-		Along      Side     `json:"along"`
-		Configs    []string `json:"configs"`
-		Increasing bool     `json:"increasing"`
-		Throughout bool     `json:"throughout"`
-		Contrast   []string `json:"contrast"`
-		Counts     bool     `json:"counts"`
-		ContrastB  bool     `json:"contrast_b,omitempty"`
-		ContrastC  []string `json:"contrast_configs,omitempty"`
-	}
-	var claims []pinned
-	for _, st := range statements {
-		for _, c := range st.Claims {
-			if c.Figure == fig {
-				claims = append(claims, pinned{c.ID, c.Kind.String(), c.A, c.B, c.Margin, c.Metric, c.Along,
-					c.Configs, c.Increasing, c.Throughout, c.Contrast, c.Aside == "", c.ContrastB, c.ContrastConfigs})
-			}
-		}
-	}
-	if len(claims) == 0 {
-		return ""
-	}
+// pinnedClaim is the judged content of a claim (kinds, sides, metrics, margins, checkpoints,
+// contrasts, whether it counts; not the wording), as Hash and ClaimHash encode it.
+type pinnedClaim struct {
+	ID         string   `json:"id"`
+	Kind       string   `json:"kind"`
+	A          Side     `json:"a"`
+	B          Side     `json:"b"`
+	Margin     float64  `json:"margin"`
+	Metric     string   `json:"metric"`
+	Along      Side     `json:"along"`
+	Configs    []string `json:"configs"`
+	Increasing bool     `json:"increasing"`
+	Throughout bool     `json:"throughout"`
+	Contrast   []string `json:"contrast"`
+	Counts     bool     `json:"counts"`
+	ContrastB  bool     `json:"contrast_b,omitempty"`
+	ContrastC  []string `json:"contrast_configs,omitempty"`
+}
+
+func pin(c Claim) pinnedClaim {
+	return pinnedClaim{c.ID, c.Kind.String(), c.A, c.B, c.Margin, c.Metric, c.Along,
+		c.Configs, c.Increasing, c.Throughout, c.Contrast, c.Aside == "", c.ContrastB, c.ContrastConfigs}
+}
+
+// hashOf is the SHA-256 of the rules and the pinned claims.
+func hashOf(claims []pinnedClaim) string {
 	b, err := json.Marshal(struct {
-		Rules  string   `json:"rules"`
-		Claims []pinned `json:"claims"`
+		Rules  string        `json:"rules"`
+		Claims []pinnedClaim `json:"claims"`
 	}{claimRules, claims})
 	if err != nil {
 		panic(fmt.Sprintf("verdict: encoding claims: %v", err))
@@ -128,6 +121,29 @@ func Hash(fig string, statements []Statement) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// Hash returns the SHA-256 of the judged content of the claims on figure fig (kinds,
+// sides, metrics, margins, checkpoints, contrasts, whether they count, and the rules; not the
+// wording), or "" when no statement has a claim on fig. Each figure's manifest records it, so
+// that claims changed after a run show.
+func Hash(fig string, statements []Statement) string {
+	var claims []pinnedClaim
+	for _, st := range statements {
+		for _, c := range st.Claims {
+			if c.Figure == fig {
+				claims = append(claims, pin(c))
+			}
+		}
+	}
+	if len(claims) == 0 {
+		return ""
+	}
+	return hashOf(claims)
+}
+
+// ClaimHash is one claim's own hash: Hash's encoding of that claim alone with the rules, so
+// that the history of claims (reproduction/claim-history.csv) can follow each claim.
+func ClaimHash(c Claim) string { return hashOf([]pinnedClaim{pin(c)}) }
 
 // Figures returns the figures the statements' claims are judged on, in order of first use.
 func Figures(statements []Statement) []string {
