@@ -83,3 +83,45 @@ func TestReproductionManifestsMatchTheCode(t *testing.T) {
 		t.Fatal("no committed manifest under reproduction/")
 	}
 }
+
+// The history claim by claim (reproduction/claim-history.csv, go run ./figures/claimshistory)
+// has every declared claim's current version once, under its own hash, on its figure, before
+// or after that figure's first results; fig-private-select's claims, declared before its first
+// run, read "before".
+func TestClaimHistoryCoversEveryClaim(t *testing.T) {
+	hist, err := records.ReadFile[records.ClaimHistory](filepath.Join("..", "..", "reproduction", "claim-history.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	current := map[string]records.ClaimHistory{}
+	for _, h := range hist {
+		if h.Declared != "before" && h.Declared != "after" {
+			t.Errorf("%s: declared %q", h.Claim, h.Declared)
+		}
+		if h.SupersededBy != "" {
+			continue
+		}
+		if _, dup := current[h.Claim]; dup {
+			t.Errorf("%s has two current versions", h.Claim)
+		}
+		current[h.Claim] = h
+	}
+	n := 0
+	for _, st := range claims.Statements() {
+		for _, c := range st.Claims {
+			n++
+			h, ok := current[c.ID]
+			switch {
+			case !ok:
+				t.Errorf("%s is not in claim-history.csv (go run ./figures/claimshistory after committing the claims)", c.ID)
+			case h.ClaimHash != claims.ClaimHash(c) || h.Figure != c.Figure:
+				t.Errorf("%s: history has hash %.12s on %s, the code %.12s on %s", c.ID, h.ClaimHash, h.Figure, claims.ClaimHash(c), c.Figure)
+			case c.Figure == "fig-private-select" && h.Declared != "before":
+				t.Errorf("%s, declared before fig-private-select's first run, reads %q", c.ID, h.Declared)
+			}
+		}
+	}
+	if len(current) != n {
+		t.Errorf("claim-history.csv has %d current claims, the code declares %d", len(current), n)
+	}
+}

@@ -1,11 +1,12 @@
 // Command claimshistory writes reproduction/claims-history.csv: for every figure with
 // declared claims, each claims hash (claims.Hash) its committed manifests have
 // recorded and the one the code declares now, with the commit that declared it and whether
-// that was before or after the figure's first committed results. It reads the repository's
-// git history (run it in a clone with history); README's generator and the tests read only
-// the table it writes, never git:
+// that was before or after the figure's first committed results. It also writes
+// reproduction/claim-history.csv, the same history claim by claim (claimHistory). It reads the
+// repository's git history (run it in a clone with history); README's generator and the
+// tests read only the tables it writes, never git:
 //
-//	go run ./figures/claimshistory            # rewrite reproduction/claims-history.csv
+//	go run ./figures/claimshistory            # rewrite both tables
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"dpgibo/figures/claims"
@@ -124,7 +126,126 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	return records.WriteFileAtomic(*dir+"/claims-history.csv", data)
+	if err := records.WriteFileAtomic(*dir+"/claims-history.csv", data); err != nil {
+		return err
+	}
+	perClaim, err := claimHistory(*dir, head, statements, rows)
+	if err != nil {
+		return err
+	}
+	if data, err = records.Marshal(perClaim); err != nil {
+		return err
+	}
+	return records.WriteFileAtomic(*dir+"/claim-history.csv", data)
+}
+
+// claimHistory is the history claim by claim. A claim version (ID and claims.ClaimHash)
+// already in dir/claim-history.csv keeps its row; a claim whose hash changed keeps its old
+// row, marked superseded by the claim's ID, and gains a row declared at head. A claim not in
+// the table yet is placed by the figure-level history and the committed verdicts: it was
+// declared with the first of its figure's claims hashes whose results commit's dir/claims.csv
+// judges it with the test and margin the current verdicts show, and is before or after the
+// figure's first results as that hash is; when no committed verdicts match, with the figure's
+// current hash; when the current verdicts do not judge it yet, at head. A margin also moves
+// when more seeds move G0, so a claim may read "after" that was declared before: the placement
+// errs late, never early.
+func claimHistory(dir, head string, statements []claims.Statement, figureRows []records.ClaimsHistory) ([]records.ClaimHistory, error) {
+	old, err := records.ReadFile[records.ClaimHistory](dir + "/claim-history.csv")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	// judged maps claim IDs to "figure test margin" in the verdicts at commit c ("" for the
+	// working tree's).
+	verdicts := map[string]map[string]string{}
+	judged := func(c string) (map[string]string, error) {
+		if v, ok := verdicts[c]; ok {
+			return v, nil
+		}
+		var text string
+		if c == "" {
+			b, err := os.ReadFile(dir + "/claims.csv")
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			text = string(b)
+		} else if text, err = git("show", c+":"+dir+"/claims.csv"); err != nil {
+			text = "" // no verdicts committed there
+		}
+		v := map[string]string{}
+		if text != "" {
+			rows, err := records.Unmarshal[claimRow](strings.NewReader(text))
+			if err != nil {
+				return nil, fmt.Errorf("claims.csv at %q: %w", c, err)
+			}
+			for _, r := range rows {
+				v[r.Claim] = r.Figure + " " + r.Test + " " + r.Margin
+			}
+		}
+		verdicts[c] = v
+		return v, nil
+	}
+	current, err := judged("")
+	if err != nil {
+		return nil, err
+	}
+	var out []records.ClaimHistory
+	for _, st := range statements {
+		for _, c := range st.Claims {
+			h := claims.ClaimHash(c)
+			var mine []records.ClaimHistory
+			for _, r := range old {
+				if r.Claim == c.ID {
+					mine = append(mine, r)
+				}
+			}
+			if slices.ContainsFunc(mine, func(r records.ClaimHistory) bool { return r.ClaimHash == h }) {
+				out = append(out, mine...)
+				continue
+			}
+			for i := range mine {
+				mine[i].SupersededBy = cmp.Or(mine[i].SupersededBy, c.ID)
+			}
+			out = append(out, mine...)
+			row := records.ClaimHistory{Claim: c.ID, Figure: c.Figure, ClaimHash: h, DeclaredCommit: head, Declared: "before"}
+			var figRows []records.ClaimsHistory
+			for _, f := range figureRows {
+				if f.Figure == c.Figure {
+					figRows = append(figRows, f)
+				}
+			}
+			if len(figRows) > 0 && figRows[0].FirstResultCommit != "" {
+				row.Declared = "after"
+			}
+			fp, isJudged := current[c.ID]
+			if len(mine) == 0 && isJudged && len(figRows) > 0 {
+				last := figRows[len(figRows)-1]
+				row.DeclaredCommit, row.Declared = last.DeclaredCommit, last.Declared
+				for _, f := range figRows {
+					if f.ResultsCommit == "" {
+						continue
+					}
+					v, err := judged(f.ResultsCommit)
+					if err != nil {
+						return nil, err
+					}
+					if v[c.ID] == fp {
+						row.DeclaredCommit, row.Declared = f.DeclaredCommit, f.Declared
+						break
+					}
+				}
+			}
+			out = append(out, row)
+		}
+	}
+	return out, nil
+}
+
+// claimRow is what claimHistory reads of a committed claims.csv.
+type claimRow struct {
+	Claim  string `csv:"claim" records:"required"`
+	Figure string `csv:"figure" records:"required"`
+	Test   string `csv:"test"`
+	Margin string `csv:"margin"`
 }
 
 // row is one claims hash of fig: declared in the code at declared, first recorded by the

@@ -89,9 +89,14 @@ func report(dir string, statements []claims.Statement, summaryOnly bool, img ima
 	if err != nil {
 		return "", err
 	}
+	claimHistory, err := readOptional[records.ClaimHistory](filepath.Join(dir, "claim-history.csv"))
+	if err != nil {
+		return "", err
+	}
+	declared := declaredOf(claimHistory)
 
 	var b strings.Builder
-	writeTally(&b, stRows)
+	writeTally(&b, stRows, declared)
 	paperCounted := func(c verdict.ClaimRow) bool { return c.SourceSection != "" && c.Counts }
 	writeFigureTally(&b, "The paper's counted claims by figure", order, ran, claimRows, paperCounted)
 	if summaryOnly {
@@ -99,12 +104,13 @@ func report(dir string, statements []claims.Statement, summaryOnly bool, img ima
 	}
 	writeFigureTally(&b, "Claims shown aside (not counted)", order, ran, claimRows, func(c verdict.ClaimRow) bool { return c.SourceSection != "" && !c.Counts })
 	writeFigureTally(&b, "The project's own claims", order, ran, claimRows, func(c verdict.ClaimRow) bool { return c.SourceSection == "" })
-	writeStatements(&b, "The paper's statements", stRows, claimRows, true, power)
-	writeStatements(&b, "The project's own statements (not counted above)", stRows, claimRows, false, power)
+	writeStatements(&b, "The paper's statements", stRows, claimRows, true, power, declared)
+	writeStatements(&b, "The project's own statements (not counted above)", stRows, claimRows, false, power, declared)
 	for _, fig := range order {
 		if ran[fig] {
 			writeFigure(&b, fig, summary, claimRows, timings, manifests[fig])
 			writeHistory(&b, fig, claims.Hash(fig, statements), history)
+			writeClaimDeclarations(&b, fig, claimRows, declared)
 			writeImages(&b, fig, img)
 		}
 	}
@@ -165,8 +171,9 @@ func writeHistory(b *strings.Builder, fig, h string, history []records.ClaimsHis
 
 // writeTally writes the headline: the paper's statements by verdict, a statement that
 // restates another counted once; and how many decided ones rest on substitute data.
-func writeTally(b *strings.Builder, rows []verdict.StatementRow) {
+func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[string]string) {
 	count, n, repeats, substitute := map[string]int{}, 0, 0, 0
+	statuses := map[string]int{}
 	for _, r := range rows {
 		if r.SourceSection == "" {
 			continue
@@ -177,13 +184,27 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow) {
 		}
 		count[r.Verdict]++
 		n++
+		if r.Verdict != verdict.NotTestable {
+			counted, _, _ := strings.Cut(r.Claims, "aside:")
+			switch status := declaredStatus(strings.Fields(counted), declared); status {
+			case "before results", "after results", "":
+				statuses[status]++
+			default:
+				statuses["both"]++
+			}
+		}
 		if r.Substitute != "" && (r.Verdict == verdict.Reproduced || r.Verdict == verdict.NotReproduced) {
 			substitute++
 		}
 	}
 	fmt.Fprintf(b, "**%d statements of the paper: %d reproduced, %d not reproduced, %d inconclusive, %d not yet run, %d not testable** (alpha = %g after Holm within each figure; margins 0.1 G0, \"substantially\" a gap at least twice the other's).",
 		n, count[verdict.Reproduced], count[verdict.NotReproduced], count[verdict.Inconclusive], count[verdict.NotYetRun], count[verdict.NotTestable], verdict.Alpha)
-	fmt.Fprintf(b, " %d more restate one of these and are not counted again. %d of the decided ones rest on substitute data (the synthetic CT-slice stand-in; marked %s).\n\n", repeats, substitute, substituteMark)
+	fmt.Fprintf(b, " %d more restate one of these and are not counted again. %d of the decided ones rest on substitute data (the synthetic CT-slice stand-in; marked %s).", repeats, substitute, substituteMark)
+	if len(declared) > 0 {
+		fmt.Fprintf(b, " Of the testable ones, %d rest on claims all declared before their figures' first results, %d on claims all declared after, %d on both (docs/results.md labels each; reproduction/claim-history.csv).",
+			statuses["before results"], statuses["after results"], statuses["both"])
+	}
+	b.WriteString("\n\n")
 }
 
 // substituteMark marks a statement decided on substitute data.
@@ -213,8 +234,57 @@ func writeFigureTally(b *strings.Builder, title string, order []string, ran map[
 }
 
 // writeStatements writes the paper's statements (paper) or the project's own.
-func writeStatements(b *strings.Builder, title string, rows []verdict.StatementRow, claimRows []verdict.ClaimRow, paper bool, power []records.PowerRow) {
-	fmt.Fprintf(b, "## %s\n\n| source | statement | verdict | claims (verdict; aside: shown, not counted) |\n|---|---|---|---|\n", title)
+// declaredOf maps each claim's current version (reproduction/claim-history.csv) to
+// "before" or "after" its figure's first committed results.
+func declaredOf(history []records.ClaimHistory) map[string]string {
+	out := map[string]string{}
+	for _, r := range history {
+		if r.SupersededBy == "" {
+			out[r.Claim] = r.Declared
+		}
+	}
+	return out
+}
+
+// declaredStatus says when the claims ids were declared: "before results", "after results",
+// "B before, A after", or "" when the history has none of them.
+func declaredStatus(ids []string, declared map[string]string) string {
+	before, after := 0, 0
+	for _, id := range ids {
+		switch declared[id] {
+		case "before":
+			before++
+		case "after":
+			after++
+		}
+	}
+	switch {
+	case before+after == 0:
+		return ""
+	case after == 0:
+		return "before results"
+	case before == 0:
+		return "after results"
+	}
+	return fmt.Sprintf("%d before, %d after results", before, after)
+}
+
+// writeClaimDeclarations says how many of fig's claims were declared before and after its
+// first committed results (reproduction/claim-history.csv).
+func writeClaimDeclarations(b *strings.Builder, fig string, claimRows []verdict.ClaimRow, declared map[string]string) {
+	var ids []string
+	for _, c := range claimRows {
+		if c.Figure == fig {
+			ids = append(ids, c.Claim)
+		}
+	}
+	if status := declaredStatus(ids, declared); status != "" {
+		fmt.Fprintf(b, "Its %d claims, claim by claim (claim-history.csv): declared %s.\n\n", len(ids), status)
+	}
+}
+
+func writeStatements(b *strings.Builder, title string, rows []verdict.StatementRow, claimRows []verdict.ClaimRow, paper bool, power []records.PowerRow, declared map[string]string) {
+	fmt.Fprintf(b, "## %s\n\n| source | statement | verdict | claims declared | claims (verdict; aside: shown, not counted) |\n|---|---|---|---|---|\n", title)
 	verdictOf := map[string]string{}
 	for _, c := range claimRows {
 		verdictOf[c.Claim] = c.Verdict
@@ -261,7 +331,11 @@ func writeStatements(b *strings.Builder, title string, rows []verdict.StatementR
 				verdictText += " (P(decided): " + strings.Join(ps, ", ") + ")"
 			}
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", source, cell(r.Statement), verdictText, cell(what))
+		status := ""
+		if r.Verdict != verdict.NotTestable {
+			status = declaredStatus(strings.Fields(counted), declared)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", source, cell(r.Statement), verdictText, status, cell(what))
 	}
 	b.WriteString("\n")
 }

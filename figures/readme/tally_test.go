@@ -19,14 +19,14 @@ func TestTallyCountsRepeatsOnceAndMarksSubstitutes(t *testing.T) {
 		{StatementID: "own", Verdict: verdict.Reproduced},
 	}
 	var b strings.Builder
-	writeTally(&b, rows)
+	writeTally(&b, rows, nil)
 	for _, want := range []string{"**3 statements of the paper: 1 reproduced, 1 not reproduced, 1 inconclusive", "1 more restate", "1 of the decided ones rest on substitute data"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("tally %q lacks %q", b.String(), want)
 		}
 	}
 	b.Reset()
-	writeStatements(&b, "t", rows, nil, true, []records.PowerRow{{Figure: "f", StatementID: "c", Seeds0: 9, Seeds: 9, PDecided: 0.17}, {Figure: "f", StatementID: "c", Seeds0: 9, Seeds: 20, PDecided: 0.98}})
+	writeStatements(&b, "t", rows, nil, true, []records.PowerRow{{Figure: "f", StatementID: "c", Seeds0: 9, Seeds: 9, PDecided: 0.17}, {Figure: "f", StatementID: "c", Seeds0: 9, Seeds: 20, PDecided: 0.98}}, nil)
 	text := b.String()
 	if !strings.Contains(text, "P(decided): f 0.17 at 9 seeds") || strings.Contains(text, "0.98") {
 		t.Errorf("statements table shows the wrong P(decided):\n%s", text)

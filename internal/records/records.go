@@ -464,6 +464,19 @@ type ClaimsHistory struct {
 	Declared          string `csv:"declared" records:"required"`
 }
 
+// ClaimHistory is one row of reproduction/claim-history.csv (written by
+// figures/claimshistory): one version of one claim, its own hash (claims.ClaimHash), the
+// commit that declared it, whether that was before or after its figure's first committed
+// results, and the claim that supersedes it (empty while it is the claim's current version).
+type ClaimHistory struct {
+	Claim          string `csv:"claim" records:"required"`
+	Figure         string `csv:"figure" records:"required"`
+	ClaimHash      string `csv:"claim_hash" records:"required"`
+	DeclaredCommit string `csv:"declared_commit" records:"required"`
+	Declared       string `csv:"declared" records:"required"`
+	SupersededBy   string `csv:"superseded_by"`
+}
+
 // PowerRow is one row of the power table (reproduction/power/power.csv and plan.csv,
 // written by figures/power): for a statement with a counted claim on Figure, the shares of
 // bootstrap replicates at Seeds seeds in which it is reproduced and not reproduced.
