@@ -193,13 +193,13 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 				statuses["both"]++
 			}
 		}
-		if r.Substitute != "" && (r.Verdict == verdict.Reproduced || r.Verdict == verdict.NotReproduced) {
+		if r.StandInDecides && (r.Verdict == verdict.Reproduced || r.Verdict == verdict.NotReproduced) {
 			substitute++
 		}
 	}
 	fmt.Fprintf(b, "**%d statements of the paper: %d reproduced, %d not reproduced, %d inconclusive, %d not yet run, %d not testable** (alpha = %g after Holm within each figure; margins 0.1 G0, \"substantially\" a gap at least twice the other's).",
 		n, count[verdict.Reproduced], count[verdict.NotReproduced], count[verdict.Inconclusive], count[verdict.NotYetRun], count[verdict.NotTestable], verdict.Alpha)
-	fmt.Fprintf(b, " %d more restate one of these and are not counted again. %d of the decided ones rest on substitute data (the synthetic CT-slice stand-in; marked %s).", repeats, substitute, substituteMark)
+	fmt.Fprintf(b, " %d more restate one of these and are not counted again. %d of the decided ones rest on substitute data: judged again without their claims on the synthetic CT-slice stand-in, they would take another verdict (marked %s).", repeats, substitute, substituteMark)
 	if len(declared) > 0 {
 		fmt.Fprintf(b, " Of the testable ones, %d rest on claims all declared before their figures' first results, %d on claims all declared after, %d on both (docs/results.md labels each; reproduction/claim-history.csv).",
 			statuses["before results"], statuses["after results"], statuses["both"])
@@ -285,9 +285,9 @@ func writeClaimDeclarations(b *strings.Builder, fig string, claimRows []verdict.
 
 func writeStatements(b *strings.Builder, title string, rows []verdict.StatementRow, claimRows []verdict.ClaimRow, paper bool, power []records.PowerRow, declared map[string]string) {
 	fmt.Fprintf(b, "## %s\n\n| source | statement | verdict | claims declared | claims (verdict; aside: shown, not counted) |\n|---|---|---|---|---|\n", title)
-	verdictOf := map[string]string{}
+	verdictOf, figureOf := map[string]string{}, map[string]string{}
 	for _, c := range claimRows {
-		verdictOf[c.Claim] = c.Verdict
+		verdictOf[c.Claim], figureOf[c.Claim] = c.Verdict, c.Figure
 	}
 	for _, r := range rows {
 		if (r.SourceSection != "") != paper {
@@ -317,13 +317,19 @@ func writeStatements(b *strings.Builder, title string, rows []verdict.StatementR
 			what += " (restates `" + r.Repeats + "`; counted once)"
 		}
 		verdictText := "**" + r.Verdict + "**"
-		if r.Substitute != "" && (r.Verdict == verdict.Reproduced || r.Verdict == verdict.NotReproduced) {
+		if r.StandInDecides && (r.Verdict == verdict.Reproduced || r.Verdict == verdict.NotReproduced) {
 			verdictText += " " + substituteMark
 		}
 		if r.Verdict == verdict.Inconclusive {
+			// P(decided) from the figures that hold the statement's counted claims only: a
+			// power row of a figure it no longer counts is stale.
+			figures := map[string]bool{}
+			for _, id := range strings.Fields(counted) {
+				figures[figureOf[id]] = true
+			}
 			var ps []string
 			for _, p := range power {
-				if p.StatementID == r.StatementID && p.Seeds == p.Seeds0 {
+				if p.StatementID == r.StatementID && p.Seeds == p.Seeds0 && (len(claimRows) == 0 || figures[p.Figure]) {
 					ps = append(ps, fmt.Sprintf("%s %.2f at %d seeds", p.Figure, p.PDecided, p.Seeds))
 				}
 			}

@@ -9,18 +9,21 @@ import (
 )
 
 // The headline counts the paper's statements only, a restated one once, and says how many
-// decided ones rest on substitute data; inconclusive ones show P(decided) from the power table.
+// decided ones rest on substitute data (their verdict changes without their stand-in claims;
+// a statement merely run on the stand-in is not counted); inconclusive ones show P(decided)
+// from the power table.
 func TestTallyCountsRepeatsOnceAndMarksSubstitutes(t *testing.T) {
 	rows := []verdict.StatementRow{
 		{StatementID: "a", SourceSection: "S", Verdict: verdict.Reproduced},
 		{StatementID: "a2", SourceSection: "S", Verdict: verdict.Reproduced, Repeats: "a"},
-		{StatementID: "b", SourceSection: "S", Verdict: verdict.NotReproduced, Substitute: "stand-in"},
-		{StatementID: "c", SourceSection: "S", Verdict: verdict.Inconclusive, Substitute: "stand-in"},
+		{StatementID: "b", SourceSection: "S", Verdict: verdict.NotReproduced, Substitute: "stand-in", StandInDecides: true},
+		{StatementID: "b2", SourceSection: "S", Verdict: verdict.Reproduced, Substitute: "stand-in"},
+		{StatementID: "c", SourceSection: "S", Verdict: verdict.Inconclusive, Substitute: "stand-in", StandInDecides: true},
 		{StatementID: "own", Verdict: verdict.Reproduced},
 	}
 	var b strings.Builder
 	writeTally(&b, rows, nil)
-	for _, want := range []string{"**3 statements of the paper: 1 reproduced, 1 not reproduced, 1 inconclusive", "1 more restate", "1 of the decided ones rest on substitute data"} {
+	for _, want := range []string{"**4 statements of the paper: 2 reproduced, 1 not reproduced, 1 inconclusive", "1 more restate", "1 of the decided ones rest on substitute data"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("tally %q lacks %q", b.String(), want)
 		}
@@ -31,7 +34,8 @@ func TestTallyCountsRepeatsOnceAndMarksSubstitutes(t *testing.T) {
 	if !strings.Contains(text, "P(decided): f 0.17 at 9 seeds") || strings.Contains(text, "0.98") {
 		t.Errorf("statements table shows the wrong P(decided):\n%s", text)
 	}
-	if !strings.Contains(text, "**not reproduced** "+substituteMark) || strings.Contains(text, "**inconclusive** "+substituteMark) {
+	if !strings.Contains(text, "**not reproduced** "+substituteMark) || strings.Contains(text, "**inconclusive** "+substituteMark) ||
+		strings.Count(text, substituteMark) != 1 {
 		t.Errorf("the stand-in mark is on the wrong rows:\n%s", text)
 	}
 	if !strings.Contains(text, "restates `a`") {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"dpgibo/data"
 	"dpgibo/figures/claims"
 	"dpgibo/figures/stats"
 	"dpgibo/internal/records"
@@ -61,6 +62,9 @@ type ClaimRow struct {
 	StatementID    string `csv:"statement_id"`
 	SourceSection  string `csv:"source_section"`
 	SourceSentence string `csv:"source_sentence"`
+	// StandIn says the claim is judged on substitute data: one of its curves ran on the
+	// generated CT-slice stand-in (data.StandinLabel).
+	StandIn bool `csv:"stand_in"`
 }
 
 // Verdicts.
@@ -861,6 +865,7 @@ func Judge(res *Results, statements []claims.Statement) ([]ClaimRow, []Statement
 			for _, r := range j.rows {
 				r.PHolm = pHolm[i]
 				cmps = append(cmps, r)
+				row.StandIn = row.StandIn || r.Data == data.StandinLabel
 			}
 			done[j.claim.ID] = outcome{row, cmps}
 		}

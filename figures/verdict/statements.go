@@ -23,10 +23,33 @@ type StatementRow struct {
 	Substitute string `csv:"substitute"`
 	// Repeats names the statement this one restates (Statement.Repeats).
 	Repeats string `csv:"repeats"`
+	// StandInDecides says the verdict rests on the stand-in: judged again without its claims
+	// on stand-in data (ClaimRow.StandIn), the statement would take another verdict. Only such
+	// a statement is tagged and counted "(stand-in)".
+	StandInDecides bool `csv:"stand_in_decides"`
 }
 
-// statementRow aggregates a statement's claim rows into its verdict.
+// statementRow aggregates a statement's claim rows into its verdict, and says whether the
+// verdict rests on its claims on stand-in data.
 func statementRow(st claims.Statement, rows []ClaimRow) StatementRow {
+	out := judgeStatement(st, rows)
+	if out.Verdict == NotTestable {
+		return out
+	}
+	var without []ClaimRow
+	for _, r := range rows {
+		if !r.StandIn {
+			without = append(without, r)
+		}
+	}
+	if len(without) < len(rows) {
+		out.StandInDecides = judgeStatement(st, without).Verdict != out.Verdict
+	}
+	return out
+}
+
+// judgeStatement aggregates a statement's claim rows into its verdict.
+func judgeStatement(st claims.Statement, rows []ClaimRow) StatementRow {
 	out := StatementRow{StatementID: st.ID, Statement: st.Sentence, SourceSection: st.Source, Substitute: st.Substitute, Repeats: st.Repeats}
 	if st.Paper() {
 		out.SourceSentence = st.Sentence

@@ -536,3 +536,30 @@ func TestSpecificityOfSideBAndOfConfigs(t *testing.T) {
 		t.Errorf("verdict %q, specificity %q: eps=2 is like eps=0.5 too (%s)", got.Verdict, got.Specificity, got.Evidence)
 	}
 }
+
+// A statement is tagged as resting on the stand-in only when its verdict changes without its
+// claims on stand-in data: a stand-in claim that decides it (the only refuted one), or all its
+// claims on the stand-in; not a stand-in claim beside others that decide the same way.
+func TestStandInDecidesOnlyWhenTheVerdictMoves(t *testing.T) {
+	st := claims.Statement{ID: "s", Source: "S", Sentence: "s"}
+	row := func(id, v string, standIn bool) ClaimRow {
+		return ClaimRow{Claim: id, Verdict: v, Counts: true, StandIn: standIn}
+	}
+	for _, c := range []struct {
+		name  string
+		rows  []ClaimRow
+		want  string
+		moves bool
+	}{
+		{"the stand-in claim alone refutes", []ClaimRow{row("a", Reproduced, false), row("b", NotReproduced, true)}, NotReproduced, true},
+		{"every claim on the stand-in", []ClaimRow{row("a", Reproduced, true), row("b", Reproduced, true)}, Reproduced, true},
+		{"the real-data claim refutes too", []ClaimRow{row("a", NotReproduced, false), row("b", NotReproduced, true)}, NotReproduced, false},
+		{"both reproduced", []ClaimRow{row("a", Reproduced, false), row("b", Reproduced, true)}, Reproduced, false},
+		{"no stand-in claim", []ClaimRow{row("a", Reproduced, false)}, Reproduced, false},
+	} {
+		got := statementRow(st, c.rows)
+		if got.Verdict != c.want || got.StandInDecides != c.moves {
+			t.Errorf("%s: verdict %s, stand-in decides %v; want %s, %v", c.name, got.Verdict, got.StandInDecides, c.want, c.moves)
+		}
+	}
+}
