@@ -1,11 +1,13 @@
 package studies
 
 import (
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"testing"
 
 	"dpgibo/internal/records"
+	"dpgibo/private"
 )
 
 // Every committed study table under reproduction/ reads with the checks of package
@@ -52,4 +54,24 @@ func TestCommittedStudyTablesRead(t *testing.T) {
 func countRows[T any](path string) (int, error) {
 	rows, err := records.ReadFile[T](path)
 	return len(rows), err
+}
+
+// The library's default rule is the one the committed private-tuner study chose on the nine
+// problems (library-private-rules.csv, round "nine"), so that the code cannot drift from the
+// study; before the study has chosen, it is the declared placeholder, DP-GIBO everywhere.
+func TestDefaultRuleIsTheStudysChoice(t *testing.T) {
+	path := filepath.Join("..", "..", "reproduction", "library-private", LibraryPrivateRulesFile)
+	rows, err := records.ReadFile[RuleRow](path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	want := RuleName(private.Always{Method: private.DPGIBO})
+	for _, r := range rows {
+		if r.Round == "nine" {
+			want = r.Rule
+		}
+	}
+	if got := RuleName(private.DefaultRule); got != want {
+		t.Errorf("private.DefaultRule is %q; the committed study chose %q", got, want)
+	}
 }
