@@ -305,6 +305,12 @@ func TestCommittedRecordFilesRead(t *testing.T) {
 			if err != nil {
 				return err
 			}
+		case name == "claim-history":
+			rows, err := ReadFile[ClaimHistory](path)
+			n, counts["claim-history"] = len(rows), counts["claim-history"]+1
+			if err != nil {
+				return err
+			}
 		case name == "invocations":
 			rows, err := ReadFile[Invocation](path)
 			n, counts["invocations"] = len(rows), counts["invocations"]+1
@@ -334,7 +340,8 @@ func TestCommittedRecordFilesRead(t *testing.T) {
 	}
 	// reproduction/ holds figure CSVs (plain and .gz) in five folders, f* in five, theta
 	// paths of fig3f in two.
-	if counts["figure"] < 30 || counts["fstar"] < 5 || counts["timings"] < 30 || counts["invocations"] < 4 || counts["theta"] < 3 || counts["claims-history"] != 1 {
+	if counts["figure"] < 30 || counts["fstar"] < 5 || counts["timings"] < 30 || counts["invocations"] < 4 || counts["theta"] < 3 || counts["claims-history"] != 1 ||
+		counts["claim-history"] != 1 {
 		t.Errorf("read %v: fewer committed files than expected", counts)
 	}
 }
