@@ -342,7 +342,7 @@ var selectionAccounting = map[string]string{
 // options' mu for budget.
 func selectionLimit(t *testing.T, name string, budget int) int {
 	t.Helper()
-	limit, err := EvaluationLimit(name, testOptions(), budget)
+	limit, err := EvaluationLimit(name, testOptions(), budget, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -125,10 +125,18 @@ func PlanFor(name string, opt Options, budget int) (plan SelectionPlan, ok bool,
 }
 
 // EvaluationLimit is the most evaluations the method registered as name uses for budget
-// with opt: the budget, or, for a selection with a random number of trials, its plan's cap
-// (math.MaxInt for dp-select-geometric uncapped at CurrencyGDP, whose number of
-// evaluations is geometric with mean the budget).
-func EvaluationLimit(name string, opt Options, budget int) (int, error) {
+// with opt on obj: the budget, or, for a selection with a random number of trials, its
+// plan's cap (math.MaxInt for dp-select-geometric uncapped at CurrencyGDP, whose number of
+// evaluations is geometric with mean the budget); for dp-auto, that of the method its rule
+// chooses on obj (private.Plan.MaxEvals). Only dp-auto reads obj, and only its public facts.
+func EvaluationLimit(name string, opt Options, budget int, obj algo.Objective) (int, error) {
+	if name == "dp-auto" {
+		plan, err := private.Forecast(obj, private.Config{Mu: opt.Mu, Evals: budget, Theta0: opt.Theta0, LossBound: opt.LossBound})
+		if err != nil {
+			return 0, fmt.Errorf("baselines: dp-auto: %w", err)
+		}
+		return plan.MaxEvals, nil
+	}
 	plan, ok, err := PlanFor(name, opt, budget)
 	switch {
 	case err != nil:

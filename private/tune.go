@@ -47,6 +47,9 @@ type Plan struct {
 	// dp-select-negbin; for the safe release and the hybrid, the Gaussian standard
 	// deviation of the release's scores. 0 for DP-GIBO and at Mu = +Inf.
 	ScoreNoise float64
+	// MaxEvals is the most evaluations the chosen method may use: Facts.Evals, or the cap
+	// of a selection with a random number of trials (whose mean is Facts.Evals).
+	MaxEvals int
 }
 
 // Forecast returns what Tune would do on obj with cfg: the facts, the rule's choice and the
@@ -61,7 +64,7 @@ func Forecast(obj algo.Objective, cfg Config) (Plan, error) {
 	if rule == nil {
 		rule = DefaultRule
 	}
-	plan := Plan{Facts: facts, Choice: rule.Choose(facts)}
+	plan := Plan{Facts: facts, Choice: rule.Choose(facts), MaxEvals: facts.Evals}
 	m := plan.Choice.Method
 	if m != DPGIBO && facts.LossBound == 0 {
 		return Plan{}, fmt.Errorf("private: %v (chosen because %s) needs a loss bound: set Config.LossBound or give the objective a method LossBound() float64", m, plan.Choice.Reason)
@@ -105,12 +108,14 @@ func Forecast(obj algo.Objective, cfg Config) (Plan, error) {
 			return Plan{}, err
 		}
 		plan.ScoreNoise = p.NoiseMultiplier * lmax / n
+		plan.MaxEvals = max(p.Limit, facts.Evals)
 	case NegBinSelection:
 		p, err := NegBinPlan(facts.Mu, facts.Evals, SelectConfig{})
 		if err != nil {
 			return Plan{}, err
 		}
 		plan.ScoreNoise = p.NoiseMultiplier * lmax / n
+		plan.MaxEvals = max(p.Limit, facts.Evals)
 	default:
 		return Plan{}, fmt.Errorf("private: the rule chose %v, which Tune does not run", m)
 	}

@@ -83,6 +83,19 @@ func TestForecastReadsNoLoss(t *testing.T) {
 		if (plan.GIBO != nil) != (m <= HybridDPGIBO) || (plan.ScoreNoise > 0) != (m != DPGIBO) {
 			t.Errorf("%v: GIBO forecast %v, score noise %v", m, plan.GIBO != nil, plan.ScoreNoise)
 		}
+		// The most evaluations: the budget, or a random-count selection's cap.
+		want := 100
+		switch m {
+		case GeometricSelection:
+			p, _ := GeometricPlan(0.5, CurrencyEpsDelta, 100, 0)
+			want = p.Limit
+		case NegBinSelection:
+			p, _ := NegBinPlan(0.5, 100, SelectConfig{})
+			want = p.Limit
+		}
+		if plan.MaxEvals != want || want < 100 {
+			t.Errorf("%v: MaxEvals %d, want %d", m, plan.MaxEvals, want)
+		}
 	}
 	// dp-rnm's Laplace scale: 2 Lmax/(n eps), eps the (eps, 1e-5) of mu = 0.5.
 	plan, _ := Forecast(obj, Config{Mu: 0.5, Rule: Always{ReportNoisyMin}})

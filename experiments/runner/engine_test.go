@@ -15,6 +15,7 @@ import (
 	"dpgibo/algo"
 	"dpgibo/baselines"
 	"dpgibo/internal/records"
+	"dpgibo/private"
 	"dpgibo/tasks"
 	"dpgibo/tasks/catalog"
 )
@@ -330,5 +331,31 @@ func TestSelectionRowsReleaseTheBudgetNotK(t *testing.T) {
 		if method != "dp-rnm" && len(ks) < 2 {
 			t.Errorf("%s: the same K %v on 8 seeds; the test cannot tell K from the budget", method, ks)
 		}
+	}
+}
+
+// dp-auto may run a selection with a random number of trials, whose K can pass the budget up
+// to its cap: the runner's evaluation limit is that of the method the rule chooses on the
+// task (private.Plan.MaxEvals), and the chosen selection's K reaches trials_nonprivate.
+func TestAutoChoosingASelection(t *testing.T) {
+	defer func(r private.Rule) { private.DefaultRule = r }(private.DefaultRule)
+	private.DefaultRule = private.Always{Method: private.GeometricSelection}
+	const budget = 8 // at least 2d+3, the least any method the rule may choose needs
+	over := false
+	for seed := 1; seed <= 12; seed++ {
+		spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dp-auto", Seed: seed, Budget: budget, Mu: 1}
+		out, err := runCell(context.Background(), spec, newFakeTask, baselines.New, "", nil)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		k := out.Timing.Evals
+		over = over || k > budget
+		last := out.Rows[len(out.Rows)-1]
+		if last.Evals != budget || last.TrialsNonPrivate != records.Some(float64(k)) {
+			t.Errorf("seed %d: last row evals %d, trials_nonprivate %v; want the budget %d and K = %d", seed, last.Evals, last.TrialsNonPrivate, budget, k)
+		}
+	}
+	if !over {
+		t.Error("no seed of 12 drew K above the budget; the test does not reach the cap")
 	}
 }

@@ -126,7 +126,7 @@ func runCell(ctx context.Context, spec cellSpec, newTask TaskFactory, newMethod 
 		}
 	}
 	// A selection with a random number of trials has the budget as its mean and a cap.
-	limit, err := baselines.EvaluationLimit(spec.Method, opts, spec.Budget)
+	limit, err := baselines.EvaluationLimit(spec.Method, opts, spec.Budget, timed)
 	if err != nil {
 		return nil, fmt.Errorf("method %s: %w", spec.Method, err)
 	}

@@ -146,7 +146,7 @@ func evaluationLimit(t *testing.T, r records.Row) int {
 			opt.Currency = baselines.CurrencyGDP
 		}
 	}
-	limit, err := baselines.EvaluationLimit(r.Method, opt, r.Budget)
+	limit, err := baselines.EvaluationLimit(r.Method, opt, r.Budget, nil)
 	if err != nil {
 		t.Fatalf("%s %s: %v", r.Method, r.Config, err)
 	}
