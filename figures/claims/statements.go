@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Statement is one clause of the paper that asserts a property of an experiment's results
@@ -154,6 +155,33 @@ func Figures(statements []Statement) []string {
 				out = append(out, c.Figure)
 			}
 		}
+	}
+	return out
+}
+
+// Conditions are the design choices of the project that a claim's verdict rests on, where the
+// paper leaves them open: the privacy currency of a private comparison, DP-GIBO's clipping
+// rule where the paper gives no B, and the scale of "substantially". The stand-in data, the
+// fourth, is read from the results (verdict's StandIn).
+func Conditions(c Claim) []string {
+	var out []string
+	configs := c.A.Config + " " + c.B.Config
+	switch {
+	case c.Figure == "fig-private-select" && strings.Contains(configs, "currency=gdp"):
+		out = append(out, "currency: equal mu-GDP")
+	case c.Figure == "fig-private-select":
+		out = append(out, "currency: each comparator at the (epsilon, 1e-5) of DP-GIBO's mu")
+	case c.Figure == "fig-private":
+		out = append(out, "currency: every method mu-GDP at equal mu")
+	}
+	switch c.Figure {
+	case "fig2a-b3":
+		out = append(out, "clip: B = 3, fixed before fig2a's first runs")
+	case "fig2a", "noise-misspec":
+		out = append(out, "clip: the noise-floor rule B = 2 sigma/l")
+	}
+	if c.Metric == MetricLogGap && c.Margin == SubstantialMargin {
+		out = append(out, `"substantially": a gap to f* at most half the other's`)
 	}
 	return out
 }

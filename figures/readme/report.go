@@ -99,6 +99,7 @@ func report(dir string, statements []claims.Statement, summaryOnly bool, img ima
 	writeTally(&b, stRows, declared)
 	paperCounted := func(c verdict.ClaimRow) bool { return c.SourceSection != "" && c.Counts }
 	writeFigureTally(&b, "The paper's counted claims by figure", order, ran, claimRows, paperCounted)
+	writeConditions(&b, stRows)
 	if summaryOnly {
 		return b.String(), nil
 	}
@@ -207,6 +208,25 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 	b.WriteString("\n\n")
 }
 
+// writeConditions lists the paper's decided statements with the design choices each rests
+// on (statements.csv's conditions), folded.
+func writeConditions(b *strings.Builder, rows []verdict.StatementRow) {
+	var lines []string
+	for _, r := range rows {
+		if r.SourceSection == "" || r.Repeats != "" || (r.Verdict != verdict.Reproduced && r.Verdict != verdict.NotReproduced) {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("| `%s` | %s | %s |", r.StatementID, r.Verdict, cmp.Or(r.Conditions, "none of them")))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "<details><summary>The %d decided statements and the design choices each rests on (currency, clipping rule, the stand-in, the scale of \"substantially\")</summary>\n\n", len(lines))
+	b.WriteString("| statement | verdict | rests on |\n|---|---|---|\n")
+	b.WriteString(strings.Join(lines, "\n"))
+	b.WriteString("\n\n</details>\n\n")
+}
+
 // substituteMark marks a statement decided on substitute data.
 const substituteMark = "(stand-in)"
 
@@ -284,7 +304,7 @@ func writeClaimDeclarations(b *strings.Builder, fig string, claimRows []verdict.
 }
 
 func writeStatements(b *strings.Builder, title string, rows []verdict.StatementRow, claimRows []verdict.ClaimRow, paper bool, power []records.PowerRow, declared map[string]string) {
-	fmt.Fprintf(b, "## %s\n\n| source | statement | verdict | claims declared | claims (verdict; aside: shown, not counted) |\n|---|---|---|---|---|\n", title)
+	fmt.Fprintf(b, "## %s\n\n| source | statement | verdict | rests on | claims declared | claims (verdict; aside: shown, not counted) |\n|---|---|---|---|---|---|\n", title)
 	verdictOf, figureOf := map[string]string{}, map[string]string{}
 	for _, c := range claimRows {
 		verdictOf[c.Claim], figureOf[c.Claim] = c.Verdict, c.Figure
@@ -341,7 +361,7 @@ func writeStatements(b *strings.Builder, title string, rows []verdict.StatementR
 		if r.Verdict != verdict.NotTestable {
 			status = declaredStatus(strings.Fields(counted), declared)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", source, cell(r.Statement), verdictText, status, cell(what))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", source, cell(r.Statement), verdictText, cell(r.Conditions), status, cell(what))
 	}
 	b.WriteString("\n")
 }

@@ -834,10 +834,12 @@ func Judge(res *Results, statements []claims.Statement) ([]ClaimRow, []Statement
 	}
 	byFigure := map[string][]claims.Claim{}
 	aside := map[string]bool{} // claims shown beside their statement, not counted
+	byID := map[string]claims.Claim{}
 	for _, st := range statements {
 		for _, cl := range st.Claims {
 			byFigure[cl.Figure] = append(byFigure[cl.Figure], cl)
 			aside[cl.ID] = cl.Aside != ""
+			byID[cl.ID] = cl
 		}
 	}
 	type outcome struct {
@@ -899,7 +901,24 @@ func Judge(res *Results, statements []claims.Statement) ([]ClaimRow, []Statement
 			all = append(all, o.row)
 		}
 		rows = append(rows, stRows...)
-		sts = append(sts, statementRow(st, all))
+		sr := statementRow(st, all)
+		if sr.Verdict != NotTestable {
+			var conds []string
+			for _, r := range all {
+				if r.Counts {
+					for _, c := range claims.Conditions(byID[r.Claim]) {
+						if !slices.Contains(conds, c) {
+							conds = append(conds, c)
+						}
+					}
+				}
+			}
+			if sr.StandInDecides {
+				conds = append(conds, "the synthetic CT-slice stand-in")
+			}
+			sr.Conditions = strings.Join(conds, "; ")
+		}
+		sts = append(sts, sr)
 	}
 	return rows, sts, cmps, nil
 }

@@ -27,6 +27,9 @@ type StatementRow struct {
 	// on stand-in data (ClaimRow.StandIn), the statement would take another verdict. Only such
 	// a statement is tagged and counted "(stand-in)".
 	StandInDecides bool `csv:"stand_in_decides"`
+	// Conditions are the project's design choices the verdict rests on (claims.Conditions
+	// of its counted claims, and the stand-in when it decides), joined by "; ".
+	Conditions string `csv:"conditions"`
 }
 
 // statementRow aggregates a statement's claim rows into its verdict, and says whether the
