@@ -106,6 +106,9 @@ func report(dir string, statements []claims.Statement, summaryOnly bool, img ima
 	writeFigureTally(&b, "Claims shown aside (not counted)", order, ran, claimRows, func(c verdict.ClaimRow) bool { return c.SourceSection != "" && !c.Counts })
 	writeFigureTally(&b, "The project's own claims", order, ran, claimRows, func(c verdict.ClaimRow) bool { return c.SourceSection == "" })
 	writeStatements(&b, "The paper's statements", stRows, claimRows, true, power, declared)
+	if err := writeContribution3(&b, dir); err != nil {
+		return "", err
+	}
 	writeStatements(&b, "The project's own statements (not counted above)", stRows, claimRows, false, power, declared)
 	for _, fig := range order {
 		if ran[fig] {
@@ -225,6 +228,36 @@ func writeConditions(b *strings.Builder, rows []verdict.StatementRow) {
 	b.WriteString("| statement | verdict | rests on |\n|---|---|---|\n")
 	b.WriteString(strings.Join(lines, "\n"))
 	b.WriteString("\n\n</details>\n\n")
+}
+
+// writeContribution3 judges contribution (3) again under the readings its declared one chose
+// among (studies.Contribution3Sensitivity), from dir's raw fig-private-select runs, and
+// writes the table; nothing when dir has no such runs.
+func writeContribution3(b *strings.Builder, dir string) error {
+	if _, ok := records.FindCSV(dir, "fig-private-select"); !ok {
+		return nil
+	}
+	res, err := verdict.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	rows, err := studies.Contribution3Sensitivity(res)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	b.WriteString("### Contribution (3) under other readings\n\n")
+	b.WriteString("The verdict contribution (3) would take under each reading its declared one (in bold) chose among: the currency (each comparator at the (epsilon, 1e-5) of DP-GIBO's mu, or equal mu-GDP, where only dp-random, dp-ucb, dp-rnm and dp-select-geometric have a guarantee to compare), \"substantially\" as a gap to f* at most 1/1, 1/1.5 or 1/2 of the comparator's, with or without SVR (the stand-in), and an absolute floor (DP-GIBO's loss also lower by 0.05 G0) or none. Each reading's claims join fig-private-select's Holm family in place of the declared ones. The floor was proposed after fig-private-select's runs: it is shown here and counts for figures first run after it is declared only.\n\n")
+	b.WriteString("| currency | ratio | SVR | floor | claims | reproduced | not reproduced | verdict |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		verdictText := r.Verdict
+		if r.Declared {
+			verdictText = "**" + r.Verdict + "** (declared)"
+		}
+		fmt.Fprintf(b, "| %s | %g | %s | %s | %d | %d | %d | %s |\n", r.Currency, r.Ratio, yesNo(r.WithSVR), map[bool]string{true: "0.05 G0", false: "none"}[r.Floor],
+			r.Claims, r.Reproduced, r.NotReproduced, verdictText)
+	}
+	b.WriteString("\n")
+	return nil
 }
 
 // substituteMark marks a statement decided on substitute data.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"dpgibo/figures/verdict"
+	"dpgibo/internal/artefacts"
 	"dpgibo/internal/records"
 	"dpgibo/private"
 )
@@ -73,5 +75,54 @@ func TestDefaultRuleIsTheStudysChoice(t *testing.T) {
 	}
 	if got := RuleName(private.DefaultRule); got != want {
 		t.Errorf("private.DefaultRule is %q; the committed study chose %q", got, want)
+	}
+}
+
+// Contribution (3)'s table of readings reproduces the committed verdict at the declared
+// reading (the same claims judged in the same Holm family), and has the 24 readings.
+func TestContribution3DeclaredReadingIsTheCommittedVerdict(t *testing.T) {
+	artefacts.Check(t)
+	dir := filepath.Join("..", "..", "reproduction")
+	res, err := verdict.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Contribution3Sensitivity(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claimRows, err := records.ReadFile[verdict.ClaimRow](filepath.Join(dir, "claims.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stRows, err := records.ReadFile[verdict.StatementRow](filepath.Join(dir, "statements.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want SensitivityRow
+	for _, c := range claimRows {
+		if c.StatementID == contribution3 && c.Counts {
+			want.Claims++
+			want.Reproduced += map[bool]int{true: 1}[c.Verdict == verdict.Reproduced]
+			want.NotReproduced += map[bool]int{true: 1}[c.Verdict == verdict.NotReproduced]
+		}
+	}
+	for _, s := range stRows {
+		if s.StatementID == contribution3 {
+			want.Verdict = s.Verdict
+		}
+	}
+	declared := 0
+	for _, r := range rows {
+		if !r.Declared {
+			continue
+		}
+		declared++
+		if r.Claims != want.Claims || r.Reproduced != want.Reproduced || r.NotReproduced != want.NotReproduced || r.Verdict != want.Verdict {
+			t.Errorf("declared reading %+v, committed %+v", r, want)
+		}
+	}
+	if len(rows) != 24 || declared != 1 {
+		t.Errorf("%d readings, %d declared; want 24 and 1", len(rows), declared)
 	}
 }
