@@ -176,7 +176,7 @@ func writeHistory(b *strings.Builder, fig, h string, history []records.ClaimsHis
 // writeTally writes the headline: the paper's statements by verdict, a statement that
 // restates another counted once; and how many decided ones rest on substitute data.
 func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[string]string) {
-	count, n, repeats, substitute := map[string]int{}, 0, 0, 0
+	count, n, repeats, substitute, undecidable := map[string]int{}, 0, 0, 0, 0
 	statuses := map[string]int{}
 	for _, r := range rows {
 		if r.SourceSection == "" {
@@ -188,6 +188,9 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 		}
 		count[r.Verdict]++
 		n++
+		if r.Undecidable != "" {
+			undecidable++
+		}
 		if r.Verdict != verdict.NotTestable {
 			counted, _, _ := strings.Cut(r.Claims, "aside:")
 			switch status := declaredStatus(strings.Fields(counted), declared); status {
@@ -201,8 +204,8 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 			substitute++
 		}
 	}
-	fmt.Fprintf(b, "**%d statements of the paper: %d reproduced, %d not reproduced, %d inconclusive, %d not yet run, %d not testable** (alpha = %g after Holm within each figure; margins 0.1 G0, \"substantially\" a gap at least twice the other's).",
-		n, count[verdict.Reproduced], count[verdict.NotReproduced], count[verdict.Inconclusive], count[verdict.NotYetRun], count[verdict.NotTestable], verdict.Alpha)
+	fmt.Fprintf(b, "**%d statements of the paper: %d reproduced, %d not reproduced, %d inconclusive (%d of them undecidable as declared), %d not yet run, %d not testable** (alpha = %g after Holm within each figure; margins 0.1 G0, \"substantially\" a gap at least twice the other's).",
+		n, count[verdict.Reproduced], count[verdict.NotReproduced], count[verdict.Inconclusive], undecidable, count[verdict.NotYetRun], count[verdict.NotTestable], verdict.Alpha)
 	fmt.Fprintf(b, " %d more restate one of these and are not counted again. %d of the decided ones rest on substitute data: judged again without their claims on the synthetic CT-slice stand-in, they would take another verdict (marked %s).", repeats, substitute, substituteMark)
 	if len(declared) > 0 {
 		fmt.Fprintf(b, " Of the testable ones, %d rest on claims all declared before their figures' first results, %d on claims all declared after, %d on both (docs/results.md labels each; reproduction/claim-history.csv).",
@@ -373,6 +376,9 @@ func writeStatements(b *strings.Builder, title string, rows []verdict.StatementR
 		if r.StandInDecides && (r.Verdict == verdict.Reproduced || r.Verdict == verdict.NotReproduced) {
 			verdictText += " " + substituteMark
 		}
+		if r.Undecidable != "" {
+			verdictText += ", undecidable as declared: " + r.Undecidable
+		}
 		if r.Verdict == verdict.Inconclusive {
 			// P(decided) from the figures that hold the statement's counted claims only: a
 			// power row of a figure it no longer counts is stale.
@@ -382,7 +388,7 @@ func writeStatements(b *strings.Builder, title string, rows []verdict.StatementR
 			}
 			var ps []string
 			for _, p := range power {
-				if p.StatementID == r.StatementID && p.Seeds == p.Seeds0 && (len(claimRows) == 0 || figures[p.Figure]) {
+				if p.StatementID == r.StatementID && (p.Seeds == p.Seeds0 || (r.Undecidable != "" && p.Seeds == 4*p.Seeds0)) && (len(claimRows) == 0 || figures[p.Figure]) {
 					ps = append(ps, fmt.Sprintf("%s %.2f at %d seeds", p.Figure, p.PDecided, p.Seeds))
 				}
 			}

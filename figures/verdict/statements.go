@@ -30,6 +30,12 @@ type StatementRow struct {
 	// Conditions are the project's design choices the verdict rests on (claims.Conditions
 	// of its counted claims, and the stand-in when it decides), joined by "; ".
 	Conditions string `csv:"conditions"`
+	// Undecidable, for an inconclusive statement, names the structural reason no number of
+	// seeds can decide it as declared (empty otherwise): a counted claim whose do-nothing
+	// control cannot be refuted (ControlP = 1: a method that stays at its start satisfies
+	// the claim as well, so the claim can never be reproduced), or no claim specific to the
+	// statement (a contrasted method reproduces them too, and more seeds only confirm it).
+	Undecidable string `csv:"undecidable"`
 }
 
 // statementRow aggregates a statement's claim rows into its verdict, and says whether the
@@ -96,5 +102,25 @@ func judgeStatement(st claims.Statement, rows []ClaimRow) StatementRow {
 	if count[NotSpecific] > 0 {
 		out.Reason += fmt.Sprintf("; %d not specific (a contrasted method reproduces them too), not counted", count[NotSpecific])
 	}
+	if out.Verdict == Inconclusive {
+		out.Undecidable = undecidable(rows, decided)
+	}
 	return out
+}
+
+// undecidable names why an inconclusive statement cannot be decided as declared, or "".
+func undecidable(rows []ClaimRow, decided int) string {
+	var stuck []string
+	for _, r := range rows {
+		if r.Counts && r.Verdict == Inconclusive && r.ControlP.Valid && r.ControlP.Value >= 1 {
+			stuck = append(stuck, r.Claim)
+		}
+	}
+	switch {
+	case len(stuck) > 0:
+		return "do-nothing control cannot be refuted (a method at its start satisfies the claim too): " + strings.Join(stuck, ", ")
+	case decided == 0:
+		return "not specific at any n: a contrasted method reproduces every claim too"
+	}
+	return ""
 }

@@ -563,3 +563,33 @@ func TestStandInDecidesOnlyWhenTheVerdictMoves(t *testing.T) {
 		}
 	}
 }
+
+// An inconclusive statement is undecidable as declared when a counted claim's do-nothing
+// control cannot be refuted (p x k = 1), or when no claim is specific to it; not when a
+// claim merely lacks seeds.
+func TestUndecidableAsDeclared(t *testing.T) {
+	st := claims.Statement{ID: "s", Source: "S", Sentence: "s"}
+	claim := func(id, v string, control float64) ClaimRow {
+		r := ClaimRow{Claim: id, Verdict: v, Counts: true}
+		if control >= 0 {
+			r.ControlP = records.Some(control)
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name string
+		rows []ClaimRow
+		want string // a substring of the reason, "" for none
+	}{
+		{"control cannot be refuted", []ClaimRow{claim("a", Reproduced, 0.001), claim("b", Inconclusive, 1)}, "control cannot be refuted"},
+		{"control not refuted yet", []ClaimRow{claim("a", Reproduced, 0.001), claim("b", Inconclusive, 0.09)}, ""},
+		{"no specific claim", []ClaimRow{claim("a", NotSpecific, -1)}, "not specific at any n"},
+		{"a specific claim lacks seeds", []ClaimRow{claim("a", NotSpecific, -1), claim("b", Inconclusive, -1)}, ""},
+		{"decided", []ClaimRow{claim("a", NotReproduced, 1), claim("b", Inconclusive, 1)}, ""},
+	} {
+		got := statementRow(st, c.rows)
+		if (c.want == "") != (got.Undecidable == "") || !strings.Contains(got.Undecidable, c.want) {
+			t.Errorf("%s: verdict %s, undecidable %q; want %q", c.name, got.Verdict, got.Undecidable, c.want)
+		}
+	}
+}
