@@ -35,6 +35,14 @@ type Statement struct {
 	// twice, resting on the same claims): it is judged and shown, and the tally counts the
 	// two once.
 	Repeats string
+	// PostHocOf, when set, makes this statement a reading of statement PostHocOf declared
+	// after the results: it is judged and shown beside it and tallied on a line of its own,
+	// and it never moves a declared verdict (its own claims are judged in a second pass, in
+	// their figures' Holm families with the declared claims).
+	PostHocOf string
+	// Reading says, in words, which reading of the paper's sentence the claims test and why
+	// (for a declared statement that has a post-hoc reading, why the declared one is kept).
+	Reading string
 }
 
 // Paper reports whether the statement is the paper's.
@@ -75,6 +83,12 @@ func Check(sts []Statement) error {
 		}
 		if st.Repeats != "" && (!seenSt[st.Repeats] || st.Repeats == st.ID) {
 			return fmt.Errorf("statement %s repeats %q, which is not another declared statement", st.ID, st.Repeats)
+		}
+		if st.PostHocOf != "" {
+			i := slices.IndexFunc(sts, func(o Statement) bool { return o.ID == st.PostHocOf })
+			if i < 0 || sts[i].PostHocOf != "" || st.Reading == "" {
+				return fmt.Errorf("statement %s is a post-hoc reading of %q, which must be a declared statement other than a reading, and must say its reading", st.ID, st.PostHocOf)
+			}
 		}
 	}
 	return nil

@@ -178,13 +178,28 @@ func writeHistory(b *strings.Builder, fig, h string, history []records.ClaimsHis
 func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[string]string) {
 	count, n, repeats, substitute, undecidable := map[string]int{}, 0, 0, 0, 0
 	statuses := map[string]int{}
+	reading := map[string]verdict.StatementRow{}
 	for _, r := range rows {
-		if r.SourceSection == "" {
+		if r.PostHocOf != "" {
+			reading[r.PostHocOf] = r
+		}
+	}
+	alt, altUndecidable := map[string]int{}, 0
+	for _, r := range rows {
+		if r.SourceSection == "" || r.PostHocOf != "" {
 			continue
 		}
 		if r.Repeats != "" {
 			repeats++
 			continue
+		}
+		a := r
+		if p, ok := reading[r.StatementID]; ok {
+			a = p
+		}
+		alt[a.Verdict]++
+		if a.Undecidable != "" {
+			altUndecidable++
 		}
 		count[r.Verdict]++
 		n++
@@ -207,6 +222,10 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 	fmt.Fprintf(b, "**%d statements of the paper: %d reproduced, %d not reproduced, %d inconclusive (%d of them undecidable as declared), %d not yet run, %d not testable** (alpha = %g after Holm within each figure; margins 0.1 G0, \"substantially\" a gap at least twice the other's).",
 		n, count[verdict.Reproduced], count[verdict.NotReproduced], count[verdict.Inconclusive], undecidable, count[verdict.NotYetRun], count[verdict.NotTestable], verdict.Alpha)
 	fmt.Fprintf(b, " %d more restate one of these and are not counted again. %d of the decided ones rest on substitute data: judged again without their claims on the synthetic CT-slice stand-in, they would take another verdict (marked %s).", repeats, substitute, substituteMark)
+	if len(reading) > 0 {
+		fmt.Fprintf(b, " With the %d post-hoc readings (declared after the results) in place of their declared statements: %d reproduced, %d not reproduced, %d inconclusive (%d undecidable as declared), %d not yet run, %d not testable.",
+			len(reading), alt[verdict.Reproduced], alt[verdict.NotReproduced], alt[verdict.Inconclusive], altUndecidable, alt[verdict.NotYetRun], alt[verdict.NotTestable])
+	}
 	if len(declared) > 0 {
 		fmt.Fprintf(b, " Of the testable ones, %d rest on claims all declared before their figures' first results, %d on claims all declared after, %d on both (docs/results.md labels each; reproduction/claim-history.csv).",
 			statuses["before results"], statuses["after results"], statuses["both"])
@@ -219,7 +238,7 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 func writeConditions(b *strings.Builder, rows []verdict.StatementRow) {
 	var lines []string
 	for _, r := range rows {
-		if r.SourceSection == "" || r.Repeats != "" || (r.Verdict != verdict.Reproduced && r.Verdict != verdict.NotReproduced) {
+		if r.SourceSection == "" || r.Repeats != "" || r.PostHocOf != "" || (r.Verdict != verdict.Reproduced && r.Verdict != verdict.NotReproduced) {
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("| `%s` | %s | %s |", r.StatementID, r.Verdict, cmp.Or(r.Conditions, "none of them")))
@@ -345,7 +364,20 @@ func writeStatements(b *strings.Builder, title string, rows []verdict.StatementR
 	for _, c := range claimRows {
 		verdictOf[c.Claim], figureOf[c.Claim] = c.Verdict, c.Figure
 	}
+	// A post-hoc reading follows the statement it reads.
+	var ordered []verdict.StatementRow
 	for _, r := range rows {
+		if r.PostHocOf != "" {
+			continue
+		}
+		ordered = append(ordered, r)
+		for _, p := range rows {
+			if p.PostHocOf == r.StatementID {
+				ordered = append(ordered, p)
+			}
+		}
+	}
+	for _, r := range ordered {
 		if (r.SourceSection != "") != paper {
 			continue
 		}
@@ -366,6 +398,13 @@ func writeStatements(b *strings.Builder, title string, rows []verdict.StatementR
 		}
 		source := r.SourceSection
 		source = cmp.Or(source, "project")
+		sentence := r.Statement
+		if r.PostHocOf != "" {
+			source += " (post-hoc reading of `" + r.PostHocOf + "`, not in the headline tally)"
+		}
+		if r.Reading != "" {
+			sentence += " *Reading:* " + r.Reading
+		}
 		if r.Substitute != "" {
 			what += " (substitute data: " + r.Substitute + ")"
 		}
@@ -400,7 +439,7 @@ func writeStatements(b *strings.Builder, title string, rows []verdict.StatementR
 		if r.Verdict != verdict.NotTestable {
 			status = declaredStatus(strings.Fields(counted), declared)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", source, cell(r.Statement), verdictText, cell(r.Conditions), status, cell(what))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", source, cell(sentence), verdictText, cell(r.Conditions), status, cell(what))
 	}
 	b.WriteString("\n")
 }

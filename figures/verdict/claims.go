@@ -832,6 +832,72 @@ func Judge(res *Results, statements []claims.Statement) ([]ClaimRow, []Statement
 	if err := claims.Check(statements); err != nil {
 		return nil, nil, nil, err
 	}
+	// Post-hoc readings never move a declared verdict: the declared statements are judged
+	// alone, and the readings (with their own claims in their figures' Holm families) in a
+	// second pass, from which only the readings' rows are kept.
+	var declared []claims.Statement
+	readings := map[string]bool{}
+	for _, st := range statements {
+		if st.PostHocOf == "" {
+			declared = append(declared, st)
+		} else {
+			readings[st.ID] = true
+		}
+	}
+	if len(readings) == 0 {
+		return judgeAllStatements(res, statements)
+	}
+	rows, sts, cmps, err := judgeAllStatements(res, declared)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	allRows, allSts, allCmps, err := judgeAllStatements(res, statements)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	readingClaims := map[string]bool{}
+	for _, st := range statements {
+		if readings[st.ID] {
+			for _, c := range st.Claims {
+				readingClaims[c.ID] = true
+			}
+		}
+	}
+	var outRows []ClaimRow
+	var outSts []StatementRow
+	var outCmps []Comparison
+	i, j := 0, 0
+	for _, st := range statements {
+		// Rows come out in the statements' order, each statement's claims in its order.
+		n := len(st.Claims)
+		if readings[st.ID] {
+			outRows = append(outRows, allRows[i:i+n]...)
+		} else {
+			outRows = append(outRows, rows[j:j+n]...)
+			j += n
+		}
+		i += n
+	}
+	k := 0
+	for idx, st := range statements {
+		if readings[st.ID] {
+			outSts = append(outSts, allSts[idx])
+		} else {
+			outSts = append(outSts, sts[k])
+			k++
+		}
+	}
+	outCmps = append(outCmps, cmps...)
+	for _, c := range allCmps {
+		if readingClaims[c.Claim] {
+			outCmps = append(outCmps, c)
+		}
+	}
+	return outRows, outSts, outCmps, nil
+}
+
+// judgeAllStatements judges statements, each claim in its figure's Holm family of every claim given.
+func judgeAllStatements(res *Results, statements []claims.Statement) ([]ClaimRow, []StatementRow, []Comparison, error) {
 	byFigure := map[string][]claims.Claim{}
 	aside := map[string]bool{} // claims shown beside their statement, not counted
 	byID := map[string]claims.Claim{}

@@ -30,6 +30,10 @@ type StatementRow struct {
 	// Conditions are the project's design choices the verdict rests on (claims.Conditions
 	// of its counted claims, and the stand-in when it decides), joined by "; ".
 	Conditions string `csv:"conditions"`
+	// PostHocOf names the declared statement this row is a post-hoc reading of (empty for a
+	// declared statement); Reading is the statement's reading in words.
+	PostHocOf string `csv:"post_hoc_of"`
+	Reading   string `csv:"reading"`
 	// Undecidable, for an inconclusive statement, names the structural reason no number of
 	// seeds can decide it as declared (empty otherwise): a counted claim whose do-nothing
 	// control cannot be refuted (ControlP = 1: a method that stays at its start satisfies
@@ -59,7 +63,8 @@ func statementRow(st claims.Statement, rows []ClaimRow) StatementRow {
 
 // judgeStatement aggregates a statement's claim rows into its verdict.
 func judgeStatement(st claims.Statement, rows []ClaimRow) StatementRow {
-	out := StatementRow{StatementID: st.ID, Statement: st.Sentence, SourceSection: st.Source, Substitute: st.Substitute, Repeats: st.Repeats}
+	out := StatementRow{StatementID: st.ID, Statement: st.Sentence, SourceSection: st.Source, Substitute: st.Substitute, Repeats: st.Repeats,
+		PostHocOf: st.PostHocOf, Reading: st.Reading}
 	if st.Paper() {
 		out.SourceSentence = st.Sentence
 	}
