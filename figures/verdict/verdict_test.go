@@ -11,6 +11,7 @@ import (
 
 	"dpgibo/figures/claims"
 	"dpgibo/figures/verdict/verdicttest"
+	"dpgibo/internal/artefacts"
 	"dpgibo/internal/records"
 )
 
@@ -590,6 +591,52 @@ func TestUndecidableAsDeclared(t *testing.T) {
 		got := statementRow(st, c.rows)
 		if (c.want == "") != (got.Undecidable == "") || !strings.Contains(got.Undecidable, c.want) {
 			t.Errorf("%s: verdict %s, undecidable %q; want %q", c.name, got.Verdict, got.Undecidable, c.want)
+		}
+	}
+}
+
+// Post-hoc readings never move a declared verdict: judging the committed runs with and
+// without them gives every declared statement and claim the same row.
+func TestPostHocReadingsMoveNoDeclaredVerdict(t *testing.T) {
+	artefacts.Check(t)
+	res, err := ReadDir(filepath.Join("..", "..", "reproduction"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := claims.Statements()
+	var declared []claims.Statement
+	for _, st := range all {
+		if st.PostHocOf == "" {
+			declared = append(declared, st)
+		}
+	}
+	if len(declared) == len(all) {
+		t.Fatal("no post-hoc reading is declared; the test has nothing to check")
+	}
+	wantClaims, wantSts, _, err := Judge(res, declared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotClaims, gotSts, _, err := Judge(res, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]ClaimRow{}
+	for _, c := range gotClaims {
+		byID[c.Claim] = c
+	}
+	for _, c := range wantClaims {
+		if byID[c.Claim] != c {
+			t.Errorf("claim %s moves when the post-hoc readings are judged: %+v, alone %+v", c.Claim, byID[c.Claim], c)
+		}
+	}
+	stByID := map[string]StatementRow{}
+	for _, s := range gotSts {
+		stByID[s.StatementID] = s
+	}
+	for _, s := range wantSts {
+		if stByID[s.StatementID] != s {
+			t.Errorf("statement %s moves when the post-hoc readings are judged", s.StatementID)
 		}
 	}
 }
