@@ -35,6 +35,11 @@ type Statement struct {
 	// twice, resting on the same claims): it is judged and shown, and the tally counts the
 	// two once.
 	Repeats string
+	// PostHoc marks a statement declared after the results it rests on: judged and shown,
+	// tallied on a line of its own ("declared after the results"), never in the headline,
+	// and, like a post-hoc reading, judged in a second pass so that its claims move no
+	// declared verdict.
+	PostHoc bool
 	// PostHocOf, when set, makes this statement a reading of statement PostHocOf declared
 	// after the results: it is judged and shown beside it and tallied on a line of its own,
 	// and it never moves a declared verdict (its own claims are judged in a second pass, in
@@ -47,6 +52,10 @@ type Statement struct {
 
 // Paper reports whether the statement is the paper's.
 func (s Statement) Paper() bool { return s.Source != "" }
+
+// Late reports whether the statement was declared after its results: a post-hoc statement
+// or a post-hoc reading.
+func (s Statement) Late() bool { return s.PostHoc || s.PostHocOf != "" }
 
 // Check rejects duplicate ids and malformed declarations.
 func Check(sts []Statement) error {

@@ -185,8 +185,15 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 		}
 	}
 	alt, altUndecidable := map[string]int{}, 0
+	late, lateN := map[string]int{}, 0
 	for _, r := range rows {
-		if r.SourceSection == "" || r.PostHocOf != "" {
+		if r.SourceSection != "" && r.PostHoc {
+			late[r.Verdict]++
+			lateN++
+		}
+	}
+	for _, r := range rows {
+		if r.SourceSection == "" || r.PostHocOf != "" || r.PostHoc {
 			continue
 		}
 		if r.Repeats != "" {
@@ -222,6 +229,10 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 	fmt.Fprintf(b, "**%d statements of the paper: %d reproduced, %d not reproduced, %d inconclusive (%d of them undecidable as declared), %d not yet run, %d not testable** (alpha = %g after Holm within each figure; margins 0.1 G0, \"substantially\" a gap at least twice the other's).",
 		n, count[verdict.Reproduced], count[verdict.NotReproduced], count[verdict.Inconclusive], undecidable, count[verdict.NotYetRun], count[verdict.NotTestable], verdict.Alpha)
 	fmt.Fprintf(b, " %d more restate one of these and are not counted again. %d of the decided ones rest on substitute data: judged again without their claims on the synthetic CT-slice stand-in, they would take another verdict (marked %s).", repeats, substitute, substituteMark)
+	if lateN > 0 {
+		fmt.Fprintf(b, " Declared after the results, and tallied apart: %d more statements of the paper, %d reproduced, %d not reproduced, %d inconclusive, %d not testable.",
+			lateN, late[verdict.Reproduced], late[verdict.NotReproduced], late[verdict.Inconclusive], late[verdict.NotTestable])
+	}
 	if len(reading) > 0 {
 		fmt.Fprintf(b, " With the %d post-hoc readings (declared after the results) in place of their declared statements: %d reproduced, %d not reproduced, %d inconclusive (%d undecidable as declared), %d not yet run, %d not testable.",
 			len(reading), alt[verdict.Reproduced], alt[verdict.NotReproduced], alt[verdict.Inconclusive], altUndecidable, alt[verdict.NotYetRun], alt[verdict.NotTestable])
@@ -238,7 +249,7 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 func writeConditions(b *strings.Builder, rows []verdict.StatementRow) {
 	var lines []string
 	for _, r := range rows {
-		if r.SourceSection == "" || r.Repeats != "" || r.PostHocOf != "" || (r.Verdict != verdict.Reproduced && r.Verdict != verdict.NotReproduced) {
+		if r.SourceSection == "" || r.Repeats != "" || r.PostHocOf != "" || r.PostHoc || (r.Verdict != verdict.Reproduced && r.Verdict != verdict.NotReproduced) {
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("| `%s` | %s | %s |", r.StatementID, r.Verdict, cmp.Or(r.Conditions, "none of them")))
@@ -399,8 +410,11 @@ func writeStatements(b *strings.Builder, title string, rows []verdict.StatementR
 		source := r.SourceSection
 		source = cmp.Or(source, "project")
 		sentence := r.Statement
-		if r.PostHocOf != "" {
+		switch {
+		case r.PostHocOf != "":
 			source += " (post-hoc reading of `" + r.PostHocOf + "`, not in the headline tally)"
+		case r.PostHoc:
+			source += " (declared after the results, not in the headline tally)"
 		}
 		if r.Reading != "" {
 			sentence += " *Reading:* " + r.Reading

@@ -832,16 +832,16 @@ func Judge(res *Results, statements []claims.Statement) ([]ClaimRow, []Statement
 	if err := claims.Check(statements); err != nil {
 		return nil, nil, nil, err
 	}
-	// Post-hoc readings never move a declared verdict: the declared statements are judged
-	// alone, and the readings (with their own claims in their figures' Holm families) in a
-	// second pass, from which only the readings' rows are kept.
+	// Post-hoc statements and readings never move a declared verdict: the declared
+	// statements are judged alone, and the late ones (with their own claims in their figures'
+	// Holm families) in a second pass, from which only their rows are kept.
 	var declared []claims.Statement
 	readings := map[string]bool{}
 	for _, st := range statements {
-		if st.PostHocOf == "" {
-			declared = append(declared, st)
-		} else {
+		if st.Late() {
 			readings[st.ID] = true
+		} else {
+			declared = append(declared, st)
 		}
 	}
 	if len(readings) == 0 {

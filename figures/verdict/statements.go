@@ -33,6 +33,8 @@ type StatementRow struct {
 	// PostHocOf names the declared statement this row is a post-hoc reading of (empty for a
 	// declared statement); Reading is the statement's reading in words.
 	PostHocOf string `csv:"post_hoc_of"`
+	// PostHoc says the statement was declared after its results (claims.Statement.PostHoc).
+	PostHoc bool `csv:"post_hoc"`
 	Reading   string `csv:"reading"`
 	// Undecidable, for an inconclusive statement, names the structural reason no number of
 	// seeds can decide it as declared (empty otherwise): a counted claim whose do-nothing
@@ -64,7 +66,7 @@ func statementRow(st claims.Statement, rows []ClaimRow) StatementRow {
 // judgeStatement aggregates a statement's claim rows into its verdict.
 func judgeStatement(st claims.Statement, rows []ClaimRow) StatementRow {
 	out := StatementRow{StatementID: st.ID, Statement: st.Sentence, SourceSection: st.Source, Substitute: st.Substitute, Repeats: st.Repeats,
-		PostHocOf: st.PostHocOf, Reading: st.Reading}
+		PostHocOf: st.PostHocOf, PostHoc: st.PostHoc, Reading: st.Reading}
 	if st.Paper() {
 		out.SourceSentence = st.Sentence
 	}

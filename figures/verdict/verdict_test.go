@@ -606,7 +606,7 @@ func TestPostHocReadingsMoveNoDeclaredVerdict(t *testing.T) {
 	all := claims.Statements()
 	var declared []claims.Statement
 	for _, st := range all {
-		if st.PostHocOf == "" {
+		if !st.Late() {
 			declared = append(declared, st)
 		}
 	}
