@@ -34,8 +34,8 @@ type StatementRow struct {
 	// declared statement); Reading is the statement's reading in words.
 	PostHocOf string `csv:"post_hoc_of"`
 	// PostHoc says the statement was declared after its results (claims.Statement.PostHoc).
-	PostHoc bool `csv:"post_hoc"`
-	Reading   string `csv:"reading"`
+	PostHoc bool   `csv:"post_hoc"`
+	Reading string `csv:"reading"`
 	// Undecidable, for an inconclusive statement, names the structural reason no number of
 	// seeds can decide it as declared (empty otherwise): a counted claim whose do-nothing
 	// control cannot be refuted (ControlP = 1: a method that stays at its start satisfies
