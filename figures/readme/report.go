@@ -85,6 +85,12 @@ func report(dir string, statements []claims.Statement, summaryOnly bool, img ima
 	if err != nil {
 		return "", err
 	}
+	// P(decided) at four times the committed seeds, for the statements undecidable as declared.
+	undecidablePower, err := readOptional[records.PowerRow](filepath.Join(dir, "power", "undecidable.csv"))
+	if err != nil {
+		return "", err
+	}
+	power = append(power, undecidablePower...)
 	history, err := readOptional[records.ClaimsHistory](filepath.Join(dir, "claims-history.csv"))
 	if err != nil {
 		return "", err

@@ -191,7 +191,7 @@ func figureCSV(file string) bool {
 	}
 	switch name {
 	case "summary", "comparisons", "claims", "statements", "fstar", "fstar-search", "design-equivalence", "defaults", "defaults-loo", "library-peers", "library-private", "library-private-rules",
-		"invocations", "audit", "theory", "theory_sweep", "claims-history", "claim-history", "power", "plan":
+		"invocations", "audit", "theory", "theory_sweep", "claims-history", "claim-history", "power", "plan", "undecidable":
 		return false
 	}
 	return !strings.HasPrefix(name, "timings")
