@@ -20,10 +20,8 @@ import (
 // and takes the statement's verdict. The floor is post hoc for fig-private-select (declared
 // after its runs): it is shown here, never counted.
 const (
-	// Contribution3File is the table, written beside the verdict files.
-	Contribution3File = "contrib3-sensitivity.csv"
-	contribution3     = "contrib-3-outperforms-private-methods"
-	selectFigure      = "fig-private-select"
+	contribution3 = "contrib-3-outperforms-private-methods"
+	selectFigure  = "fig-private-select"
 	// contribution3Floor is the absolute floor, in units of G0.
 	contribution3Floor = 0.05
 )
@@ -44,8 +42,8 @@ type SensitivityRow struct {
 
 // Readings of the currency.
 const (
-	CurrencyPrimary = "primary"
-	CurrencyGDP     = "equal mu-GDP"
+	currencyPrimary = "primary"
+	currencyGDP     = "equal mu-GDP"
 )
 
 // gdpConfig is the config of a comparator's curve at equal mu-GDP (mu = 1): dp-random and
@@ -93,14 +91,14 @@ func Contribution3Sensitivity(res *verdict.Results) ([]SensitivityRow, error) {
 		return nil, fmt.Errorf("%s has no counted claim on %s", contribution3, selectFigure)
 	}
 	var out []SensitivityRow
-	for _, currency := range []string{CurrencyPrimary, CurrencyGDP} {
+	for _, currency := range []string{currencyPrimary, currencyGDP} {
 		for _, ratio := range []float64{1, 1.5, 2} {
 			for _, withSVR := range []bool{true, false} {
 				for _, floor := range []bool{false, true} {
 					var cs []claims.Claim
 					for _, p := range pairs {
 						config := "mu=1"
-						if currency == CurrencyGDP {
+						if currency == currencyGDP {
 							c, ok := gdpConfig[p.method]
 							if !ok {
 								continue
@@ -127,7 +125,7 @@ func Contribution3Sensitivity(res *verdict.Results) ([]SensitivityRow, error) {
 						return nil, fmt.Errorf("contribution (3), %s, ratio %g: %w", currency, ratio, err)
 					}
 					r := SensitivityRow{Currency: currency, Ratio: ratio, WithSVR: withSVR, Floor: floor, Claims: len(cs),
-						Declared: currency == CurrencyPrimary && ratio == 2 && withSVR && !floor}
+						Declared: currency == currencyPrimary && ratio == 2 && withSVR && !floor}
 					for _, sr := range rows {
 						if sr.StatementID == contribution3 {
 							r.Verdict = sr.Verdict
