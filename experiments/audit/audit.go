@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"dpgibo/baselines"
+	"dpgibo/figures/stats"
 	"dpgibo/internal/pool"
 	"dpgibo/internal/records"
 )
@@ -452,23 +453,21 @@ func populationPValue(est Estimate, mech Mechanism) float64 {
 	return math.Exp(hi)
 }
 
-// holm sets the Holm-adjusted p-values of the rows with one (the real mechanisms judged
-// against a population value) and marks `violation` where the adjusted p-value is below
-// alpha.
+// holm sets the Holm-adjusted p-values (stats.Holm) of the rows with one (the real
+// mechanisms judged against a population value) and marks `violation` where the adjusted
+// p-value is below alpha.
 func holm(rows []Row, alpha float64) {
 	var idx []int
+	var p []float64
 	for i, r := range rows {
 		if r.PValue.Valid {
-			idx = append(idx, i)
+			idx, p = append(idx, i), append(p, r.PValue.Value)
 		}
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rows[a].PValue.Value, rows[b].PValue.Value) })
-	running := 0.0
-	for rank, i := range idx {
-		running = math.Max(running, math.Min(1, float64(len(idx)-rank)*rows[i].PValue.Value))
-		rows[i].HolmP = records.Some(running)
-		if running < alpha {
-			rows[i].Verdict = Violation
+	for j, adj := range stats.Holm(p) {
+		rows[idx[j]].HolmP = records.Some(adj)
+		if adj < alpha {
+			rows[idx[j]].Verdict = Violation
 		}
 	}
 }
