@@ -148,6 +148,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Workers, "workers", runtime.NumCPU(), "cells run in parallel")
 	fs.BoolVar(&o.Resume, "resume", false, "skip cells already finished in the output directory")
 	fs.BoolVar(&o.Overwrite, "overwrite", false, "compute again the cells already finished in the output directory (without it, or -resume, a run refuses to start where finished cells are)")
+	fs.StringVar(&o.From, "from", "", "folder of committed results (e.g. reproduction): take the run's cells its figure CSVs, timings and manifests hold as finished, and run only the others (implies -resume)")
 	fs.BoolVar(&o.AllowMixedBackend, "allow-mixed-backend", false, "let -resume and -merge use cells computed with another BLAS backend or OpenBLAS core type (results then agree to rounding only)")
 	fs.BoolVar(&o.Merge, "merge", false, "run nothing: write the figure CSVs from the cells in the output directory (after sharded runs)")
 	fs.StringVar(&shard, "shard", "", "run shard K/N (0 <= K < N): cells i with i mod N = K")
@@ -216,6 +217,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if o.Merge && (o.Shard.N > 1 || o.Resume || o.Overwrite) {
 		return usagef("-merge runs nothing: it cannot be combined with -shard, -resume or -overwrite")
+	}
+	if o.From != "" && (o.Merge || o.Overwrite) {
+		return usagef("-from takes committed cells as finished: it cannot be combined with -merge or -overwrite")
+	}
+	if o.From != "" {
+		if fi, err := os.Stat(o.From); err != nil || !fi.IsDir() {
+			return usagef("-from %s: not a folder of committed results", o.From)
+		}
 	}
 	if o.Resume && o.Overwrite {
 		return usagef("-resume keeps the finished cells and -overwrite computes them again: give one")

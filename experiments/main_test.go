@@ -55,6 +55,8 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"-suite=audit", "-only=fig1"}, "-only is not used by -suite=audit", true},
 		{[]string{"-suite=audit", "-plan"}, "-plan estimates the figure suites", true},
 		{[]string{"-suite=paper", "-resume", "-overwrite"}, "give one", true},
+		{[]string{"-suite=paper", "-from=" + t.TempDir(), "-merge"}, "-from takes committed cells", true},
+		{[]string{"-suite=paper", "-from=" + file}, "not a folder of committed results", true},
 		// Without -suite, every other mistake still has its own message.
 		{[]string{"-only=fig99", "-plan"}, "-only=fig99: no suite has that figure", true},
 		{[]string{"-only=fig1", "-plan"}, "give -suite=", true},

@@ -58,6 +58,11 @@ type Options struct {
 	// (ErrFinishedCells), so that no finished work is redone by accident. Merge runs
 	// nothing and writes the outputs from the cells in Out (after sharded runs).
 	Resume, Overwrite, Merge bool
+	// From, when set, is a folder of committed results (such as reproduction/): before
+	// running, the cells of the run that its figure CSVs, timings and manifests hold are
+	// written into Out as finished, so that only the others run (raising a committed
+	// figure's seeds, or adding a block to it). It implies Resume.
+	From string
 	// AllowMixedBackend admits cells of another BLAS backend on Resume and Merge.
 	AllowMixedBackend bool
 	// Shard selects the cells of one shard (zero: all).
@@ -153,6 +158,16 @@ func Run(ctx context.Context, o Options) error {
 	if !o.Merge && !o.Resume && !o.Overwrite {
 		if err := r.refuseFinished(p); err != nil {
 			return err
+		}
+	}
+	if o.From != "" && !o.Merge {
+		n, err := r.unpackFrom(o.From, p)
+		if err != nil {
+			return err
+		}
+		r.Resume = true
+		if !o.Quiet {
+			fmt.Fprintf(o.Stderr, "experiments: %d finished cells taken from %s\n", n, o.From)
 		}
 	}
 	if !o.Merge {
@@ -258,6 +273,14 @@ func planRun(ctx context.Context, o Options, figs []Figure) error {
 		finished = make([]bool, len(p.Stems))
 		for i, stem := range p.Stems {
 			finished[i] = store.Done(stem)
+		}
+	}
+	if o.From != "" {
+		if finished == nil {
+			finished = make([]bool, len(p.Stems))
+		}
+		if err := fromFinished(o.From, p, finished); err != nil {
+			return err
 		}
 	}
 	var sp speed
