@@ -25,3 +25,20 @@ func TestConditions(t *testing.T) {
 		}
 	}
 }
+
+// Every declared seed raise raises seeds, for declared statements that have a counted claim
+// on the raised curves.
+func TestSeedRaisesAreForStatementsThatReadThem(t *testing.T) {
+	sts := Statements()
+	for _, r := range SeedRaises {
+		if r.To <= r.From || r.From < 1 || len(r.For) == 0 {
+			t.Errorf("%s: raise from %d to %d seeds for %v", r.Figure, r.From, r.To, r.For)
+		}
+		for _, id := range r.For {
+			i := slices.IndexFunc(sts, func(s Statement) bool { return s.ID == id })
+			if i < 0 || !slices.ContainsFunc(sts[i].Claims, func(c Claim) bool { return c.Aside == "" && r.Reads(c) }) {
+				t.Errorf("%s's raise is for %s, which is not a statement with a counted claim on the raised curves", r.Figure, id)
+			}
+		}
+	}
+}
