@@ -198,7 +198,14 @@ func claimHistory(dir, head string, statements []claims.Statement, figureRows []
 					mine = append(mine, r)
 				}
 			}
-			if slices.ContainsFunc(mine, func(r records.ClaimHistory) bool { return r.ClaimHash == h }) {
+			raised := ""
+			for _, r := range claims.SeedRaises {
+				if r.Reads(c) {
+					raised = fmt.Sprintf("%s: %d to %d seeds after results", r.Figure, r.From, r.To)
+				}
+			}
+			if i := slices.IndexFunc(mine, func(r records.ClaimHistory) bool { return r.ClaimHash == h }); i >= 0 {
+				mine[i].SeedsRaised = raised
 				out = append(out, mine...)
 				continue
 			}
@@ -234,6 +241,7 @@ func claimHistory(dir, head string, statements []claims.Statement, figureRows []
 					}
 				}
 			}
+			row.SeedsRaised = raised
 			out = append(out, row)
 		}
 	}

@@ -438,7 +438,14 @@ func writeStatements(b *strings.Builder, title string, rows []verdict.StatementR
 		if r.Undecidable != "" {
 			verdictText += ", undecidable as declared: " + r.Undecidable
 		}
-		if r.Verdict == verdict.Inconclusive {
+		if r.SeedsRaised != "" {
+			verdictText += " (seeds raised after results, " + r.SeedsRaised
+			if r.SupersededVerdict != "" {
+				verdictText += "; " + r.SupersededVerdict + " before"
+			}
+			verdictText += ")"
+		}
+		if r.Verdict == verdict.Inconclusive && r.SeedsRaised == "" {
 			// P(decided) from the figures that hold the statement's counted claims only: a
 			// power row of a figure it no longer counts is stale.
 			figures := map[string]bool{}

@@ -828,10 +828,87 @@ func judgeAll(res *Results, fig string, claims []claims.Claim) ([]judged, []floa
 // over each figure's tested claims. It returns one row per claim (claims of figures not in
 // res as "not yet run"), one row per statement, and the claims' test rows of
 // comparisons.csv, in declaration order.
+//
+// A statement with a counted claim on the curves of a declared seed raise (claims.SeedRaises)
+// says so (StatementRow.SeedsRaised), and where the seeds before the raise gave it another
+// verdict, that verdict is kept in StatementRow.SupersededVerdict.
 func Judge(res *Results, statements []claims.Statement) ([]ClaimRow, []StatementRow, []Comparison, error) {
 	if err := claims.Check(statements); err != nil {
 		return nil, nil, nil, err
 	}
+	rows, sts, cmps, err := judgeDeclaredFirst(res, statements)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, raise := range claims.SeedRaises {
+		before, ok := beforeRaise(res, raise)
+		if !ok {
+			continue
+		}
+		_, old, _, err := judgeDeclaredFirst(before, statements)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("the verdicts before the seed raise of %s: %w", raise.Figure, err)
+		}
+		note := fmt.Sprintf("%s: %d to %d seeds after its results", raise.Figure, raise.From, raise.To)
+		if raise.Task != "" {
+			note = fmt.Sprintf("%s (%s %s): %d to %d seeds after its results", raise.Figure, raise.Task, strings.Join(raise.Methods, ", "), raise.From, raise.To)
+		}
+		for i, st := range statements {
+			if !readsRaise(st, statements, raise) {
+				continue
+			}
+			sts[i].SeedsRaised = note
+			if old[i].Verdict != sts[i].Verdict {
+				sts[i].SupersededVerdict = old[i].Verdict
+			}
+		}
+	}
+	return rows, sts, cmps, nil
+}
+
+// beforeRaise returns res with the raised curves of raise cut to their seeds before it, and
+// whether any run was cut.
+func beforeRaise(res *Results, raise claims.SeedRaise) (*Results, bool) {
+	out := &Results{Figures: res.Figures, FStar: res.FStar}
+	cut := false
+	for _, c := range res.Curves {
+		if c.Figure != raise.Figure || raise.Task != "" && c.Task != raise.Task || raise.Methods != nil && !slices.Contains(raise.Methods, c.Method) {
+			out.Curves = append(out.Curves, c)
+			continue
+		}
+		nc := *c
+		nc.Runs = nil
+		for _, r := range c.Runs {
+			if r.Seed <= raise.From {
+				nc.Runs = append(nc.Runs, r)
+			}
+		}
+		cut = cut || len(nc.Runs) < len(c.Runs)
+		out.Curves = append(out.Curves, &nc)
+	}
+	return out, cut
+}
+
+// readsRaise reports whether a counted claim of st, its own or one it refers to, reads the
+// raised curves.
+func readsRaise(st claims.Statement, statements []claims.Statement, raise claims.SeedRaise) bool {
+	for _, c := range st.Claims {
+		if c.Aside == "" && raise.Reads(c) {
+			return true
+		}
+	}
+	for _, other := range statements {
+		for _, c := range other.Claims {
+			if slices.Contains(st.Refs, c.ID) && c.Aside == "" && raise.Reads(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// judgeDeclaredFirst is Judge on res without the seed raises.
+func judgeDeclaredFirst(res *Results, statements []claims.Statement) ([]ClaimRow, []StatementRow, []Comparison, error) {
 	// Post-hoc statements and readings never move a declared verdict: the declared
 	// statements are judged alone, and the late ones (with their own claims in their figures'
 	// Holm families) in a second pass, from which only their rows are kept.

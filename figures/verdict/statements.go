@@ -42,6 +42,12 @@ type StatementRow struct {
 	// the claim as well, so the claim can never be reproduced), or no claim specific to the
 	// statement (a contrasted method reproduces them too, and more seeds only confirm it).
 	Undecidable string `csv:"undecidable"`
+	// SeedsRaised names the declared seed raise (claims.SeedRaises) whose curves a counted
+	// claim of the statement reads: the figure, the curves and the seeds before and after.
+	SeedsRaised string `csv:"seeds_raised"`
+	// SupersededVerdict is the verdict the seeds before that raise gave, when it differs
+	// from Verdict (empty otherwise).
+	SupersededVerdict string `csv:"superseded_verdict"`
 }
 
 // statementRow aggregates a statement's claim rows into its verdict, and says whether the

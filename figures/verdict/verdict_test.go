@@ -640,3 +640,41 @@ func TestPostHocReadingsMoveNoDeclaredVerdict(t *testing.T) {
 		}
 	}
 }
+
+// A declared seed raise: the verdict is judged on every seed, and the verdict of the seeds
+// before the raise is kept beside it when it differs; a statement on other curves is not
+// touched.
+func TestSeedRaiseKeepsTheSupersededVerdict(t *testing.T) {
+	defer func(r []claims.SeedRaise) { claims.SeedRaises = r }(claims.SeedRaises)
+	claims.SeedRaises = []claims.SeedRaise{{Figure: "f", Methods: []string{"dpgibo", "gibo"}, From: 3, To: 12}}
+	n := 12
+	var rows []records.Row
+	rows = append(rows, verdicttest.RowsOf("f", "dpgibo", "", 5, verdicttest.Seq(n, func(i int) float64 { return 1 + 0.01*float64(i) })...)...)
+	rows = append(rows, verdicttest.RowsOf("f", "gibo", "", 5, verdicttest.Seq(n, func(i int) float64 { return 2 + 0.013*float64(i) })...)...)
+	rows = append(rows, verdicttest.RowsOf("f", "random", "", 5, verdicttest.Seq(n, func(i int) float64 { return 3 + 0.01*float64(i) })...)...)
+	rows = append(rows, verdicttest.RowsOf("f", "tpe", "", 5, verdicttest.Seq(n, func(i int) float64 { return 4 + 0.01*float64(i) })...)...)
+	sts := []claims.Statement{
+		{ID: "raised", Source: "test", Sentence: "test", Claims: []claims.Claim{
+			{ID: "lower", Figure: "f", Kind: claims.Lower, A: claims.Side{Method: "dpgibo", D: 5}, B: claims.Side{Method: "gibo", D: 5}}}},
+		{ID: "apart", Source: "test", Sentence: "test", Claims: []claims.Claim{
+			{ID: "apart-lower", Figure: "f", Kind: claims.Lower, A: claims.Side{Method: "random", D: 5}, B: claims.Side{Method: "tpe", D: 5}}}},
+	}
+	_, got, _, err := Judge(results(t, rows), sts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got[0]; r.Verdict != Reproduced || r.SupersededVerdict != Inconclusive || !strings.Contains(r.SeedsRaised, "3 to 12 seeds") {
+		t.Errorf("raised statement: verdict %q, superseded %q, raise %q; want reproduced, inconclusive before, 3 to 12 seeds", r.Verdict, r.SupersededVerdict, r.SeedsRaised)
+	}
+	if r := got[1]; r.SeedsRaised != "" || r.SupersededVerdict != "" {
+		t.Errorf("a statement on curves not raised reads %q, %q", r.SeedsRaised, r.SupersededVerdict)
+	}
+	// Before the run that adds the seeds, nothing is superseded.
+	_, got, _, err = Judge(results(t, slices.DeleteFunc(rows, func(r records.Row) bool { return r.Seed > 3 })), sts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got[0]; r.Verdict != Inconclusive || r.SupersededVerdict != "" {
+		t.Errorf("before the raise: verdict %q, superseded %q; want inconclusive and nothing superseded", r.Verdict, r.SupersededVerdict)
+	}
+}

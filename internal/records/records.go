@@ -475,6 +475,9 @@ type ClaimHistory struct {
 	DeclaredCommit string `csv:"declared_commit" records:"required"`
 	Declared       string `csv:"declared" records:"required"`
 	SupersededBy   string `csv:"superseded_by"`
+	// SeedsRaised names a declared raise of the seeds of curves the claim reads, after its
+	// figure's results (claims.SeedRaise): "FIGURE: FROM to TO seeds after results".
+	SeedsRaised string `csv:"seeds_raised"`
 }
 
 // PowerRow is one row of the power table (reproduction/power/power.csv and plan.csv,
