@@ -84,6 +84,7 @@ func privateTunerTables(dir string) (string, error) {
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %g | %s | %s | %s | %s | %s | %s |\n", r.Round, r.HeldOut, r.Rule, r.Mu, r.Method, sig(r.Gap), r.Picked, sig(r.PickedGap), yesNo(r.Pass), yesNo(r.Loose))
 		}
+		writeAcceptance(&b, rules)
 	}
 	b.WriteString("\n<details><summary>Every method's median final loss (95% interval), median start and g, per cell</summary>\n\n")
 	b.WriteString("| problem | mu | method | median loss [95% CI] | median start | g | g, seeds 1-5 | g, seeds 6-10 | above start |\n|---|---|---|---|---|---|---|---|---|\n")
@@ -93,6 +94,48 @@ func privateTunerTables(dir string) (string, error) {
 	}
 	b.WriteString("\n</details>")
 	return b.String(), nil
+}
+
+// writeAcceptance judges each round of the rules table by the declared acceptance: at least
+// 80% of its cells pass, every cell passes loosely, and no cell ends above its start.
+func writeAcceptance(b *strings.Builder, rules []studies.RuleRow) {
+	var rounds []string
+	type tally struct{ cells, pass, loose, above int }
+	byRound := map[string]*tally{}
+	for _, r := range rules {
+		if r.Method == "" {
+			continue
+		}
+		t := byRound[r.Round]
+		if t == nil {
+			t = &tally{}
+			byRound[r.Round] = t
+			rounds = append(rounds, r.Round)
+		}
+		t.cells++
+		if r.Pass {
+			t.pass++
+		}
+		if r.Loose {
+			t.loose++
+		}
+		if r.AboveStart {
+			t.above++
+		}
+	}
+	if len(rounds) == 0 {
+		return
+	}
+	b.WriteString("\nAcceptance (at least 80% of the cells pass, every cell passes loosely, none ends above its start):\n\n")
+	for _, round := range rounds {
+		t := byRound[round]
+		verdict := "holds"
+		if 5*t.pass < 4*t.cells || t.loose < t.cells || t.above > 0 {
+			verdict = "fails"
+		}
+		fmt.Fprintf(b, "- %s: %d of %d cells pass (%.0f%%), %d pass loosely, %d end above the start: %s.\n",
+			round, t.pass, t.cells, 100*float64(t.pass)/float64(t.cells), t.loose, t.above, verdict)
+	}
 }
 
 // yesNo is a boolean as a table cell.

@@ -75,9 +75,11 @@ type PrivateRow struct {
 	Picked bool `csv:"picked"`
 }
 
-// RuleRow is one held-out problem of the leave-one-problem-out choice of rule
-// (library-private-rules.csv), the choice on the nine (HeldOut AllProblems), or the chosen
-// rule (or dp-auto, Rule AutoMethod) judged on one cell of the new problems.
+// RuleRow is one held-out cell of the leave-one-problem-out choice of rule
+// (library-private-rules.csv), the choice on the nine (HeldOut AllProblems), or one cell of
+// the new problems judged with the rule chosen on the nine (round "new": through the runs of
+// the method it chooses; round "new, dp-auto's runs": through dp-auto's own). HeldOut is the
+// cell's problem.
 type RuleRow struct {
 	Round   string `csv:"round"`
 	HeldOut string `csv:"held_out"`
@@ -385,7 +387,7 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 			return nil, nil // the choice needs every one of the nine
 		}
 	}
-	judgeRows := func(round, heldOut string, rule private.Rule, s ruleScore, cells []privateCell, method func(privateCell) string) []RuleRow {
+	judgeRows := func(round string, rule private.Rule, s ruleScore, cells []privateCell, method func(privateCell) string) []RuleRow {
 		var out []RuleRow
 		for _, c := range cells {
 			m := method(c)
@@ -393,7 +395,7 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 			if !ok {
 				continue
 			}
-			out = append(out, RuleRow{Round: round, HeldOut: heldOut, Rule: RuleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose,
+			out = append(out, RuleRow{Round: round, HeldOut: c.problem, Rule: RuleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose,
 				Mu: c.mu, Method: m, Gap: row.JudgeGap, Picked: c.picked, PickedGap: c.rows[c.picked].JudgeGap, AboveStart: above, Pass: pass, Loose: loose})
 		}
 		return out
@@ -415,14 +417,14 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, judgeRows("leave-one-out", p, rule, s, held, func(c privateCell) string { return rule.Choose(c.facts).Method.String() })...)
+		out = append(out, judgeRows("leave-one-out", rule, s, held, func(c privateCell) string { return rule.Choose(c.facts).Method.String() })...)
 	}
 	rule, s, err := chooseRule(train)
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, RuleRow{Round: "nine", HeldOut: AllProblems, Rule: RuleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose})
-	out = append(out, judgeRows("new", "new", rule, s, fresh, func(c privateCell) string { return rule.Choose(c.facts).Method.String() })...)
-	out = append(out, judgeRows("new, dp-auto's runs", "new", rule, s, fresh, func(privateCell) string { return AutoMethod })...)
+	out = append(out, judgeRows("new", rule, s, fresh, func(c privateCell) string { return rule.Choose(c.facts).Method.String() })...)
+	out = append(out, judgeRows("new, dp-auto's runs", rule, s, fresh, func(privateCell) string { return AutoMethod })...)
 	return out, nil
 }
