@@ -849,9 +849,9 @@ func Judge(res *Results, statements []claims.Statement) ([]ClaimRow, []Statement
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("the verdicts before the seed raise of %s: %w", raise.Figure, err)
 		}
-		note := fmt.Sprintf("%s: %d to %d seeds after its results", raise.Figure, raise.From, raise.To)
+		note := fmt.Sprintf("%s: %d to %d seeds", raise.Figure, raise.From, raise.To)
 		if raise.Task != "" {
-			note = fmt.Sprintf("%s (%s %s): %d to %d seeds after its results", raise.Figure, raise.Task, strings.Join(raise.Methods, ", "), raise.From, raise.To)
+			note = fmt.Sprintf("%s (%s %s): %d to %d seeds", raise.Figure, raise.Task, strings.Join(raise.Methods, ", "), raise.From, raise.To)
 		}
 		for i, st := range statements {
 			if !readsRaise(st, statements, raise) {
