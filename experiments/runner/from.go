@@ -12,46 +12,85 @@ import (
 	"dpgibo/internal/runinfo"
 )
 
-// unpackFrom writes, as finished cells of r, the cells of p that a folder of committed
-// results holds (Options.From): for each figure of p, its CSV (FIG.csv.gz or FIG.csv), its
-// timings (timings-FIG.csv) and its manifest (manifest-FIG.json). A cell is taken when its
-// stem, which hashes everything that defines it, is a cell of p, and its rows are those of
-// the CSV with its task, data, method, d, config and seed; the done record carries the
-// committed timing and the one BLAS backend the manifest names. A cell already finished in
-// Out is left alone, as is a figure with a theta file (the theta is not in the CSV), and a
-// figure whose files are not all in dir. It returns how many cells it wrote.
-func (r *cellRunner) unpackFrom(dir string, p *runPlan) (int, error) {
+// committedFigure is what a folder of committed results holds of one figure of a plan: its
+// CSV and manifest, and the committed timing of each of its cells that is a cell of the plan
+// without a theta file (the theta is not in the CSV).
+type committedFigure struct {
+	csvPath, manifestPath string
+	cells                 []committedCell
+}
+
+// committedCell is a cell of the plan (its index) with its committed timing.
+type committedCell struct {
+	index  int
+	timing records.Timing
+}
+
+// committedCells returns, for each figure of p whose CSV (FIG.csv or FIG.csv.gz), timings
+// (timings-FIG.csv) and manifest (manifest-FIG.json) are all in dir, its committed cells: those
+// whose stem, which hashes everything that defines a cell, is a cell of p.
+func committedCells(dir string, p *runPlan) ([]committedFigure, error) {
 	index := map[string]int{}
 	for i, stem := range p.Stems {
 		index[stem] = i
+	}
+	var out []committedFigure
+	for _, fig := range p.Figures {
+		csvPath, ok := records.FindCSV(dir, fig.Name)
+		if fig.Theta || !ok {
+			continue
+		}
+		timingsPath := filepath.Join(dir, "timings-"+fig.Name+".csv")
+		manifestPath := filepath.Join(dir, "manifest-"+fig.Name+".json")
+		missing := false
+		for _, f := range []string{timingsPath, manifestPath} {
+			if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+				missing = true
+			} else if err != nil {
+				return nil, err
+			}
+		}
+		if missing {
+			continue
+		}
+		timings, err := records.ReadFile[records.Timing](timingsPath)
+		if err != nil {
+			return nil, err
+		}
+		f := committedFigure{csvPath: csvPath, manifestPath: manifestPath}
+		for _, t := range timings {
+			if i, ok := index[t.Cell]; ok && len(p.Cells[i].ThetaCoords) == 0 {
+				f.cells = append(f.cells, committedCell{i, t})
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// unpackFrom writes, as finished cells of r, the cells of p that a folder of committed
+// results holds (Options.From, committedCells): each with the rows of the figure CSV that
+// have its task, data, method, d, config and seed, and a done record carrying the committed
+// timing and the one BLAS backend the manifest names. A cell already finished in Out is left
+// alone. It returns how many cells it wrote.
+func (r *cellRunner) unpackFrom(dir string, p *runPlan) (int, error) {
+	figs, err := committedCells(dir, p)
+	if err != nil {
+		return 0, err
 	}
 	if err := os.MkdirAll(r.cellsDir(), 0o755); err != nil {
 		return 0, err
 	}
 	written := 0
-	for _, fig := range p.Figures {
-		if fig.Theta {
-			continue
-		}
-		csvPath, timingsPath, manifestPath, ok, err := fromFiles(dir, fig.Name)
-		if err != nil {
-			return written, err
-		}
-		if !ok {
-			continue
-		}
-		man, err := runinfo.Read(manifestPath)
+	for _, fig := range figs {
+		man, err := runinfo.Read(fig.manifestPath)
 		if err != nil {
 			return written, err
 		}
 		if len(man.CellBLAS) != 1 {
-			return written, fmt.Errorf("-from: %s names %d BLAS backends for its cells; a cell's backend is then unknown", manifestPath, len(man.CellBLAS))
+			return written, fmt.Errorf("-from: %s names %d BLAS backends for its cells; a cell's backend is then unknown", fig.manifestPath, len(man.CellBLAS))
 		}
-		timings, err := records.ReadFile[records.Timing](timingsPath)
-		if err != nil {
-			return written, err
-		}
-		rows, err := records.ReadFile[records.Row](csvPath)
+		rows, err := records.ReadFile[records.Row](fig.csvPath)
 		if err != nil {
 			return written, err
 		}
@@ -61,17 +100,14 @@ func (r *cellRunner) unpackFrom(dir string, p *runPlan) (int, error) {
 			row.Figure, row.Config = "", ""
 			byRun[k] = append(byRun[k], row)
 		}
-		for _, t := range timings {
-			i, ok := index[t.Cell]
-			if !ok || r.store().Done(t.Cell) {
+		for _, c := range fig.cells {
+			t := c.timing
+			if r.store().Done(t.Cell) {
 				continue
 			}
 			cellRows := byRun[runKey(t.Task, t.Data, t.Method, t.D, t.Config, t.Seed)]
 			if len(cellRows) == 0 {
-				return written, fmt.Errorf("-from: %s has no rows for cell %s of %s", csvPath, t.Cell, timingsPath)
-			}
-			if len(p.Cells[i].ThetaCoords) > 0 {
-				continue
+				return written, fmt.Errorf("-from: %s has no rows for its cell %s", fig.csvPath, t.Cell)
 			}
 			t.Figures, t.Config = "", ""
 			if err := r.store().Write(t.Cell, cellRows, nil, false, t, man.CellBLAS[0]); err != nil {
@@ -83,50 +119,15 @@ func (r *cellRunner) unpackFrom(dir string, p *runPlan) (int, error) {
 	return written, nil
 }
 
-// fromFiles returns the paths of figure name's CSV, timings and manifest in dir, and whether
-// all three are there.
-func fromFiles(dir, name string) (csvPath, timingsPath, manifestPath string, ok bool, err error) {
-	csvPath = filepath.Join(dir, name+".csv.gz")
-	if _, err := os.Stat(csvPath); errors.Is(err, fs.ErrNotExist) {
-		csvPath = filepath.Join(dir, name+".csv")
-	}
-	timingsPath = filepath.Join(dir, "timings-"+name+".csv")
-	manifestPath = filepath.Join(dir, "manifest-"+name+".json")
-	for _, f := range []string{csvPath, timingsPath, manifestPath} {
-		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
-			return "", "", "", false, nil
-		} else if err != nil {
-			return "", "", "", false, err
-		}
-	}
-	return csvPath, timingsPath, manifestPath, true, nil
-}
-
 // fromFinished marks, for -plan, the cells of p that unpackFrom would take from dir.
 func fromFinished(dir string, p *runPlan, finished []bool) error {
-	index := map[string]int{}
-	for i, stem := range p.Stems {
-		index[stem] = i
+	figs, err := committedCells(dir, p)
+	if err != nil {
+		return err
 	}
-	for _, fig := range p.Figures {
-		if fig.Theta {
-			continue
-		}
-		_, timingsPath, _, ok, err := fromFiles(dir, fig.Name)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			continue
-		}
-		timings, err := records.ReadFile[records.Timing](timingsPath)
-		if err != nil {
-			return err
-		}
-		for _, t := range timings {
-			if i, ok := index[t.Cell]; ok && len(p.Cells[i].ThetaCoords) == 0 {
-				finished[i] = true
-			}
+	for _, fig := range figs {
+		for _, c := range fig.cells {
+			finished[c.index] = true
 		}
 	}
 	return nil
