@@ -82,6 +82,9 @@ type Options struct {
 	// positive, declare it to algo.Minimize (algo.WithLossBound) for the defaults that
 	// depend on it, so that a wrapper around the objective cannot hide it.
 	LossBound float64
+	// LogLoss declares that each user's loss is a classifier's log loss with clamped
+	// probabilities, a public fact dp-auto's rule may read (private.Config.LogLoss).
+	LogLoss bool
 	// UCB configures the GP-UCB loop of "ucb" and "dp-ucb".
 	UCB UCBConfig
 	// Currency is the privacy level at which the private selections (dp-rnm,

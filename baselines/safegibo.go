@@ -73,7 +73,7 @@ func (m *Auto) Run(ctx context.Context, obj algo.Objective, budget int, rng *ran
 	if budget <= 0 {
 		return algo.Result{}, fmt.Errorf("baselines: dp-auto: budget must be positive, got %d", budget)
 	}
-	res, err := private.Tune(ctx, obj, private.Config{Mu: m.opt.Mu, Evals: budget, Theta0: m.opt.Theta0, LossBound: m.opt.LossBound}, rng, cb)
+	res, err := private.Tune(ctx, obj, private.Config{Mu: m.opt.Mu, Evals: budget, Theta0: m.opt.Theta0, LossBound: m.opt.LossBound, LogLoss: m.opt.LogLoss}, rng, cb)
 	if err != nil {
 		return algo.Result{}, fmt.Errorf("baselines: dp-auto: %w", err)
 	}

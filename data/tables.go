@@ -52,6 +52,14 @@ var anes96TSV string
 //go:embed tables/randhie.csv.gz
 var randhieGz []byte
 
+// modeChoiceCSV is the travel mode choice table of Greene and Hensher (public domain; see
+// data/README.md), as Debian's python3-statsmodels 0.13.5+dfsg-7 ships it: semicolon-
+// separated, a first line of the nine column names (modeChoiceLayout), then 840 rows, four
+// per traveller (the modes air, train, bus and car, in that order).
+//
+//go:embed tables/modechoice.csv
+var modeChoiceCSV string
+
 // The data labels of the tables.
 const (
 	// BreastCancerLabel is the data label of the breast-cancer table.
@@ -64,6 +72,8 @@ const (
 	ANES96Label = "anes96"
 	// RANDHIELabel is the data label of the RAND Health Insurance Experiment table.
 	RANDHIELabel = "randhie"
+	// ModeChoiceLabel is the data label of the travel mode choice table.
+	ModeChoiceLabel = "modechoice"
 )
 
 // The layouts of statsmodels' files, each under a first line of the column names: anes96's
@@ -75,6 +85,23 @@ var (
 		names:   []string{"popul", "TVnews", "selfLR", "ClinLR", "DoleLR", "PID", "age", "educ", "income", "vote"},
 		classes: 2,
 		spans:   anes96Spans,
+	}
+	// modeChoiceLayout reads the file's rows as they stand, psize last in the place of a
+	// target; ModeChoice then gathers each traveller's four rows.
+	modeChoiceLayout = layout{
+		sep:    ";",
+		names:  []string{"individual", "mode", "choice", "ttme", "invc", "invt", "gc", "hinc", "psize"},
+		target: span{1, 6, true},
+		spans: []span{
+			{1, 210, true},         // individual
+			{1, 4, true},           // mode: 1 air, 2 train, 3 bus, 4 car
+			{0, 1, true},           // choice
+			{0, math.Inf(1), true}, // ttme: terminal waiting time, minutes (0 for car)
+			{0, math.Inf(1), true}, // invc: in-vehicle cost, dollars
+			{0, math.Inf(1), true}, // invt: in-vehicle time, minutes
+			{0, math.Inf(1), true}, // gc: generalised cost, dollars
+			{0, math.Inf(1), true}, // hinc: household income, $1000s
+		},
 	}
 	randhieLayout = layout{
 		sep:         ",",
@@ -146,6 +173,63 @@ func RANDHIE() (*mat.Dense, []float64, error) {
 	}
 	return parseTable(RANDHIELabel, text, randhieLayout, 20190, 9)
 }
+
+// ModeChoice returns the travel mode choice table with one row per traveller: X, 210 rows of
+// 17 features (ModeChoiceFeatures: household income, party size, then the terminal time
+// of air, train and bus, and the in-vehicle cost, in-vehicle time and generalised cost of
+// air, train, bus and car, in that order), and y, 1 when the traveller chose air and 0 for
+// a ground mode. It checks the header, every number (integers in their documented ranges)
+// and that each traveller has the four modes in order, one choice, one income and party
+// size, and no terminal time for car.
+func ModeChoice() (*mat.Dense, []float64, error) {
+	const travellers, modes = 210, 4
+	rows, psize, err := parseTable(ModeChoiceLabel, modeChoiceCSV, modeChoiceLayout, travellers*modes, 8)
+	if err != nil {
+		return nil, nil, err
+	}
+	const individual, mode, choice, ttme, invc, invt, gc, hinc = 0, 1, 2, 3, 4, 5, 6, 7
+	x := mat.NewDense(travellers, len(ModeChoiceFeatures), nil)
+	y := make([]float64, travellers)
+	for k := range travellers {
+		chosen := 0
+		for m := range modes {
+			i := k*modes + m
+			row := rows.RawRowView(i)
+			first := rows.RawRowView(k * modes)
+			switch {
+			case row[individual] != float64(k+1) || row[mode] != float64(m+1):
+				return nil, nil, fmt.Errorf("data: %s table, row %d: traveller %v, mode %v; want traveller %d, mode %d (four rows per traveller, modes in order)", ModeChoiceLabel, i+1, row[individual], row[mode], k+1, m+1)
+			case row[hinc] != first[hinc] || psize[i] != psize[k*modes]:
+				return nil, nil, fmt.Errorf("data: %s table, row %d: traveller %d's income or party size differs between its rows", ModeChoiceLabel, i+1, k+1)
+			case m == modes-1 && row[ttme] != 0:
+				return nil, nil, fmt.Errorf("data: %s table, row %d: car with terminal time %v, want 0", ModeChoiceLabel, i+1, row[ttme])
+			}
+			if row[choice] == 1 {
+				chosen++
+				if m == 0 {
+					y[k] = 1
+				}
+			}
+			if m < modes-1 {
+				x.Set(k, 2+m, row[ttme])
+			}
+			x.Set(k, 5+m, row[invc])
+			x.Set(k, 9+m, row[invt])
+			x.Set(k, 13+m, row[gc])
+		}
+		if chosen != 1 {
+			return nil, nil, fmt.Errorf("data: %s table: traveller %d chose %d modes, want 1", ModeChoiceLabel, k+1, chosen)
+		}
+		x.Set(k, 0, rows.At(k*modes, hinc))
+		x.Set(k, 1, psize[k*modes])
+	}
+	return x, y, nil
+}
+
+// ModeChoiceFeatures name the columns of ModeChoice's X.
+var ModeChoiceFeatures = []string{"hinc", "psize", "ttme_air", "ttme_train", "ttme_bus",
+	"invc_air", "invc_train", "invc_bus", "invc_car", "invt_air", "invt_train", "invt_bus", "invt_car",
+	"gc_air", "gc_train", "gc_bus", "gc_car"}
 
 // anes96Spans are the ranges of anes96's features, from the codes statsmodels' description
 // of the table lists.

@@ -211,3 +211,43 @@ func TestCorruptedTables(t *testing.T) {
 		t.Errorf("log(101) = %v; the lncoins case above names another bound", math.Log(101))
 	}
 }
+
+// The shipped modechoice table is the file Debian's python3-statsmodels 0.13.5+dfsg-7
+// ships, byte for byte, and reads as 210 travellers of 17 features, 58 of whom flew; the
+// first and last travellers are those of the file.
+func TestModeChoiceTable(t *testing.T) {
+	sum := sha256.Sum256([]byte(modeChoiceCSV))
+	if got := hex.EncodeToString(sum[:]); got != "d2d72c1db440f8ffce01f58ed39fc1145569ec1703970dac1636c154fc01fd8e" {
+		t.Errorf("tables/modechoice.csv has SHA-256 %s, not the file data/README.md names", got)
+	}
+	x, y, err := ModeChoice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, c := x.Dims()
+	air := 0.0
+	for _, v := range y {
+		air += v
+	}
+	if r != 210 || c != len(ModeChoiceFeatures) || c != 17 || air != 58 {
+		t.Errorf("%d x %d, %v flew; want 210 x 17 and 58", r, c, air)
+	}
+	// Traveller 1: "1;1;0;69;59;100;70;35;1", "1;2;0;34;31;372;71;35;1",
+	// "1;3;0;35;25;417;70;35;1", "1;4;1;0;10;180;30;35;1" (chose car).
+	checkRow(t, "modechoice", x, y, 0, []float64{35, 1, 69, 34, 35, 59, 31, 25, 10, 100, 372, 417, 180, 70, 71, 70, 30}, 0)
+	// A broken file is refused with the row and the reason.
+	for _, tc := range []struct{ from, to, want string }{
+		{"1;4;1;0;10;180;30;35;1", "1;4;1;5;10;180;30;35;1", "car with terminal time 5"},
+		{"1;4;1;0;10;180;30;35;1", "1;4;0;0;10;180;30;35;1", "traveller 1 chose 0 modes"},
+		{"1;4;1;0;10;180;30;35;1", "1;4;1;0;10;180;30;36;1", "income or party size differs"},
+		{"1;2;0;34;31;372;71;35;1", "1;3;0;34;31;372;71;35;1", "want traveller 1, mode 2"},
+	} {
+		saved := modeChoiceCSV
+		modeChoiceCSV = strings.Replace(saved, tc.from, tc.to, 1)
+		_, _, err := ModeChoice()
+		modeChoiceCSV = saved
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q -> %q: error %v, want one saying %q", tc.from, tc.to, err, tc.want)
+		}
+	}
+}

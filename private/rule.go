@@ -57,6 +57,10 @@ type Facts struct {
 	Mu float64
 	// Evals is the evaluation budget.
 	Evals int
+	// LogLoss says that each user's loss is a classifier's log loss (cross-entropy) with the
+	// predicted probabilities clamped, so that LossBound is -log of the clamp: a fact of how
+	// the loss is defined, which the user declares (Config.LogLoss), never read from data.
+	LogLoss bool
 }
 
 // SNRCeiling is n mu / (2 sqrt(T d)) with T = Evals/(d+1), the number of DP-GIBO iterations
@@ -104,6 +108,24 @@ func (r ByCeiling) Choose(f Facts) Choice {
 		return Choice{Method: r.Below, Reason: fmt.Sprintf("DP-GIBO's SNR ceiling n mu/(2 sqrt(T d)) = %.3g is below %g: %v", c, r.Cut, r.Below)}
 	}
 	return Choice{Method: r.Above, Reason: fmt.Sprintf("DP-GIBO's SNR ceiling n mu/(2 sqrt(T d)) = %.3g is at least %g: %v", c, r.Cut, r.Above)}
+}
+
+// ByLoss chooses LogLoss when the facts say the loss is a classifier's log loss, and asks
+// Other otherwise: the second round's statistic (docs/library.md, "The library's private
+// tuner, second round").
+type ByLoss struct {
+	LogLoss Method
+	Other   Rule
+}
+
+// Choose implements Rule.
+func (r ByLoss) Choose(f Facts) Choice {
+	if f.LogLoss {
+		return Choice{Method: r.LogLoss, Reason: fmt.Sprintf("the loss is a classifier's log loss: %v", r.LogLoss)}
+	}
+	c := r.Other.Choose(f)
+	c.Reason = "the loss is not a log loss; " + c.Reason
+	return c
 }
 
 // CandidateRules are the rules the study chooses the default among (docs/library.md, "The

@@ -53,3 +53,19 @@ func TestCandidateRules(t *testing.T) {
 		}
 	}
 }
+
+func TestByLoss(t *testing.T) {
+	r := ByLoss{LogLoss: ReportNoisyMin, Other: ByCeiling{Cut: 4, Below: HybridDPGIBO, Above: DPGIBO}}
+	wine := Facts{Users: 89, Dim: 13, Mu: 1, Evals: 280, LogLoss: true} // ceiling 2.76
+	if c := r.Choose(wine); c.Method != ReportNoisyMin || !strings.Contains(c.Reason, "log loss") {
+		t.Errorf("a log loss: %+v, want dp-rnm with a reason naming the loss", c)
+	}
+	wine.LogLoss = false
+	if c := r.Choose(wine); c.Method != HybridDPGIBO || !strings.Contains(c.Reason, "not a log loss") || !strings.Contains(c.Reason, "below 4") {
+		t.Errorf("not a log loss, ceiling 2.76: %+v, want the other rule's dpgibo-hybrid with both reasons", c)
+	}
+	wine.Mu = 2 // ceiling 5.52
+	if c := r.Choose(wine); c.Method != DPGIBO {
+		t.Errorf("not a log loss, ceiling 5.52: %+v, want dpgibo", c)
+	}
+}

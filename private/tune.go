@@ -26,6 +26,9 @@ type Config struct {
 	// LossBound(), algo.LossBounder). Every method but DP-GIBO clips its scores to it and
 	// needs one.
 	LossBound float64
+	// LogLoss declares that each user's loss is a classifier's log loss with clamped
+	// probabilities (Facts.LogLoss), a public fact some rules read.
+	LogLoss bool
 	// Rule chooses the method from the public facts (nil: DefaultRule).
 	Rule Rule
 }
@@ -214,7 +217,7 @@ func factsOf(obj algo.Objective, cfg Config) (Facts, error) {
 	if bound != 0 && (!(bound > 0) || math.IsInf(bound, 0)) {
 		return Facts{}, fmt.Errorf("private: the loss bound must be positive and finite, got %v", bound)
 	}
-	return Facts{Users: n, Dim: d, Lo: lo, Hi: hi, LossBound: bound, Mu: cfg.Mu, Evals: evals}, nil
+	return Facts{Users: n, Dim: d, Lo: lo, Hi: hi, LossBound: bound, Mu: cfg.Mu, Evals: evals, LogLoss: cfg.LogLoss}, nil
 }
 
 // giboSettings returns DP-GIBO's settings for the chosen method (algo's defaults with Iters

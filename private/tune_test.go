@@ -105,6 +105,21 @@ func TestForecastReadsNoLoss(t *testing.T) {
 	}
 }
 
+// A declared log loss is a fact the rule reads and the plan releases.
+func TestForecastReadsTheDeclaredLoss(t *testing.T) {
+	obj := bowl{d: 4, users: 89, Bound: 6.9, noLosses: true}
+	rule := ByLoss{LogLoss: ReportNoisyMin, Other: Always{DPGIBO}}
+	for _, logLoss := range []bool{false, true} {
+		plan, err := Forecast(obj, Config{Mu: 1, LogLoss: logLoss, Rule: rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]Method{false: DPGIBO, true: ReportNoisyMin}[logLoss]; plan.Facts.LogLoss != logLoss || plan.Choice.Method != want {
+			t.Errorf("LogLoss %v: facts %+v, choice %v, want %v", logLoss, plan.Facts, plan.Choice.Method, want)
+		}
+	}
+}
+
 // lossy is bowl without a LossBound method.
 type lossy struct{ b bowl }
 

@@ -62,6 +62,13 @@ type Starter interface {
 	Start() []float64
 }
 
+// LogLosser is implemented by a task whose per-user loss is a classifier's log loss with
+// clamped probabilities (logreg): a public fact of the loss's definition, which the
+// library's private tuner may read (private.Facts.LogLoss).
+type LogLosser interface {
+	LogLoss() bool
+}
+
 // CheckLosses returns an error naming the task, theta and the first user whose loss is
 // NaN or Inf.
 func CheckLosses(task string, theta, losses []float64) error {

@@ -359,3 +359,26 @@ func TestAutoChoosingASelection(t *testing.T) {
 		t.Error("no seed of 12 drew K above the budget; the test does not reach the cap")
 	}
 }
+
+// logLossTask is fakeTask declaring a log loss (tasks.LogLosser), as logreg does.
+type logLossTask struct{ fakeTask }
+
+func (logLossTask) LogLoss() bool { return true }
+
+// A task's declared log loss reaches the methods' options, so that dp-auto's rule reads it;
+// a task without the declaration gives false.
+func TestCellOptionsCarryTheLogLoss(t *testing.T) {
+	spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dp-auto", Seed: 1, Budget: 8, Mu: 1}
+	for _, tc := range []struct {
+		task tasks.Task
+		want bool
+	}{{fakeTask{}, false}, {logLossTask{}, true}} {
+		opts, err := cellOptions(spec, tc.task, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opts.LogLoss != tc.want {
+			t.Errorf("%T: Options.LogLoss %v, want %v", tc.task, opts.LogLoss, tc.want)
+		}
+	}
+}

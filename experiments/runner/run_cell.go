@@ -223,6 +223,9 @@ func cellStart(spec cellSpec, task tasks.Task) ([]float64, *rand.Rand) {
 // Algorithm 1's other settings with every default the suites do not set pinned.
 func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) (baselines.Options, error) {
 	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
+	if l, ok := task.(tasks.LogLosser); ok {
+		opts.LogLoss = l.LogLoss()
+	}
 	switch spec.Currency {
 	case "":
 	case CurrencyGDP:

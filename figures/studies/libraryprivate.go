@@ -51,8 +51,10 @@ type PrivateRow struct {
 	Users   int     `csv:"n_users"`
 	D       int     `csv:"d"`
 	Budget  int     `csv:"budget"`
-	// SNRCeiling is private.Facts.SNRCeiling of the cell, the candidate rules' statistic.
+	// SNRCeiling is private.Facts.SNRCeiling of the cell, the candidate rules' statistic;
+	// LogLoss is private.Facts.LogLoss, the second round's.
 	SNRCeiling float64 `csv:"snr_ceiling"`
+	LogLoss    bool    `csv:"log_loss"`
 	FStar      float64 `csv:"f_star"`
 	Runs       int     `csv:"runs"`
 	// MedianLoss is the median final loss over every seed, with its 95% interval;
@@ -101,9 +103,33 @@ type RuleRow struct {
 	Loose      bool    `csv:"loose"`
 }
 
-// LibraryNine are the library study's problems, on which the rule is chosen (the others of
-// the study are new to it).
-var LibraryNine = []string{"grouplasso", "gpreg", "svr", "bowl", "ridge", "logreg", "wine", "digits", "toy"}
+// LibraryNine are the library study's problems, on which the first round's rule is chosen;
+// LibraryNew those new to it, on which it is judged; LibraryRound2 the second round's, on
+// which the rule chosen on the first round's thirteen is judged (docs/library.md).
+var (
+	LibraryNine   = []string{"grouplasso", "gpreg", "svr", "bowl", "ridge", "logreg", "wine", "digits", "toy"}
+	LibraryNew    = []string{"anes96", "randhie", "bowl20", "ridge12"}
+	LibraryRound2 = []string{"modechoice", "grouplasso5", "bowl10", "toy60"}
+)
+
+// logLossTask is the task whose per-user loss is a classifier's clamped log loss (it
+// implements tasks.LogLosser), the fact private.Facts.LogLoss states.
+const logLossTask = "logreg"
+
+// secondRoundRules are the second round's candidates (docs/library.md, "The library's
+// private tuner, second round"), declared before its runs, in this order: the first
+// round's (private.CandidateRules), then ByLoss{LogLoss: L, Other: R} for L in dp-rnm,
+// dp-select-geometric, dp-select-negbin and R each of the first round's.
+func secondRoundRules() []private.Rule {
+	first := private.CandidateRules()
+	out := slices.Clone(first)
+	for _, l := range []private.Method{private.ReportNoisyMin, private.GeometricSelection, private.NegBinSelection} {
+		for _, r := range first {
+			out = append(out, private.ByLoss{LogLoss: l, Other: r})
+		}
+	}
+	return out
+}
 
 // privateCell is one (problem, mu) of the study.
 type privateCell struct {
@@ -258,12 +284,12 @@ func newPrivateCell(res *verdict.Results, problem string, mu float64, curves []*
 	for _, r := range gibo.Runs {
 		start[r.Seed] = r.Start
 	}
-	facts := private.Facts{Users: gibo.NUsers, Dim: gibo.D, Mu: mu, Evals: budget}
+	facts := private.Facts{Users: gibo.NUsers, Dim: gibo.D, Mu: mu, Evals: budget, LogLoss: gibo.Task == logLossTask}
 	cell := privateCell{problem: problem, mu: mu, facts: facts, rows: map[string]PrivateRow{}}
 	bestPick := math.Inf(1)
 	for _, c := range curves {
 		row := PrivateRow{Problem: problem, Mu: mu, Method: c.Method, Users: c.NUsers, D: c.D, Budget: budget,
-			SNRCeiling: facts.SNRCeiling(), FStar: fstar, Runs: len(c.Runs)}
+			SNRCeiling: facts.SNRCeiling(), LogLoss: facts.LogLoss, FStar: fstar, Runs: len(c.Runs)}
 		var losses, starts, gaps, pickGaps, judgeGaps, judgeLosses, judgeStarts []float64
 		for _, r := range c.Runs {
 			s, ok := start[r.Seed]
@@ -339,10 +365,10 @@ func score(rule private.Rule, cells []privateCell) (ruleScore, error) {
 }
 
 // chooseRule returns the candidate rule the declared criterion ranks first on cells.
-func chooseRule(cells []privateCell) (private.Rule, ruleScore, error) {
+func chooseRule(candidates []private.Rule, cells []privateCell) (private.Rule, ruleScore, error) {
 	var best private.Rule
 	var bestScore ruleScore
-	for _, r := range private.CandidateRules() {
+	for _, r := range candidates {
 		s, err := score(r, cells)
 		if err != nil {
 			return nil, s, err
@@ -361,25 +387,34 @@ func RuleName(r private.Rule) string {
 		return "always " + r.Method.String()
 	case private.ByCeiling:
 		return fmt.Sprintf("%v below ceiling %g, else %v", r.Below, r.Cut, r.Above)
+	case private.ByLoss:
+		return fmt.Sprintf("%v for a log loss, else %s", r.LogLoss, RuleName(r.Other))
 	}
 	return fmt.Sprint(r)
 }
 
-// LibraryPrivateRules runs the declared choice of rule on the study's cells: the problems
-// of LibraryNine leave-one-problem-out, the rule chosen on all nine, and that rule, and
-// dp-auto where it ran, judged on every other problem (round "new").
+// LibraryPrivateRules runs the declared choices of rule on the study's cells. First round:
+// the problems of LibraryNine leave-one-problem-out, the rule chosen on all nine, and that
+// rule, and dp-auto where it ran, judged on LibraryNew (round "new"). Second round
+// : secondRoundRules chosen on the first round's thirteen problems, and
+// judged on LibraryRound2.
 func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 	nine := LibraryNine
 	cells, err := privateCells(res)
 	if err != nil {
 		return nil, err
 	}
-	var train, fresh []privateCell
+	var train, fresh, second []privateCell
 	for _, c := range cells {
-		if slices.Contains(nine, c.problem) {
+		switch {
+		case slices.Contains(nine, c.problem):
 			train = append(train, c)
-		} else {
+		case slices.Contains(LibraryNew, c.problem):
 			fresh = append(fresh, c)
+		case slices.Contains(LibraryRound2, c.problem):
+			second = append(second, c)
+		default:
+			return nil, fmt.Errorf("problem %s is in no round of the study", c.problem)
 		}
 	}
 	for _, p := range nine {
@@ -413,18 +448,65 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 		if len(held) == 0 {
 			continue
 		}
-		rule, s, err := chooseRule(rest)
+		rule, s, err := chooseRule(private.CandidateRules(), rest)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, judgeRows("leave-one-out", rule, s, held, func(c privateCell) string { return rule.Choose(c.facts).Method.String() })...)
+		out = append(out, judgeRows("leave-one-out", rule, s, held, chosenBy(rule))...)
 	}
-	rule, s, err := chooseRule(train)
+	rule, s, err := chooseRule(private.CandidateRules(), train)
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, RuleRow{Round: "nine", HeldOut: AllProblems, Rule: RuleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose})
-	out = append(out, judgeRows("new", rule, s, fresh, func(c privateCell) string { return rule.Choose(c.facts).Method.String() })...)
+	out = append(out, judgeRows("new", rule, s, fresh, chosenBy(rule))...)
 	out = append(out, judgeRows("new, dp-auto's runs", rule, s, fresh, func(privateCell) string { return AutoMethod })...)
+	if len(fresh) != 3*len(LibraryNew) {
+		return out, nil // the second round chooses on all thirteen
+	}
+	first := rule
+	thirteen := append(slices.Clone(train), fresh...)
+	for _, p := range append(slices.Clone(nine), LibraryNew...) {
+		var rest, held []privateCell
+		for _, c := range thirteen {
+			if c.problem == p {
+				held = append(held, c)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		rule, s, err := chooseRule(secondRoundRules(), rest)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, judgeRows(RoundTwoLOO, rule, s, held, chosenBy(rule))...)
+	}
+	rule, s, err = chooseRule(secondRoundRules(), thirteen)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, RuleRow{Round: RoundTwoChoice, HeldOut: AllProblems, Rule: RuleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose})
+	out = append(out, judgeRows(RoundTwoNew, rule, s, second, chosenBy(rule))...)
+	fs, err := score(first, thirteen)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, judgeRows(RoundTwoFirstRule, first, fs, second, chosenBy(first))...)
 	return out, nil
+}
+
+// The rounds of the second round's rows in library-private-rules.csv: leave-one-problem-out
+// on the first round's thirteen problems (for information), the choice on all thirteen,
+// that rule judged on LibraryRound2, and the first round's rule judged there for the
+// declared comparison.
+const (
+	RoundTwoLOO       = "second: leave-one-out"
+	RoundTwoChoice    = "second: thirteen"
+	RoundTwoNew       = "second: new"
+	RoundTwoFirstRule = "second: new, first round's rule"
+)
+
+// chosenBy returns the method rule chooses in a cell.
+func chosenBy(rule private.Rule) func(privateCell) string {
+	return func(c privateCell) string { return rule.Choose(c.facts).Method.String() }
 }

@@ -45,12 +45,49 @@ func TestChooseRule(t *testing.T) {
 		cellOf("few", 10, gaps(0.1, 0.9), "dp-rnm"),
 		cellOf("many", 1000, gaps(0.6, 0.05), "dpgibo-safe"),
 	}
-	rule, s, err := chooseRule(cells)
+	rule, s, err := chooseRule(private.CandidateRules(), cells)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := private.ByCeiling{Cut: 2, Below: private.ReportNoisyMin, Above: private.SafeDPGIBO}
 	if rule != want || s.pass != 2 || s.cells != 2 {
 		t.Errorf("chose %v (%+v), want %v passing both cells", rule, s, want)
+	}
+}
+
+// The second round's candidates: the first round's, then a log-loss split over each of
+// them; where the winner follows the loss's kind and not the ceiling, only a split on the
+// kind passes every cell.
+func TestSecondRoundRules(t *testing.T) {
+	rules := secondRoundRules()
+	first := private.CandidateRules()
+	if len(rules) != 4*len(first) || rules[len(first)] != (private.ByLoss{LogLoss: private.ReportNoisyMin, Other: first[0]}) {
+		t.Fatalf("%d rules (want %d), the first split %v", len(rules), 4*len(first), rules[len(first)])
+	}
+	gaps := func(rnm, gibo float64) map[string]float64 {
+		return map[string]float64{"dp-rnm": rnm, "dp-select-geometric": rnm + 0.3, "dp-select-negbin": rnm + 0.3,
+			"dpgibo": gibo, "dpgibo-safe": gibo + 0.2, "dpgibo-hybrid": gibo + 0.3}
+	}
+	// Both kinds at both ceilings (10 and 1000 users).
+	var cells []privateCell
+	for _, users := range []int{10, 1000} {
+		c := cellOf("log", users, gaps(0.1, 0.9), "dp-rnm")
+		c.facts.LogLoss = true
+		cells = append(cells, c, cellOf("smooth", users, gaps(0.8, 0.05), "dpgibo"))
+	}
+	rule, s, err := chooseRule(rules, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := private.ByLoss{LogLoss: private.ReportNoisyMin, Other: private.Always{Method: private.DPGIBO}}
+	if rule != want || s.pass != 4 {
+		t.Errorf("chose %v (%+v), want %v passing all four cells", rule, s, want)
+	}
+	if got := RuleName(rule); got != "dp-rnm for a log loss, else always dpgibo" {
+		t.Errorf("RuleName = %q", got)
+	}
+	// The first round's candidates cannot: no ceiling separates the kinds.
+	if _, s, _ := chooseRule(first, cells); s.pass == 4 {
+		t.Errorf("a first-round rule passes every cell (%+v)", s)
 	}
 }

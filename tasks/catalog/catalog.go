@@ -39,8 +39,8 @@ type Spec struct {
 	// Data selects a data set by its label where a task has several: "" is the task's
 	// default; svr also takes "ctslice-sample" (the embedded real sample, split by
 	// patient) and "ctslice-synthetic" (the stand-in even when the full file is present);
-	// logreg takes "breast-cancer" (its default), "wine", "digits" and "anes96"
-	// (logreg.Tables); ridge takes "randhie" (ridge.Tables; "" is its synthetic problem).
+	// logreg takes "breast-cancer" (its default), "wine", "digits", "anes96" and
+	// "modechoice" (logreg.Tables); ridge takes "randhie" (ridge.Tables; "" is its synthetic problem).
 	Data string
 	// Precision is svr's precision of the prediction's cross products
 	// (svr.Config.PredictPrecision: "float64" or "float32"; "" : svr's default). Other

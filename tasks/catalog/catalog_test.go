@@ -197,7 +197,7 @@ func TestLogRegDimensionPerTable(t *testing.T) {
 	for _, tc := range []struct {
 		data string
 		d    int
-	}{{"", 30}, {"breast-cancer", 30}, {"wine", 13}, {"digits", 16}, {"anes96", 9}} {
+	}{{"", 30}, {"breast-cancer", 30}, {"wine", 13}, {"digits", 16}, {"anes96", 9}, {"modechoice", 6}} {
 		if got := info.MaxD(Spec{Name: "logreg", Data: tc.data}); got != tc.d || info.MinD > got {
 			t.Errorf("data %q: MaxD %d, MinD %d, want MaxD %d", tc.data, got, info.MinD, tc.d)
 		}
@@ -213,11 +213,11 @@ func TestLogRegDimensionPerTable(t *testing.T) {
 			t.Errorf("data %q at d = %d: %v", tc.data, tc.d, err)
 		}
 	}
-	if info.MinD != 9 || info.TitleFor("wine") != "Logistic regression on wine" || info.TitleFor("anes96") != "Logistic regression on ANES 1996" {
+	if info.MinD != 6 || info.TitleFor("wine") != "Logistic regression on wine" || info.TitleFor("anes96") != "Logistic regression on ANES 1996" {
 		t.Errorf("MinD %d, titles %q, %q", info.MinD, info.TitleFor("wine"), info.TitleFor("anes96"))
 	}
 	_, err := New(Spec{Name: "logreg", Data: "iris"})
-	for _, label := range []string{"iris", "breast-cancer", "wine", "digits", "anes96"} {
+	for _, label := range []string{"iris", "breast-cancer", "wine", "digits", "anes96", "modechoice"} {
 		if err == nil || !strings.Contains(err.Error(), `"`+label+`"`) {
 			t.Errorf("unknown data: error %v does not name %q", err, label)
 		}

@@ -94,11 +94,11 @@ func ridgeMaxD(s Spec) int {
 }
 
 // logregInfo: d is fixed by the table (Spec.Data): 30 on breast-cancer, 13 on wine, 16 on
-// digits, 9 on anes96. MinD cannot depend on the table, so it is the smallest of them, and
+// digits, 9 on anes96, 6 on modechoice. MinD cannot depend on the table, so it is the smallest of them, and
 // catalog.New rejects any d but the table's.
 var logregInfo = Info{
 	Title: "Logistic regression", TitleShowsData: true, LossLabel: "validation log loss (clamped)", MinD: logregMinD(),
-	DataTitles: map[string]string{data.ANES96Label: "Logistic regression on ANES 1996"},
+	DataTitles: map[string]string{data.ANES96Label: "Logistic regression on ANES 1996", data.ModeChoiceLabel: "Logistic regression on travel mode choice"},
 	Coord:      func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
 	MaxD:       logregMaxD,
 }

@@ -10,7 +10,11 @@
 //     of the 8x8 image in 16 blocks of 2x2 pixels, one penalty per block (d = 16);
 //   - anes96: the American National Election Studies 1996 table, label 1 for a respondent
 //     expecting to vote for Dole and 0 for Clinton (the file's vote), one penalty per
-//     feature (d = 9).
+//     feature (d = 9);
+//   - modechoice: Greene and Hensher's travel mode choice table, one row per traveller,
+//     label 1 for a traveller who flew and 0 for a ground mode, one penalty per attribute
+//     (income, party size, and the terminal times, in-vehicle costs, in-vehicle times and
+//     generalised costs of the modes: d = 6).
 //
 // Each validation row is a user, whose loss is its log loss with the predicted probability
 // clamped to [PMin, 1 - PMin], so that the declared bound -log(PMin) holds by construction.
@@ -109,6 +113,13 @@ var tables = []table{
 		positive:  func(c float64) bool { return c == 1 }, // Dole
 		group:     ownGroup,
 	},
+	{
+		TableInfo: TableInfo{Label: data.ModeChoiceLabel, Rows: 210, Features: 17, D: 6, Groups: "one penalty per attribute: income, party size, terminal times, in-vehicle costs, in-vehicle times, generalised costs", NTrain: 105, NVal: 105},
+		load:      data.ModeChoice,
+		positive:  func(c float64) bool { return c == 1 }, // flew
+		// data.ModeChoiceFeatures: hinc, psize, 3 terminal times, then 4 of each attribute
+		group: func(j int) int { return []int{0, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5}[j] },
+	},
 }
 
 // Tables returns the labels of the known tables, the default first.
@@ -154,12 +165,13 @@ const (
 // Config describes a logreg task. A zero field takes its default.
 type Config struct {
 	// Table is the data label of the table (see Tables): "" or data.BreastCancerLabel
-	// (the default), data.WineLabel, data.DigitsLabel or data.ANES96Label.
+	// (the default), data.WineLabel, data.DigitsLabel, data.ANES96Label or
+	// data.ModeChoiceLabel.
 	Table string
 	// NTrain and NVal are the training rows and the validation users, drawn without
 	// replacement from the table's rows (defaults: every row, split in halves; 285 and 284
 	// of breast-cancer's 569, 89 and 89 of wine's 178, 899 and 898 of digits' 1797, 472
-	// and 472 of anes96's 944).
+	// and 472 of anes96's 944, 105 and 105 of modechoice's 210 travellers).
 	NTrain, NVal int
 	// Seed shuffles the rows before the split.
 	Seed uint64
@@ -273,6 +285,9 @@ func (t *Task) DataLabel() string { return t.tab.Label }
 
 // LossBound is -log(PMin).
 func (t *Task) LossBound() float64 { return -math.Log(PMin) }
+
+// LogLoss implements tasks.LogLosser: each user's loss is its clamped log loss.
+func (t *Task) LogLoss() bool { return true }
 
 // Data returns the standardised training and validation splits.
 func (t *Task) Data() (train, val tasks.Dataset) { return t.train, t.val }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"dpgibo/tasks"
 )
 
 func filled(v float64) []float64 {
@@ -148,6 +150,7 @@ func TestTables(t *testing.T) {
 		{"wine", "wine", 13, 89, 178},
 		{"digits", "digits", 16, 898, 1797},
 		{"anes96", "anes96", 9, 472, 944},
+		{"modechoice", "modechoice", 6, 105, 210},
 	} {
 		task, err := New(Config{Table: tc.table, Seed: 3})
 		if err != nil {
@@ -211,10 +214,10 @@ func TestModeratePenaltyBeatsTheHeaviest(t *testing.T) {
 	}
 }
 
-// The fit is the minimiser on wine, digits and anes96 too, where digits' penalties are
-// shared by the pixels of a block.
+// The fit is the minimiser on wine, digits, anes96 and modechoice too, where digits' and
+// modechoice's penalties are shared by groups of features.
 func TestFitIsTheMinimiserOnEveryTable(t *testing.T) {
-	for _, table := range []string{"wine", "digits", "anes96"} {
+	for _, table := range []string{"wine", "digits", "anes96", "modechoice"} {
 		task, err := New(Config{Table: table, Seed: 5})
 		if err != nil {
 			t.Fatal(err)
@@ -312,5 +315,27 @@ func TestANES96Layout(t *testing.T) {
 	}
 	if otherTrain, _ := other.Data(); mat.Equal(train.X, otherTrain.X) {
 		t.Error("seeds 7 and 8 drew the same training rows")
+	}
+}
+
+// On modechoice a traveller who flew is labelled 1 (58 of the 210); the 17 features share
+// six penalties, one per attribute, and the task declares its loss a log loss.
+func TestModeChoiceLayout(t *testing.T) {
+	task, err := New(Config{Table: "modechoice", Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, val := task.Data()
+	flew := 0.0
+	for _, y := range append(slices.Clone(train.Y), val.Y...) {
+		flew += y
+	}
+	want := []int{0, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5}
+	if flew != 58 || len(train.Y) != 105 || len(val.Y) != 105 || !slices.Equal(task.group, want) || task.Dim() != 6 {
+		t.Errorf("%v labelled 1 (want 58), split %d / %d, groups %v, d %d", flew, len(train.Y), len(val.Y), task.group, task.Dim())
+	}
+	var l tasks.LogLosser = task
+	if !l.LogLoss() {
+		t.Error("logreg does not declare a log loss")
 	}
 }
