@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -510,6 +511,54 @@ func TestSeedsMeetTheHolmRule(t *testing.T) {
 					t.Errorf("%s: %d seeds, but its %d claim tests need %d", f.Name, b.Seeds, k[f.Name], need)
 				}
 			}
+		}
+	}
+}
+
+// The suites run every declared seed raise (claims.SeedRaises): each raised curve of the
+// figure reaches the raise's seeds, and no other curve of the figure is raised past the seeds
+// before it.
+func TestSuitesRunTheDeclaredSeedRaises(t *testing.T) {
+	for _, r := range claims.SeedRaises {
+		var fig *runner.Figure
+		for _, suite := range []string{suites.Paper, suites.Private, suites.Peers} {
+			figs, err := suites.Figures(suite, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range figs {
+				if figs[i].Name == r.Figure {
+					fig = &figs[i]
+				}
+			}
+		}
+		if fig == nil {
+			t.Errorf("raise of %s: no suite has the figure", r.Figure)
+			continue
+		}
+		reached := map[string]int{} // raised method -> its last seed
+		for _, b := range fig.Blocks {
+			if r.Task != "" && b.Task != r.Task {
+				continue
+			}
+			for _, m := range b.Methods {
+				top := b.SeedBase + b.Seeds
+				if r.Methods != nil && !slices.Contains(r.Methods, m) {
+					if top > r.From {
+						t.Errorf("raise of %s: %s, not raised, runs seeds %d-%d", r.Figure, m, b.SeedBase+1, top)
+					}
+					continue
+				}
+				reached[m] = max(reached[m], top)
+			}
+		}
+		for m, top := range reached {
+			if top != r.To {
+				t.Errorf("raise of %s to %d seeds: %s's curve reaches seed %d", r.Figure, r.To, m, top)
+			}
+		}
+		if len(reached) == 0 {
+			t.Errorf("raise of %s: no curve of the figure is raised", r.Figure)
 		}
 	}
 }
