@@ -51,6 +51,7 @@ import (
 	"math/rand/v2"
 
 	"dpgibo/algo"
+	"dpgibo/private"
 )
 
 // Method is a tuning method. Run minimises the mean of obj's per-user losses using at most
@@ -82,6 +83,8 @@ type Options struct {
 	// positive, declare it to algo.Minimize (algo.WithLossBound) for the defaults that
 	// depend on it, so that a wrapper around the objective cannot hide it.
 	LossBound float64
+	// Rule is dp-auto's rule (nil: private.DefaultRule).
+	Rule private.Rule
 	// LogLoss declares that each user's loss is a classifier's log loss with clamped
 	// probabilities, a public fact dp-auto's rule may read (private.Config.LogLoss).
 	LogLoss bool

@@ -28,8 +28,9 @@ type MethodInfo struct {
 	// first registered). A runner keys its stored results by it, so that results of an
 	// earlier revision are never resumed as this one's. ucb and dp-ucb are at 3: their
 	// solves on the Cholesky factor (revision 2, which also refitted the hyperparameters on
-	// a geometric schedule, was not admitted by its study: docs/peers.md). dp-auto is at 2:
-	// its default rule is the private-tuner study's choice (private.DefaultRule).
+	// a geometric schedule, was not admitted by its study: docs/peers.md). dp-auto is at 3:
+	// its default rule is the private-tuner study's second-round choice (private.DefaultRule;
+	// revision 2 ran the first round's, which the runner pins for the blocks that ran it).
 	Revision int
 }
 
@@ -67,7 +68,7 @@ var registry = []registered{
 	{MethodInfo{Name: "dp-hypo", Legend: "DP-HyPO", Private: true, Reads: []string{"mu", "noise"}, Currency: true}, newDPHyPO},
 	{MethodInfo{Name: "dpgibo-safe", Legend: "DP-GIBO (safe release)", Private: true, Local: true, Reads: SweptParams}, newSafeGIBO(false)},
 	{MethodInfo{Name: "dpgibo-hybrid", Legend: "DP-GIBO (hybrid)", Private: true, Local: true, Reads: SweptParams}, newSafeGIBO(true)},
-	{MethodInfo{Name: "dp-auto", Legend: "Private tuner (one call)", Private: true, Local: true, Reads: []string{"mu", "noise"}, Revision: 2}, newAuto},
+	{MethodInfo{Name: "dp-auto", Legend: "Private tuner (one call)", Private: true, Local: true, Reads: []string{"mu", "noise"}, Revision: 3}, newAuto},
 }
 
 // lookup returns the registered method called name.

@@ -56,7 +56,7 @@ func (m *SafeGIBO) Run(ctx context.Context, obj algo.Objective, budget int, rng 
 }
 
 // Auto is the library's one call, private.Tune (registry name "dp-auto"): the private method
-// the default rule (private.DefaultRule) chooses from the public facts, at Options.Mu, with
+// Options.Rule (nil: private.DefaultRule) chooses from the public facts, at Options.Mu, with
 // the budget, Options.Theta0 (nil: the box centre) and Options.LossBound (0: the
 // objective's). Its report and result give a selection's mean number of trials, never K.
 type Auto struct{ opt Options }
@@ -73,7 +73,7 @@ func (m *Auto) Run(ctx context.Context, obj algo.Objective, budget int, rng *ran
 	if budget <= 0 {
 		return algo.Result{}, fmt.Errorf("baselines: dp-auto: budget must be positive, got %d", budget)
 	}
-	res, err := private.Tune(ctx, obj, private.Config{Mu: m.opt.Mu, Evals: budget, Theta0: m.opt.Theta0, LossBound: m.opt.LossBound, LogLoss: m.opt.LogLoss}, rng, cb)
+	res, err := private.Tune(ctx, obj, private.Config{Mu: m.opt.Mu, Evals: budget, Theta0: m.opt.Theta0, LossBound: m.opt.LossBound, LogLoss: m.opt.LogLoss, Rule: m.opt.Rule}, rng, cb)
 	if err != nil {
 		return algo.Result{}, fmt.Errorf("baselines: dp-auto: %w", err)
 	}

@@ -131,7 +131,7 @@ func PlanFor(name string, opt Options, budget int) (plan SelectionPlan, ok bool,
 // chooses on obj (private.Plan.MaxEvals). Only dp-auto reads obj, and only its public facts.
 func EvaluationLimit(name string, opt Options, budget int, obj algo.Objective) (int, error) {
 	if name == "dp-auto" {
-		plan, err := private.Forecast(obj, private.Config{Mu: opt.Mu, Evals: budget, Theta0: opt.Theta0, LossBound: opt.LossBound, LogLoss: opt.LogLoss})
+		plan, err := private.Forecast(obj, private.Config{Mu: opt.Mu, Evals: budget, Theta0: opt.Theta0, LossBound: opt.LossBound, LogLoss: opt.LogLoss, Rule: opt.Rule})
 		if err != nil {
 			return 0, fmt.Errorf("baselines: dp-auto: %w", err)
 		}

@@ -33,12 +33,13 @@ type Config struct {
 	Rule Rule
 }
 
-// DefaultRule is the rule Tune uses when Config.Rule is nil: the one the study declared in
-// docs/library.md ("The library's private tuner") chose among CandidateRules on its nine
-// problems, report-noisy-min below an SNR ceiling of 16 and the hybrid DP-GIBO above it.
-// Held out, it did not meet the study's acceptance (docs/library.md gives the table): it is
-// the best of the declared candidates on the problems it was chosen on, not a guarantee.
-var DefaultRule Rule = ByCeiling{Cut: 16, Below: ReportNoisyMin, Above: HybridDPGIBO}
+// DefaultRule is the rule Tune uses when Config.Rule is nil: the one the study's second round
+// (docs/library.md, "The library's private tuner, second round") chose among its candidates
+// on the first round's thirteen problems: report-noisy-min for a classifier's log loss
+// (Config.LogLoss), else the hybrid DP-GIBO below an SNR ceiling of 2 and DP-GIBO above. It
+// is the best of the declared candidates on the problems it was judged on (the study's
+// tables give each cell), not a guarantee.
+var DefaultRule Rule = ByLoss{LogLoss: ReportNoisyMin, Other: ByCeiling{Cut: 2, Below: HybridDPGIBO, Above: DPGIBO}}
 
 // Plan is what Tune will do, known before any evaluation from public facts only.
 type Plan struct {

@@ -206,6 +206,9 @@ func checkBlock(b Block) error {
 	case r != Revision2 && r != AlgoDefaultsRevision:
 		return fmt.Errorf("unknown defaults revision %d (known: %d, %d)", r, Revision2, AlgoDefaultsRevision)
 	}
+	if r := b.Algo.AutoRevision; r != 0 && r != pinnedAutoRevision && r != autoRevision() {
+		return fmt.Errorf("unknown dp-auto revision %d (known: %d, %d)", r, pinnedAutoRevision, autoRevision())
+	}
 	if b.SeedBase < 0 {
 		return fmt.Errorf("seed base must be >= 0, got %d", b.SeedBase)
 	}
@@ -272,6 +275,9 @@ func cellFor(suite string, b Block, d int, value Num, method string, seed int, s
 	}
 	if info, ok := baselines.Info(method); ok && info.Revision > 1 {
 		c.MethodRevision = info.Revision
+	}
+	if method == autoMethod {
+		c.MethodRevision = cmp.Or(a.AutoRevision, pinnedAutoRevision)
 	}
 	if info, ok := baselines.Info(method); ok && info.Currency {
 		c.Currency = a.Currency

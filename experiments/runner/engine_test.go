@@ -382,3 +382,27 @@ func TestCellOptionsCarryTheLogLoss(t *testing.T) {
 		}
 	}
 }
+
+// A dp-auto block without AutoRevision keeps the first round's rule (revision 2), as every
+// committed run before the second round; one pinned to the registry's revision runs
+// private.DefaultRule; any other revision is refused.
+func TestAutoRevisionPin(t *testing.T) {
+	b := Block{Task: "fake", Dims: []int{2}, Methods: []string{"dp-auto"}, Seeds: 1, Algo: AlgoConfig{Iters: 2, Mu: 1}}
+	spec, _ := cellFor("test", b, 2, 1, "dp-auto", 1, "")
+	opts, err := cellOptions(spec, fakeTask{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec.MethodRevision != 2 || opts.Rule != firstRoundRule {
+		t.Errorf("unpinned: revision %d, rule %v; want 2 and the first round's", spec.MethodRevision, opts.Rule)
+	}
+	b.Algo.AutoRevision = autoRevision()
+	spec, _ = cellFor("test", b, 2, 1, "dp-auto", 1, "")
+	if opts, _ := cellOptions(spec, fakeTask{}, nil); spec.MethodRevision != autoRevision() || opts.Rule != nil {
+		t.Errorf("pinned to %d: revision %d, rule %v; want the default rule", autoRevision(), spec.MethodRevision, opts.Rule)
+	}
+	b.Algo.AutoRevision = 1
+	if err := checkBlock(b); err == nil || !strings.Contains(err.Error(), "dp-auto revision 1") {
+		t.Errorf("revision 1: %v, want an error naming it", err)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"dpgibo/algo"
+	"dpgibo/baselines"
+	"dpgibo/private"
 	"dpgibo/tasks"
 	"dpgibo/tasks/svr"
 )
@@ -32,6 +34,24 @@ const (
 	// in every cell whose spec has no svr_precision.
 	pinnedSVRPrecision = svr.PrecisionFloat64
 )
+
+// autoMethod is the registry name of the library's one call, private.Tune.
+const autoMethod = "dp-auto"
+
+// autoRevision is dp-auto's current revision in the registry.
+func autoRevision() int {
+	info, _ := baselines.Info(autoMethod)
+	return info.Revision
+}
+
+// pinnedAutoRevision is dp-auto's revision in every cell of a block whose AlgoConfig has no
+// AutoRevision: revision 2, the private tuner's first-round rule (firstRoundRule), with
+// which every committed dp-auto run before the second round was made.
+const pinnedAutoRevision = 2
+
+// firstRoundRule is private.DefaultRule at dp-auto's revision 2: report-noisy-min below
+// DP-GIBO's SNR ceiling 16, the hybrid DP-GIBO above (docs/library.md, the first round).
+var firstRoundRule private.Rule = private.ByCeiling{Cut: 16, Below: private.ReportNoisyMin, Above: private.HybridDPGIBO}
 
 // Prior means by name (AlgoConfig.PriorMean, cellSpec.PriorMean).
 const (

@@ -226,6 +226,9 @@ func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) (baselines.Op
 	if l, ok := task.(tasks.LogLosser); ok {
 		opts.LogLoss = l.LogLoss()
 	}
+	if spec.Method == autoMethod && spec.MethodRevision == pinnedAutoRevision {
+		opts.Rule = firstRoundRule
+	}
 	switch spec.Currency {
 	case "":
 	case CurrencyGDP:

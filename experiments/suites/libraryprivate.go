@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"dpgibo/baselines"
 	"dpgibo/data"
 	"dpgibo/experiments/runner"
 )
@@ -89,13 +90,18 @@ func libraryPrivateFigures() []runner.Figure {
 		b.DataSeed, b.Algo.Iters = 1, 20
 		out = append(out, runner.Figure{Name: LibraryPrivatePrefix + problem, Blocks: []runner.Block{block(b)}})
 	}
-	// dp-auto, the one call with the chosen rule (private.DefaultRule), on every problem's
-	// block: a figure of its own per problem, so that the methods' committed figures keep
-	// their bytes.
-	for _, f := range round1 {
+	// dp-auto, the one call, on every problem's block: a figure of its own per problem, so
+	// that the methods' committed figures keep their bytes. The first round's problems keep
+	// the rule their runs used (dp-auto's revision 2, which the runner pins when AutoRevision
+	// is 0); the second round's run the current default rule (private.DefaultRule).
+	auto, _ := baselines.Info(AutoMethod)
+	for i, f := range slices.Clone(out) {
 		problem, _ := strings.CutPrefix(f.Name, LibraryPrivatePrefix)
 		b := f.Blocks[0]
 		b.Methods = []string{AutoMethod}
+		if i >= len(round1) {
+			b.Algo.AutoRevision = auto.Revision
+		}
 		out = append(out, runner.Figure{Name: LibraryAutoPrefix + problem, Blocks: []runner.Block{b}})
 	}
 	return out

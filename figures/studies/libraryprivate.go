@@ -492,18 +492,21 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 		return nil, err
 	}
 	out = append(out, judgeRows(RoundTwoFirstRule, first, fs, second, chosenBy(first))...)
+	out = append(out, judgeRows(RoundTwoAuto, rule, s, second, func(privateCell) string { return AutoMethod })...)
 	return out, nil
 }
 
 // The rounds of the second round's rows in library-private-rules.csv: leave-one-problem-out
 // on the first round's thirteen problems (for information), the choice on all thirteen,
-// that rule judged on LibraryRound2, and the first round's rule judged there for the
-// declared comparison.
+// that rule judged on LibraryRound2 through the runs of the methods it chooses, the first
+// round's rule judged there for the declared comparison, and dp-auto's own runs there with
+// the second round's rule (for information, where they exist).
 const (
 	RoundTwoLOO       = "second: leave-one-out"
 	RoundTwoChoice    = "second: thirteen"
 	RoundTwoNew       = "second: new"
 	RoundTwoFirstRule = "second: new, first round's rule"
+	RoundTwoAuto      = "second: new, dp-auto's runs"
 )
 
 // chosenBy returns the method rule chooses in a cell.
