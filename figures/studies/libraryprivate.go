@@ -435,24 +435,9 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 		}
 		return out
 	}
-	var out []RuleRow
-	for _, p := range nine {
-		var rest, held []privateCell
-		for _, c := range train {
-			if c.problem == p {
-				held = append(held, c)
-			} else {
-				rest = append(rest, c)
-			}
-		}
-		if len(held) == 0 {
-			continue
-		}
-		rule, s, err := chooseRule(private.CandidateRules(), rest)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, judgeRows("leave-one-out", rule, s, held, chosenBy(rule))...)
+	out, err := leaveOneOut("leave-one-out", private.CandidateRules(), nine, train, judgeRows)
+	if err != nil {
+		return nil, err
 	}
 	rule, s, err := chooseRule(private.CandidateRules(), train)
 	if err != nil {
@@ -466,21 +451,11 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 	}
 	first := rule
 	thirteen := append(slices.Clone(train), fresh...)
-	for _, p := range append(slices.Clone(nine), LibraryNew...) {
-		var rest, held []privateCell
-		for _, c := range thirteen {
-			if c.problem == p {
-				held = append(held, c)
-			} else {
-				rest = append(rest, c)
-			}
-		}
-		rule, s, err := chooseRule(secondRoundRules(), rest)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, judgeRows(RoundTwoLOO, rule, s, held, chosenBy(rule))...)
+	loo, err := leaveOneOut(RoundTwoLOO, secondRoundRules(), append(slices.Clone(nine), LibraryNew...), thirteen, judgeRows)
+	if err != nil {
+		return nil, err
 	}
+	out = append(out, loo...)
 	rule, s, err = chooseRule(secondRoundRules(), thirteen)
 	if err != nil {
 		return nil, err
@@ -493,6 +468,32 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 	}
 	out = append(out, judgeRows(RoundTwoFirstRule, first, fs, second, chosenBy(first))...)
 	out = append(out, judgeRows(RoundTwoAuto, rule, s, second, func(privateCell) string { return AutoMethod })...)
+	return out, nil
+}
+
+// leaveOneOut chooses among candidates on cells without each of problems in turn and judges
+// the chosen rule on that problem's cells (rows of round, by judge).
+func leaveOneOut(round string, candidates []private.Rule, problems []string, cells []privateCell,
+	judge func(string, private.Rule, ruleScore, []privateCell, func(privateCell) string) []RuleRow) ([]RuleRow, error) {
+	var out []RuleRow
+	for _, p := range problems {
+		var rest, held []privateCell
+		for _, c := range cells {
+			if c.problem == p {
+				held = append(held, c)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		if len(held) == 0 {
+			continue
+		}
+		rule, s, err := chooseRule(candidates, rest)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, judge(round, rule, s, held, chosenBy(rule))...)
+	}
 	return out, nil
 }
 
