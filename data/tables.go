@@ -192,10 +192,10 @@ func ModeChoice() (*mat.Dense, []float64, error) {
 	y := make([]float64, travellers)
 	for k := range travellers {
 		chosen := 0
+		first := rows.RawRowView(k * modes)
 		for m := range modes {
 			i := k*modes + m
 			row := rows.RawRowView(i)
-			first := rows.RawRowView(k * modes)
 			switch {
 			case row[individual] != float64(k+1) || row[mode] != float64(m+1):
 				return nil, nil, fmt.Errorf("data: %s table, row %d: traveller %v, mode %v; want traveller %d, mode %d (four rows per traveller, modes in order)", ModeChoiceLabel, i+1, row[individual], row[mode], k+1, m+1)
@@ -220,7 +220,7 @@ func ModeChoice() (*mat.Dense, []float64, error) {
 		if chosen != 1 {
 			return nil, nil, fmt.Errorf("data: %s table: traveller %d chose %d modes, want 1", ModeChoiceLabel, k+1, chosen)
 		}
-		x.Set(k, 0, rows.At(k*modes, hinc))
+		x.Set(k, 0, first[hinc])
 		x.Set(k, 1, psize[k*modes])
 	}
 	return x, y, nil

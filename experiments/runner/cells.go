@@ -273,11 +273,10 @@ func cellFor(suite string, b Block, d int, value Num, method string, seed int, s
 		Suite: suite, Task: b.Task, D: d, NTrain: b.NTrain, NVal: b.NVal, DataSeed: dataSeed, Data: b.Data,
 		Method: method, Seed: seed, EvalNoise: evalNoise, Mu: inf,
 	}
-	if info, ok := baselines.Info(method); ok && info.Revision > 1 {
-		c.MethodRevision = info.Revision
-	}
-	if method == autoMethod {
+	if info, ok := baselines.Info(method); method == autoMethod {
 		c.MethodRevision = cmp.Or(a.AutoRevision, pinnedAutoRevision)
+	} else if ok && info.Revision > 1 {
+		c.MethodRevision = info.Revision
 	}
 	if info, ok := baselines.Info(method); ok && info.Currency {
 		c.Currency = a.Currency
