@@ -13,6 +13,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -129,7 +130,7 @@ func Run(ctx context.Context, o Options) error {
 	if err := prepareOut(o.Out); err != nil {
 		return err
 	}
-	source, err := checkData(o, figs)
+	source, err := dataSource(o.CTSlice, figs)
 	if err != nil {
 		return err
 	}
@@ -143,6 +144,16 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	defer release()
+	// Nothing is written (no cell, no record) before this: a run never replaces what
+	// another run made in Out.
+	if err := refuseOtherRuns(o, p, source); err != nil {
+		return err
+	}
+	if source != "" && !o.Merge {
+		if err := svr.Preload(o.CTSlice); err != nil {
+			return fmt.Errorf("CT-slice data (checked before the first cell): %w", err)
+		}
+	}
 	// One BLAS thread per worker, always: the workers already use the cores, and a
 	// multithreaded OpenBLAS splits reductions by its thread count, so results would
 	// otherwise depend on -workers in the last bits. (No-op in the pure-Go build, whose
@@ -174,10 +185,10 @@ func Run(ctx context.Context, o Options) error {
 		// Until the figure CSVs are written, Out says which figures are unfinished and how
 		// to complete them (the figures command reads it); at any other return it is
 		// written again with the cells finished by then.
-		r.markUnfinished(o, figs, p)
+		r.markUnfinished(o, p, source)
 		defer func() {
 			if !completed {
-				r.markUnfinished(o, figs, p)
+				r.markUnfinished(o, p, source)
 			}
 		}()
 		r.Progress = progress.New(o.Stderr, o.Quiet, o.ProgressEvery)
@@ -233,10 +244,17 @@ func Run(ctx context.Context, o Options) error {
 	return nil
 }
 
-// markUnfinished writes the run's runinfo.Unfinished record into Out, with the cells of
-// the shard finished so far.
-func (r *cellRunner) markUnfinished(o Options, figs []Figure, p *runPlan) {
-	u := runinfo.Unfinished{Suite: o.Suite, Figures: figureNames(figs), Resume: runinfo.Rerun(o.Args, "-resume")}
+// markUnfinished writes the run's unfinished record into Out, with the cells of the shard
+// finished so far and each figure's identity (source is the CT-slice data's source).
+func (r *cellRunner) markUnfinished(o Options, p *runPlan, source string) {
+	u := unfinishedRecord{
+		Unfinished: runinfo.Unfinished{Suite: o.Suite, Figures: figureNames(p.Figures), Resume: runinfo.Rerun(o.Args, "-resume")},
+		ConfigHash: configHash(o.Suite, p),
+		Identities: map[string]string{},
+	}
+	for _, f := range p.Figures {
+		u.Identities[f.Name] = figureIdentity(o.Suite, f, source)
+	}
 	u.Finished, u.Cells = r.finishedOwned(p)
 	if b, err := json.MarshalIndent(u, "", "  "); err == nil {
 		os.WriteFile(filepath.Join(o.Out, runinfo.UnfinishedFile(o.Only)), append(b, '\n'), 0o644)
@@ -247,19 +265,11 @@ func (r *cellRunner) markUnfinished(o Options, figs []Figure, p *runPlan) {
 // speed with MeasureSpeed, and with Resume only what is left of the run in Out: no output
 // directory, lock or data is touched, and no cell is written.
 func planRun(ctx context.Context, o Options, figs []Figure) error {
-	source := "stand-in"
-	for _, f := range figs {
-		for _, b := range f.Blocks {
-			if b.Task == "svr" && b.Data == "" {
-				s, err := ctsliceSource(o.CTSlice)
-				if err != nil {
-					return err
-				}
-				source = s
-			}
-		}
+	source, err := dataSource(o.CTSlice, figs)
+	if err != nil {
+		return err
 	}
-	p, err := makePlan(o.Suite, figs, source)
+	p, err := makePlan(o.Suite, figs, cmp.Or(source, "stand-in"))
 	if err != nil {
 		return err
 	}
@@ -358,27 +368,26 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// checkData returns where the SVR cells' CT-slice data come from ("" when no cell reads it)
-// and, unless merging, reads and validates that data now, before the first cell, rather
-// than when the first SVR cell builds its task.
-func checkData(o Options, figs []Figure) (string, error) {
-	source := ""
+// dataSource returns where the SVR cells' CT-slice data come from, as ctsliceSource names
+// it, or "" when no figure reads them (ctslice is the -ctslice flag).
+func dataSource(ctslice string, figs []Figure) (string, error) {
 	for _, f := range figs {
-		for _, b := range f.Blocks {
-			if b.Task == "svr" && b.Data == "" && source == "" {
-				var err error
-				if source, err = ctsliceSource(o.CTSlice); err != nil {
-					return "", err
-				}
-			}
+		if readsCTSlice(f) {
+			return ctsliceSource(ctslice)
 		}
 	}
-	if source != "" && !o.Merge {
-		if err := svr.Preload(o.CTSlice); err != nil {
-			return "", fmt.Errorf("CT-slice data (checked before the first cell): %w", err)
+	return "", nil
+}
+
+// readsCTSlice says whether a block of f runs the SVR task on the CT-slice data found by
+// ctsliceSource (rather than on data the block names).
+func readsCTSlice(f Figure) bool {
+	for _, b := range f.Blocks {
+		if b.Task == "svr" && b.Data == "" {
+			return true
 		}
 	}
-	return source, nil
+	return false
 }
 
 // afterMerge writes what follows from the merged CSVs: o.AfterMerge's outputs, the
