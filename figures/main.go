@@ -61,11 +61,16 @@ func figures(args []string, stdout, stderr io.Writer) error {
 	quiet := fs.Bool("quiet", false, "do not list the files written")
 	formats := fs.String("formats", strings.Join(plotting.Formats, ","), "comma-separated image formats to write")
 	verdicts := fs.Bool("verdicts", true, "write summary.csv, comparisons.csv, claims.csv and statements.csv into -out")
+	version := fs.Bool("version", false, "print the module version, the commit, the build tags and GOEXPERIMENT of this build, and exit")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
+	}
+	if *version {
+		_, err := fmt.Fprint(stdout, runinfo.Version())
+		return err
 	}
 	if *out == "" {
 		*out = *in + "/figures"

@@ -239,6 +239,24 @@ func TestRunFlags(t *testing.T) {
 	}
 }
 
+// -version prints the build's description (runinfo.Version) on stdout, exit status 0, and
+// reads and writes nothing else: -in is not looked at, -out not created.
+func TestRunVersion(t *testing.T) {
+	in := t.TempDir()
+	out := filepath.Join(in, "figures")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"-in", filepath.Join(in, "absent"), "-out", out, "-version"}, &stdout, &stderr)
+	if code != 0 || stdout.String() != runinfo.Version() || stderr.Len() != 0 {
+		t.Errorf("-version: exit %d, stdout %q, stderr %q; want 0 and %q", code, stdout.String(), stderr.String(), runinfo.Version())
+	}
+	if !strings.Contains(stdout.String(), "\ncommit: ") || !strings.Contains(stdout.String(), "\nbuild tags: ") {
+		t.Errorf("-version names no commit or build tags: %q", stdout.String())
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("-version created %s (%v)", out, err)
+	}
+}
+
 // On the folder of an unfinished run (an interrupted one leaves its runinfo.Unfinished
 // record and no figure CSV) the command names the unfinished figures and the command that
 // completes them, in its one error line.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 )
@@ -89,6 +90,50 @@ func GoExperiment() string {
 		}
 	}
 	return ""
+}
+
+// Version describes the running binary, for the commands' -version flag: the module and
+// its version, the VCS commit and whether the work tree had uncommitted changes, the build
+// tags, GOEXPERIMENT, and the Go toolchain and platform, one "name: value" line each, from
+// the build information that go build stamps. go run and go test stamp no commit, and
+// neither does a build outside a git checkout: the commit line then says so.
+func Version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "no build information in this binary\n"
+	}
+	return formatVersion(info)
+}
+
+// formatVersion is Version for the build information info.
+func formatVersion(info *debug.BuildInfo) string {
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	orNone := func(v string) string {
+		if v == "" {
+			return "none"
+		}
+		return v
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "module: %s %s\n", info.Main.Path, orNone(info.Main.Version))
+	switch commit := settings["vcs.revision"]; {
+	case commit == "":
+		b.WriteString("commit: unknown (not stamped: go run, go test and builds outside a git checkout record none)\n")
+	case settings["vcs.modified"] == "true":
+		fmt.Fprintf(&b, "commit: %s (work tree modified)\n", commit)
+	default:
+		fmt.Fprintf(&b, "commit: %s\n", commit)
+	}
+	if t := settings["vcs.time"]; t != "" {
+		fmt.Fprintf(&b, "commit time: %s\n", t)
+	}
+	fmt.Fprintf(&b, "build tags: %s\n", orNone(settings["-tags"]))
+	fmt.Fprintf(&b, "GOEXPERIMENT: %s\n", orNone(settings["GOEXPERIMENT"]))
+	fmt.Fprintf(&b, "go: %s %s/%s\n", info.GoVersion, runtime.GOOS, runtime.GOARCH)
+	return b.String()
 }
 
 // Commit returns the commit the running binary was built from and whether its work tree
