@@ -85,6 +85,8 @@ type Options struct {
 	LossBound float64
 	// Rule is dp-auto's rule (nil: private.DefaultRule).
 	Rule private.Rule
+	// AutoRevision is the revision of dp-auto to run (0: the registry's; see Auto).
+	AutoRevision int
 	// LogLoss declares that each user's loss is a classifier's log loss with clamped
 	// probabilities, a public fact dp-auto's rule may read (private.Config.LogLoss).
 	LogLoss bool

@@ -128,14 +128,15 @@ func PlanFor(name string, opt Options, budget int) (plan SelectionPlan, ok bool,
 // with opt on obj: the budget, or, for a selection with a random number of trials, its
 // plan's cap (math.MaxInt for dp-select-geometric uncapped at CurrencyGDP, whose number of
 // evaluations is geometric with mean the budget); for dp-auto, that of the method its rule
-// chooses on obj (private.Plan.MaxEvals). Only dp-auto reads obj, and only its public facts.
+// chooses on obj at its revision (Options.AutoRevision). Only dp-auto reads obj, and only
+// its public facts.
 func EvaluationLimit(name string, opt Options, budget int, obj algo.Objective) (int, error) {
 	if name == "dp-auto" {
-		plan, err := private.Forecast(obj, private.Config{Mu: opt.Mu, Evals: budget, Theta0: opt.Theta0, LossBound: opt.LossBound, LogLoss: opt.LogLoss, Rule: opt.Rule})
+		limit, err := (&Auto{opt: opt}).evaluationLimit(obj, budget)
 		if err != nil {
 			return 0, fmt.Errorf("baselines: dp-auto: %w", err)
 		}
-		return plan.MaxEvals, nil
+		return limit, nil
 	}
 	plan, ok, err := PlanFor(name, opt, budget)
 	switch {

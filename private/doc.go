@@ -9,6 +9,13 @@
 // candidate. A Rule maps Facts to a Method; which rule is the default is decided by the
 // study in docs/library.md ("The library's private tuner").
 //
-// Every release is accounted in mu-GDP (the selections in the (epsilon, delta) that mu
-// gives at delta = 1e-5); the Result's Ledger composes every part.
+// Tune delivers exactly the guarantee it is asked for, in the currency asked (Config.Mu:
+// mu-GDP; Config.EpsDelta: (epsilon, delta)-DP with any delta), whatever method the rule
+// chooses: each method is calibrated to the target, rounding toward more noise, and a
+// method that cannot meet the target and the budget together is not offered. The Result's
+// Ledger composes every part and shows the target met; Result.Guarantee states it.
+//
+// The method types (RNM, Geometric, NegBin, Poisson, SafeGIBO, HybridGIBO) keep the
+// harness's convention for comparators: a mu read in a Currency (docs/library.md,
+// "Private comparators").
 package private

@@ -1,6 +1,10 @@
 package private
 
 import (
+	"fmt"
+	"math"
+	"strconv"
+
 	"dpgibo/accounting"
 	"dpgibo/algo"
 )
@@ -16,7 +20,9 @@ type Result struct {
 	Evals int
 	// Iters is the number of DP-GIBO iterations run (0 for a selection).
 	Iters int
-	// Ledger composes every part of the release.
+	// Ledger composes every part of the release. From Tune, it is stated in the target's
+	// currency and meets the target: Mu at most Config.Mu, or Epsilon and Delta at most
+	// Config.EpsDelta's (a mu-GDP ledger's Epsilon read at the target's Delta).
 	Ledger accounting.Ledger
 	// NonPrivateTrials is the number of trials K of a selection with a random number of
 	// trials: not part of the release (its theorem covers the winner only), for
@@ -30,4 +36,25 @@ type Result struct {
 	// a method without one. Its Theta is the last iterate, which the safe release may not
 	// release.
 	GIBO *algo.Result
+}
+
+// Guarantee states the release's privacy guarantee from its ledger, in the currency of the
+// target Tune was given (Facts), with that target: "0.9999999999999998-GDP (asked: 1-GDP)"
+// or "(2.9, 1e-06)-DP (asked: (3, 1e-06)-DP)". A method run on its own states its ledger's
+// own currency.
+func (r Result) Guarantee() string {
+	l := r.Ledger
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	t := r.Facts.EpsDelta
+	switch {
+	case !l.Private:
+		return "not private (no privacy noise)"
+	case t != (accounting.EpsDelta{}):
+		return fmt.Sprintf("(%s, %s)-DP (asked: (%s, %s)-DP)", g(l.Epsilon), g(l.Delta), g(t.Epsilon), g(t.Delta))
+	case r.Facts.Mu != 0:
+		return fmt.Sprintf("%s-GDP (asked: %s-GDP)", g(l.Mu), g(r.Facts.Mu))
+	case math.IsNaN(l.Mu):
+		return fmt.Sprintf("(%s, %s)-DP", g(l.Epsilon), g(l.Delta))
+	}
+	return fmt.Sprintf("%s-GDP", g(l.Mu))
 }

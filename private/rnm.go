@@ -45,23 +45,29 @@ func RNMNoiseScale(lossBound float64, users int, eps float64) float64 {
 
 // Run runs report-noisy-min among budget uniform candidates.
 func (m RNM) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (Result, error) {
-	const name = "dp-rnm"
-	if err := checkMu(name, m.Mu); err != nil {
+	if err := checkMu("dp-rnm", m.Mu); err != nil {
 		return Result{}, err
 	}
-	p, err := search.NewSearch("private", name, obj, budget)
-	if err != nil {
-		return Result{}, err
-	}
-	bound, err := LossBoundOf("private: "+name, m.LossBound, obj)
-	if err != nil {
-		return Result{}, err
-	}
-	p.LossBound = bound
 	eps, err := PureEpsilon(m.Mu, m.Currency)
 	if err != nil {
 		return Result{}, err
 	}
+	return runRNM(ctx, obj, budget, eps, m.LossBound, rng, cb)
+}
+
+// runRNM is report-noisy-min among budget uniform candidates at pure eps-DP (eps = +Inf: no
+// noise), scores clipped to lossBound (0: the objective's).
+func runRNM(ctx context.Context, obj algo.Objective, budget int, eps, lossBound float64, rng *rand.Rand, cb algo.Callback) (Result, error) {
+	const name = "dp-rnm"
+	p, err := search.NewSearch("private", name, obj, budget)
+	if err != nil {
+		return Result{}, err
+	}
+	bound, err := LossBoundOf("private: "+name, lossBound, obj)
+	if err != nil {
+		return Result{}, err
+	}
+	p.LossBound = bound
 	scale := RNMNoiseScale(bound, p.Users, eps)
 	var best []float64
 	bestScore := math.Inf(1)
@@ -87,6 +93,46 @@ func (m RNM) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.
 		}
 	}
 	return Result{Theta: p.Released(), Evals: p.Evals, Ledger: ledger}, nil
+}
+
+// gaussianScores is the Gaussian release of every score ("dp-random"): budget candidates
+// drawn uniformly from the box, each scored by its clipped mean loss plus Gaussian noise of
+// standard deviation SelectionNoiseStd(Lmax, n, budget, mu), so that the budget releases
+// compose to mu-GDP; the candidate of smallest noisy score is released (post-processing).
+// Its ledger is accounting.NewLedger(mu, budget); mu = +Inf draws no noise.
+func gaussianScores(ctx context.Context, obj algo.Objective, budget int, mu, lossBound float64, rng *rand.Rand, cb algo.Callback) (Result, error) {
+	const name = "dp-random"
+	p, err := search.NewSearch("private", name, obj, budget)
+	if err != nil {
+		return Result{}, err
+	}
+	bound, err := LossBoundOf("private: "+name, lossBound, obj)
+	if err != nil {
+		return Result{}, err
+	}
+	p.LossBound = bound
+	std := SelectionNoiseStd(bound, p.Users, budget, mu)
+	var best []float64
+	bestScore := math.Inf(1)
+	for p.Remaining() > 0 {
+		theta := p.Uniform(rng)
+		losses, err := p.Evaluate(ctx, theta)
+		if err != nil {
+			return Result{}, err
+		}
+		score := ClippedMean(losses, bound)
+		if std > 0 {
+			score += std * rng.NormFloat64()
+		}
+		if best == nil || score < bestScore {
+			best, bestScore = theta, score
+		}
+	}
+	p.Best = best
+	if err := p.Report(cb, best); err != nil {
+		return Result{}, err
+	}
+	return Result{Theta: p.Released(), Evals: p.Evals, Ledger: accounting.NewLedger(mu, budget)}, nil
 }
 
 // checkMu returns an error unless mu is positive (+Inf allowed), naming the method.

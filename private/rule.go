@@ -3,6 +3,8 @@ package private
 import (
 	"fmt"
 	"math"
+
+	"dpgibo/accounting"
 )
 
 // Method is one of the private methods a Rule can choose.
@@ -16,14 +18,20 @@ const (
 	SafeDPGIBO
 	// HybridDPGIBO is HybridGIBO ("dpgibo-hybrid").
 	HybridDPGIBO
-	// ReportNoisyMin is report-noisy-min among budget uniform candidates ("dp-rnm").
+	// ReportNoisyMin is report-noisy-min among budget uniform candidates ("dp-rnm"), pure
+	// epsilon-DP.
 	ReportNoisyMin
 	// GeometricSelection is Liu and Talwar's selection with a geometric number of trials
-	// ("dp-select-geometric").
+	// ("dp-select-geometric"). Capped, it runs at an (epsilon, delta) target only.
 	GeometricSelection
 	// NegBinSelection is Papernot and Steinke's selection with a truncated negative
-	// binomial number of trials ("dp-select-negbin").
+	// binomial number of trials ("dp-select-negbin"). It is Renyi-DP and runs at an
+	// (epsilon, delta) target only.
 	NegBinSelection
+	// GaussianSelection releases every one of budget uniform candidates' clipped mean
+	// losses with Gaussian noise, mu-GDP together, and the candidate of smallest noisy score
+	// ("dp-random", the harness's private random search).
+	GaussianSelection
 )
 
 func (m Method) String() string {
@@ -40,6 +48,8 @@ func (m Method) String() string {
 		return "dp-select-geometric"
 	case NegBinSelection:
 		return "dp-select-negbin"
+	case GaussianSelection:
+		return "dp-random"
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
 }
@@ -53,8 +63,13 @@ type Facts struct {
 	Lo, Hi []float64
 	// LossBound is Lmax (0: none declared).
 	LossBound float64
-	// Mu is the total mu of mu-GDP.
+	// Mu is the total mu of mu-GDP that DP-GIBO, its variants and dp-random run at: the
+	// target (Config.Mu), or at an (epsilon, delta) target the largest mu that meets it
+	// (accounting.GDPWithin).
 	Mu float64
+	// EpsDelta is the (epsilon, delta)-DP target (Config.EpsDelta), zero at a mu-GDP
+	// target: the currency of the guarantee, a public fact a rule may read.
+	EpsDelta accounting.EpsDelta
 	// Evals is the evaluation budget.
 	Evals int
 	// LogLoss says that each user's loss is a classifier's log loss (cross-entropy) with the

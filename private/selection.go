@@ -198,11 +198,19 @@ func rdpSelectionPlan(method string, mu float64, c Currency, t accounting.Trials
 	if err != nil {
 		return SelectionPlan{}, err
 	}
-	limit, tailDelta, err := capTrials(t, eps, algo.DefaultDelta, tailShare)
+	return rdpPlanAt(method, eps, algo.DefaultDelta, t, densityRatio, tailShare)
+}
+
+// rdpPlanAt is the plan of a selection with Gaussian trials accounted by
+// accounting.SelectionRDP at (eps, delta)-DP: the RDP bound converted at delta_0 =
+// (1 - tailShare) delta, the cap at the rest, and the smallest noise multiplier that meets
+// eps.
+func rdpPlanAt(method string, eps, delta float64, t accounting.Trials, densityRatio, tailShare float64) (SelectionPlan, error) {
+	limit, tailDelta, err := capTrials(t, eps, delta, tailShare)
 	if err != nil {
 		return SelectionPlan{}, err
 	}
-	convDelta := (1 - tailShare) * algo.DefaultDelta
+	convDelta := (1 - tailShare) * delta
 	z, err := accounting.SmallestNoise(func(z float64) (float64, error) {
 		curve, err := accounting.SelectionRDP(accounting.GaussianTrial(z), t, densityRatio)
 		if err != nil {
@@ -320,6 +328,57 @@ func HyPOPlan(mu float64, budget int, cfg SelectConfig) (SelectionPlan, error) {
 		return SelectionPlan{}, err
 	}
 	return rdpSelectionPlan("dp-hypo", mu, CurrencyEpsDelta, t, cfg.DensityUpper/cfg.DensityLower, cfg.TailShare)
+}
+
+// fittedPlan is the plan of dp-select-geometric or dp-select-negbin (m) at the target t
+// whose cap fits the budget: the largest whole mean number of trials whose cap, at the
+// declared share of delta (DefaultTailShare), is at most budget, so that no run evaluates
+// more than budget. Each trial's noise is set for t at that mean (the geometric's Laplace
+// scale 3/epsilon does not depend on it). A budget that not even a mean of 2 trials fits
+// is an error.
+func fittedPlan(m Method, t accounting.EpsDelta, budget int) (SelectionPlan, error) {
+	eta := 1.0
+	if m == NegBinSelection {
+		eta = DefaultNegBinShape
+	}
+	capOf := func(mean int) (accounting.Trials, int, float64, error) {
+		tr, err := accounting.TruncatedNegBin(eta, float64(mean))
+		if err != nil {
+			return tr, 0, 0, err
+		}
+		limit, tail, err := capTrials(tr, t.Epsilon, t.Delta, DefaultTailShare)
+		return tr, limit, tail, err
+	}
+	_, limit, _, err := capOf(2)
+	if err != nil {
+		return SelectionPlan{}, fmt.Errorf("private: %v: %w", m, err)
+	}
+	if limit > budget {
+		return SelectionPlan{}, fmt.Errorf("private: %v is not offered: even a mean of 2 trials needs a cap of %d evaluations at (%v, %v)-DP, above the budget %d (Config.Evals)", m, limit, t.Epsilon, t.Delta, budget)
+	}
+	lo, hi := 2, budget // the cap of lo fits; the answer lies in [lo, hi]
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if _, l, _, err := capOf(mid); err == nil && l <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	tr, limit, tail, err := capOf(lo)
+	if err != nil {
+		return SelectionPlan{}, fmt.Errorf("private: %v: %w", m, err)
+	}
+	var plan SelectionPlan
+	if m == GeometricSelection {
+		plan = SelectionPlan{Trials: tr, Limit: limit, NoiseMultiplier: 3 / t.Epsilon, Epsilon: t.Epsilon, Delta: tail, Accounting: algo.PureDP}
+	} else if plan, err = rdpPlanAt(m.String(), t.Epsilon, t.Delta, tr, 1, DefaultTailShare); err != nil {
+		return SelectionPlan{}, err
+	}
+	if plan.Epsilon > t.Epsilon || plan.Delta > t.Delta || plan.Limit > budget {
+		return SelectionPlan{}, fmt.Errorf("private: %v: the plan (%v, %v)-DP with cap %d misses the (%v, %v)-DP and budget %d asked", m, plan.Epsilon, plan.Delta, plan.Limit, t.Epsilon, t.Delta, budget)
+	}
+	return plan, nil
 }
 
 // Selection is the loop every private selection with a random number of trials shares
