@@ -22,9 +22,10 @@
 // any scale; Settings.WithDefaults lists the formulas and returns the settings a run would
 // use.
 //
-// Call Minimize with a start theta0 chosen without looking at the validation data and an
-// explicitly seeded *rand.Rand (math/rand/v2); the same seed and settings give the same
-// run. A Callback, when given, sees every iteration. Minimize returns a Result: the
+// Call Minimize with a start theta0 chosen without looking at the validation data and a
+// nil *rand.Rand, which means a generator seeded from crypto/rand for that call; a fixed
+// seed (math/rand/v2) gives the same run again, for experiments only, since anyone who
+// knows it can replay the run. A Callback, when given, sees every iteration. Minimize returns a Result: the
 // released Theta, the evaluations used, the iterations run and the Ledger, which states
 // the guarantee of the release: Mu, the number of composed releases and Epsilon at
 // Delta = DefaultDelta (1e-5) by the exact conversion of mu-GDP to (epsilon, delta)-DP

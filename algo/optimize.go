@@ -2,6 +2,7 @@ package algo
 
 import (
 	"context"
+	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"math"
@@ -17,7 +18,9 @@ import (
 // theta^(T) with the number of evaluations and the privacy ledger.
 //
 // theta0 must not depend on the validation data (Algorithm 1, line 2). All randomness
-// (design starts and privacy noise) comes from rng. cb, when non-nil, is called after every
+// (design starts and privacy noise) comes from rng; nil means a new generator seeded from
+// crypto/rand (ChaCha8, 32 bytes) for this call only, the right choice for a release. A
+// fixed, reused or published seed lets anyone replay the run, which voids the guarantee. cb, when non-nil, is called after every
 // iteration; a non-nil error from it stops the run. ctx is checked before every evaluation
 // of obj.Losses.
 //
@@ -29,6 +32,11 @@ import (
 // standard deviation PrivacyNoiseStd(B, Iters, n, GradientMu) per coordinate (the
 // Iteration's NoiseStd; Result.Ledger gives every part). With s.Mu = +Inf it is GIBO.
 func Minimize(ctx context.Context, obj Objective, theta0 []float64, s Settings, rng *rand.Rand, cb Callback) (Result, error) {
+	if rng == nil {
+		var seed [32]byte
+		crand.Read(seed[:]) // never returns an error; the program crashes if the system source fails
+		rng = rand.New(rand.NewChaCha8(seed))
+	}
 	r, err := newRun(obj, theta0, s, rng)
 	if err != nil {
 		return Result{}, err

@@ -15,6 +15,11 @@
 // method that cannot meet the target and the budget together is not offered. The Result's
 // Ledger composes every part and shows the target met; Result.Guarantee states it.
 //
+// Every method takes its randomness from the *rand.Rand it is given; nil (the right choice
+// for a release) means a new generator seeded from crypto/rand for that call. A fixed,
+// reused or published seed lets anyone replay the run, which voids the guarantee: fixed
+// seeds are for experiments.
+//
 // The method types (RNM, Geometric, NegBin, Poisson, SafeGIBO, HybridGIBO) keep the
 // harness's convention for comparators: a mu read in a Currency (docs/library.md,
 // "Private comparators").

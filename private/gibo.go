@@ -110,6 +110,7 @@ func (h hybrid) split(mu float64) (parts, error) {
 }
 
 func (h hybrid) run(ctx context.Context, obj algo.Objective, theta0 []float64, budget int, rng *rand.Rand, cb algo.Callback) (Result, error) {
+	rng = orSecret(rng)
 	s := h.settings
 	if math.IsNaN(s.Mu) || s.Mu <= 0 {
 		return Result{}, fmt.Errorf("private: %s: Settings.Mu must be positive (math.Inf(1) for no privacy noise), got %v", h.name, s.Mu)

@@ -58,6 +58,7 @@ func (m RNM) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.
 // runRNM is report-noisy-min among budget uniform candidates at pure eps-DP (eps = +Inf: no
 // noise), scores clipped to lossBound (0: the objective's).
 func runRNM(ctx context.Context, obj algo.Objective, budget int, eps, lossBound float64, rng *rand.Rand, cb algo.Callback) (Result, error) {
+	rng = orSecret(rng)
 	const name = "dp-rnm"
 	p, err := search.NewSearch("private", name, obj, budget)
 	if err != nil {
@@ -101,6 +102,7 @@ func runRNM(ctx context.Context, obj algo.Objective, budget int, eps, lossBound 
 // compose to mu-GDP; the candidate of smallest noisy score is released (post-processing).
 // Its ledger is accounting.NewLedger(mu, budget); mu = +Inf draws no noise.
 func gaussianScores(ctx context.Context, obj algo.Objective, budget int, mu, lossBound float64, rng *rand.Rand, cb algo.Callback) (Result, error) {
+	rng = orSecret(rng)
 	const name = "dp-random"
 	p, err := search.NewSearch("private", name, obj, budget)
 	if err != nil {

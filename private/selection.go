@@ -414,6 +414,7 @@ type Selection struct {
 // Run runs the selection on obj (the plan's mean number of trials is the budget it was
 // made for); cb sees one report, after the last trial.
 func (s Selection) Run(ctx context.Context, obj algo.Objective, rng *rand.Rand, cb algo.Callback) (Result, error) {
+	rng = orSecret(rng)
 	k := 0
 	if s.Plan.Limit > 0 {
 		k = s.Plan.Trials.Draw(rng.Float64(), s.Plan.Limit)

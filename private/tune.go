@@ -180,6 +180,7 @@ func Tune(ctx context.Context, obj algo.Objective, cfg Config, rng *rand.Rand, c
 		return Result{}, err
 	}
 	f := plan.Facts
+	rng = orSecret(rng)
 	var res Result
 	switch m := plan.Choice.Method; m {
 	case DPGIBO, SafeDPGIBO, HybridDPGIBO:
