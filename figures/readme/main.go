@@ -7,7 +7,7 @@
 //	go run ./figures/readme                 # rewrite README.md and the docs pages from reproduction/
 //	go run ./figures/readme -check          # exit 1 if either is not what reproduction/ gives
 //
-// Each section lies between SectionBegin(dir) and ReportEnd.
+// Each section lies between its Begin line and ReportEnd.
 package main
 
 import (
@@ -48,7 +48,7 @@ func generate(path, root, file string) (old, updated string, err error) {
 		if err != nil {
 			return "", "", fmt.Errorf("reading %s: %w", s.Dir, err)
 		}
-		if updated, err = RewriteSection(updated, s.Dir, body); err != nil {
+		if updated, err = RewriteSection(updated, s, body); err != nil {
 			return "", "", fmt.Errorf("%s: %w", path, err)
 		}
 	}

@@ -143,7 +143,7 @@ func TestCheckFailsOnAStaleReadme(t *testing.T) {
 		b.WriteString("intro\n")
 		for _, s := range Sections() {
 			if s.File == file {
-				b.WriteString(SectionBegin(s.Dir) + "\nhand-written numbers\n" + ReportEnd + "\nbetween\n")
+				b.WriteString(s.Begin() + "\nhand-written numbers\n" + ReportEnd + "\nbetween\n")
 			}
 		}
 		b.WriteString("outro\n")

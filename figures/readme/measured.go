@@ -322,6 +322,42 @@ func suiteTotals(dir string) (string, error) {
 	return b.String(), nil
 }
 
+// runAllTime is the line below README's two commands: how long ./run_all.sh (the paper suite
+// committed in dir itself) takes at expectedWorkers workers on the committed machine, as
+// suiteTotals gives it, to the minute, and how to have it for another machine.
+func runAllTime(dir string) (string, error) {
+	rows, err := measuredCosts(dir)
+	if err != nil {
+		return "", err
+	}
+	var times []string
+	for _, t := range costTotals(rows) {
+		if t.folder == "." && t.suite == "paper" {
+			noun := "figures"
+			if t.figures == 1 {
+				noun = "figure"
+			}
+			times = append(times, fmt.Sprintf("about %s (the paper suite's %d %s with %s", minutesText(t.expected), t.figures, noun, t.build))
+		}
+	}
+	if len(times) == 0 {
+		return "", fmt.Errorf("%s: no committed run of the paper suite to time ./run_all.sh by", dir)
+	}
+	where := fmt.Sprintf(", at -workers=%d on %s, from the committed runs' cell times)", expectedWorkers, committedMachine)
+	return fmt.Sprintf("Expected time of `./run_all.sh` on %d cores: %s; a pure-Go build, or a slower CPU, can take 2-3x, and `./run_all.sh -plan` estimates it for your machine (a few seconds after the build) and runs no figure.\n",
+		expectedWorkers, strings.Join(times, where+"; ")+where), nil
+}
+
+// minutesText is seconds as a duration to the minute ("1h31m"), or to the second below a
+// minute.
+func minutesText(seconds float64) string {
+	d := time.Duration(seconds+0.5) * time.Second
+	if d < time.Minute {
+		return d.String()
+	}
+	return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
+}
+
 // ownTimeFigures are the figures whose methods' own time the own-time table reports: where
 // the baselines run beside DP-GIBO.
 var ownTimeFigures = []string{"fig-peers", "fig-private", "fig2a"}

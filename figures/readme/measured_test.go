@@ -83,6 +83,19 @@ func TestCostTableSumsTimingsAndInvocations(t *testing.T) {
 	if !strings.Contains(totals, "20s (the paper suite, 2 figures)") || strings.Contains(totals, "2m6s") || strings.Contains(totals, "1h0m0s") {
 		t.Errorf("README's expected times should schedule the top folder's cells only: %q", totals)
 	}
+	// The line below README's two commands says the same time.
+	line, err := runAllTime(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(line, "on 2 cores: about 20s (the paper suite's 2 figures with OpenBLAS, at -workers=2 on ") || strings.Contains(line, "1h0m0s") {
+		t.Errorf("run_all.sh's expected time should schedule the top folder's paper cells only: %q", line)
+	}
+	for seconds, want := range map[float64]string{59.4: "59s", 5436: "1h31m", 5400: "1h30m", 3620: "1h0m", 150: "3m"} {
+		if got := minutesText(seconds); got != want {
+			t.Errorf("minutesText(%g) = %q, want %q", seconds, got, want)
+		}
+	}
 }
 
 // The build agreement pairs each claim judged in both folders and counts the equal verdicts.
