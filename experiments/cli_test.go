@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"debug/buildinfo"
 	"errors"
 	"fmt"
 	"os"
@@ -152,6 +153,37 @@ func TestCommandLineExitStatusAndMessages(t *testing.T) {
 	cmd, _, stderr := command(t, "-h")
 	if status := exitStatus(t, cmd.Run()); status != 0 || !strings.Contains(stderr.String(), "-progress-every") {
 		t.Errorf("-h: exit status %d, stderr %q; want 0 and the usage", status, stderr.String())
+	}
+}
+
+// -version prints the built binary's own description: the commit and build tags go build
+// stamped into it (read back from the file with debug/buildinfo), on stdout, exit status 0,
+// and nothing written where it ran.
+func TestVersionDescribesTheBuiltBinary(t *testing.T) {
+	info, err := buildinfo.ReadFile(cliBinary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"module: dpgibo ", "\nbuild tags: testhooks\n"}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" {
+			want = append(want, "\ncommit: "+s.Value)
+		}
+	}
+	if len(want) == 2 {
+		want = append(want, "\ncommit: unknown (")
+	}
+	cmd, stdout, stderr := command(t, "-version")
+	if status := exitStatus(t, cmd.Run()); status != 0 || stderr.Len() != 0 {
+		t.Fatalf("-version: exit status %d, stderr %q; want 0 and nothing", status, stderr.String())
+	}
+	for _, w := range want {
+		if !strings.Contains(stdout.String(), w) {
+			t.Errorf("-version lacks %q:\n%s", w, stdout.String())
+		}
+	}
+	if left, _ := os.ReadDir(cmd.Dir); len(left) != 0 {
+		t.Errorf("-version wrote into its working directory: %v", left)
 	}
 }
 

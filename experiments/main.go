@@ -158,6 +158,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.Plan, "plan", false, "run nothing: print every figure's cells and estimated wall time at -workers, and the total")
 	fs.BoolVar(&o.Render, "render", true, "render the figures (PNG, SVG, PDF) into OUT/figures when the CSVs are complete")
 	fs.DurationVar(&o.ProgressEvery, "progress-every", 30*time.Second, "period of the progress line when stderr is not a terminal")
+	version := fs.Bool("version", false, "print the module version, the commit, the build tags and GOEXPERIMENT of this build, and exit")
 	var task, dump, evalTheta string
 	var d int
 	var seed uint64
@@ -177,6 +178,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q (flags only; see -h)", fs.Arg(0))
+	}
+	if *version {
+		_, err := fmt.Fprint(stdout, runinfo.Version())
+		return err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
