@@ -139,6 +139,9 @@ func (m *Auto) Run(ctx context.Context, obj algo.Objective, budget int, rng *ran
 	if res.GIBO != nil {
 		out.Status, out.Warnings, out.Clip, out.Clips, out.Calibration, out.BLAS = res.GIBO.Status, res.GIBO.Warnings, res.GIBO.Clip, res.GIBO.Clips, res.GIBO.Calibration, res.GIBO.BLAS
 	}
+	if m.revision() >= autoTarget {
+		out.Warnings = res.Warnings // Forecast's and the DP-GIBO run's
+	}
 	return out, nil
 }
 

@@ -111,6 +111,7 @@ func (h hybrid) split(mu float64) (parts, error) {
 
 func (h hybrid) run(ctx context.Context, obj algo.Objective, theta0 []float64, budget int, rng *rand.Rand, cb algo.Callback) (Result, error) {
 	rng = orSecret(rng)
+	obj = withProgress(ctx, obj, budget)
 	s := h.settings
 	if math.IsNaN(s.Mu) || s.Mu <= 0 {
 		return Result{}, fmt.Errorf("private: %s: Settings.Mu must be positive (math.Inf(1) for no privacy noise), got %v", h.name, s.Mu)
@@ -231,5 +232,5 @@ func (h hybrid) run(ctx context.Context, obj algo.Objective, theta0 []float64, b
 		}
 		ledger = ledger.Append(total, added...)
 	}
-	return Result{Theta: released, Evals: e.Evals, Iters: gibo.Iters, Ledger: ledger, GIBO: &gibo}, nil
+	return Result{Theta: released, Evals: e.Evals, Iters: gibo.Iters, Ledger: ledger, GIBO: &gibo, Warnings: append([]string(nil), gibo.Warnings...)}, nil
 }

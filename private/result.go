@@ -32,6 +32,9 @@ type Result struct {
 	// public, part of the release.
 	Facts  Facts
 	Choice Choice
+	// Warnings holds every part's warnings: from Tune, Forecast's (Plan.Warnings), then the
+	// DP-GIBO run's (the same as GIBO.Warnings). Public, part of the release.
+	Warnings []string
 	// GIBO is the DP-GIBO run's own result (its clipping norms, warnings, status), nil for
 	// a method without one. Its Theta is the last iterate, which the safe release may not
 	// release.

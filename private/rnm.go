@@ -59,6 +59,7 @@ func (m RNM) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.
 // noise), scores clipped to lossBound (0: the objective's).
 func runRNM(ctx context.Context, obj algo.Objective, budget int, eps, lossBound float64, rng *rand.Rand, cb algo.Callback) (Result, error) {
 	rng = orSecret(rng)
+	obj = withProgress(ctx, obj, budget)
 	const name = "dp-rnm"
 	p, err := search.NewSearch("private", name, obj, budget)
 	if err != nil {
@@ -103,6 +104,7 @@ func runRNM(ctx context.Context, obj algo.Objective, budget int, eps, lossBound 
 // Its ledger is accounting.NewLedger(mu, budget); mu = +Inf draws no noise.
 func gaussianScores(ctx context.Context, obj algo.Objective, budget int, mu, lossBound float64, rng *rand.Rand, cb algo.Callback) (Result, error) {
 	rng = orSecret(rng)
+	obj = withProgress(ctx, obj, budget)
 	const name = "dp-random"
 	p, err := search.NewSearch("private", name, obj, budget)
 	if err != nil {

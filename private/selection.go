@@ -415,6 +415,7 @@ type Selection struct {
 // made for); cb sees one report, after the last trial.
 func (s Selection) Run(ctx context.Context, obj algo.Objective, rng *rand.Rand, cb algo.Callback) (Result, error) {
 	rng = orSecret(rng)
+	obj = withProgress(ctx, obj, s.Plan.Limit)
 	k := 0
 	if s.Plan.Limit > 0 {
 		k = s.Plan.Trials.Draw(rng.Float64(), s.Plan.Limit)

@@ -72,9 +72,24 @@ type Plan struct {
 	// selection with a random number of trials: its cap, its mean number of trials set so
 	// that the cap fits the budget).
 	MaxEvals int
+	// Warnings say, from public facts only, where the chosen method is likely to return
+	// little better than its start or a random candidate (ScoreNoiseWarning, DP-GIBO's SNR
+	// ceiling below 1). Tune's Result.Warnings begins with them.
+	Warnings []string
 	// cal is the chosen method's calibration to the target, which Tune runs.
 	cal calibration
 }
+
+// ScoreNoiseWarning is the fraction of the loss bound at which Forecast warns that a
+// selection's score noise (Plan.ScoreNoise, the Laplace scale or Gaussian standard
+// deviation on each clipped mean score, or the safe release's) makes its pick close to
+// random: scores lie in [0, Lmax], and noise of a tenth of that range swamps the
+// differences between candidates of most losses. It is a declared threshold, not a
+// measurement: it cannot catch a pick that is close to random under less noise because the
+// candidates' mean losses differ by less than the noise (a flat loss, or a loss bound far
+// above the losses), nor anything else that depends on the data, which Forecast never
+// reads.
+const ScoreNoiseWarning = 0.1
 
 // calibration is a method's noise parameters at the target: the pure epsilon of dp-rnm and
 // the plan of a selection with a random number of trials (DP-GIBO's and dp-random's mu is
@@ -159,6 +174,12 @@ func Forecast(obj algo.Objective, cfg Config) (Plan, error) {
 	default:
 		return Plan{}, fmt.Errorf("private: the rule chose %v, which Tune does not run", m)
 	}
+	if plan.ScoreNoise >= ScoreNoiseWarning*lmax && plan.ScoreNoise > 0 {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%v's noise on each score, %.3g, is at least %g of the loss bound %g (n = %d users at this target): its pick is close to random unless the candidates' mean losses differ by more", m, plan.ScoreNoise, ScoreNoiseWarning, lmax, facts.Users))
+	}
+	if plan.GIBO != nil && plan.GIBO.SNRCeiling < 1 {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("DP-GIBO's SNR ceiling n mu_g/(2 sqrt(T d)) = %.3g is below 1: even a gradient every user agrees on is below its privacy noise, so its steps are mostly noise (more users, a larger target or a smaller budget raise it)", plan.GIBO.SNRCeiling))
+	}
 	return plan, nil
 }
 
@@ -198,11 +219,11 @@ func Tune(ctx context.Context, obj algo.Objective, cfg Config, rng *rand.Rand, c
 		switch m {
 		case DPGIBO:
 			s.MaxEvals = f.Evals
-			r, err := algo.Minimize(ctx, gobj, theta0, s, rng, cb)
+			r, err := algo.Minimize(ctx, withProgress(ctx, gobj, f.Evals), theta0, s, rng, cb)
 			if err != nil {
 				return Result{}, fmt.Errorf("private: dpgibo: %w", err)
 			}
-			res = Result{Theta: r.Theta, Evals: r.Evals, Iters: r.Iters, Ledger: r.Ledger, GIBO: &r}
+			res = Result{Theta: r.Theta, Evals: r.Evals, Iters: r.Iters, Ledger: r.Ledger, GIBO: &r, Warnings: r.Warnings}
 		case SafeDPGIBO:
 			res, err = SafeGIBO{Settings: s, LossBound: cfg.LossBound}.Run(ctx, obj, theta0, f.Evals, rng, cb)
 		default:
@@ -222,6 +243,7 @@ func Tune(ctx context.Context, obj algo.Objective, cfg Config, rng *rand.Rand, c
 		return Result{}, err
 	}
 	res.Facts, res.Choice = f, plan.Choice
+	res.Warnings = append(append([]string(nil), plan.Warnings...), res.Warnings...)
 	if res.Ledger, err = inTargetCurrency(res.Ledger, f); err != nil {
 		return Result{}, err
 	}
