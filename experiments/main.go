@@ -108,7 +108,7 @@ func main() {
 		}
 		fmt.Fprintln(os.Stderr, "experiments:", err)
 		var ue usageError
-		if errors.As(err, &ue) || errors.Is(err, runner.ErrFinishedCells) {
+		if errors.As(err, &ue) || errors.Is(err, runner.ErrFinishedCells) || errors.Is(err, runner.ErrOtherRun) {
 			os.Exit(2)
 		}
 		os.Exit(1)
@@ -147,7 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Seeds, "seeds", 0, "replications per configuration (0: the suite's; fig3f always uses one run)")
 	fs.IntVar(&o.Workers, "workers", runtime.NumCPU(), "cells run in parallel")
 	fs.BoolVar(&o.Resume, "resume", false, "skip cells already finished in the output directory")
-	fs.BoolVar(&o.Overwrite, "overwrite", false, "compute again the cells already finished in the output directory (without it, or -resume, a run refuses to start where finished cells are)")
+	fs.BoolVar(&o.Overwrite, "overwrite", false, "compute again the cells already finished in the output directory (without it, or -resume, a run refuses to start where finished cells are), and replace the outputs of figures of the same name that another suite or configuration wrote there (without it, such a run refuses; nothing else is deleted)")
 	fs.StringVar(&o.From, "from", "", "folder of committed results (e.g. reproduction): take the run's cells its figure CSVs, timings and manifests hold as finished, and run only the others (implies -resume)")
 	fs.BoolVar(&o.AllowMixedBackend, "allow-mixed-backend", false, "let -resume and -merge use cells computed with another BLAS backend or OpenBLAS core type (results then agree to rounding only)")
 	fs.BoolVar(&o.Merge, "merge", false, "run nothing: write the figure CSVs from the cells in the output directory (after sharded runs)")
