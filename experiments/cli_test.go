@@ -338,6 +338,17 @@ func TestRunSaysWhatAndWhere(t *testing.T) {
 	if want := "0 cells to run, " + start[1] + " found finished and verified"; !strings.Contains(stderr.String(), want) {
 		t.Errorf("the resume does not say what it found (%q):\n%s", want, stderr.String())
 	}
+	// Another suite's fig1 into the folder, even resumed, refuses in one line with exit
+	// status 2, naming what the folder holds; fig1.csv is left as it was.
+	before, _ = os.Stat(filepath.Join(out, "fig1.csv"))
+	cmd, _, stderr = command(t, "-suite=paper", "-only=fig1", "-seeds=1", "-workers=1", "-resume", "-out="+out)
+	status = exitStatus(t, cmd.Run())
+	if msg := stderr.String(); status != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "holds fig1 of suite quick (manifest-fig1.json)") || !strings.Contains(msg, "-overwrite") {
+		t.Errorf("another suite's fig1 into the folder: exit status %d, stderr %q; want 2 and one line naming quick's fig1", status, msg)
+	}
+	if after, _ := os.Stat(filepath.Join(out, "fig1.csv")); after == nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Error("the refused run of another suite touched fig1.csv")
+	}
 }
 
 // Kernels whose results depend on memory alignment stop the command before it does
