@@ -154,7 +154,7 @@ func DefaultConfig() Config {
 		Mechanisms: append(append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoiseThird, ControlNoClip, DPRandom, DPUCB, ControlDPRandomNoiseHalved,
 			DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved,
 			DPGIBOCalibrated, DPGIBOCalibrationCount, ControlCalibrationNoiseHalved},
-			selectionNames()...), safeReleaseNames()...),
+			selectionNames()...), append(safeReleaseNames(), tuneNames()...)...),
 		Confidence:         0.95,
 		ClipQuantile:       0.5,
 		ClipRate:           0.2,
@@ -485,7 +485,7 @@ func IsControl(name string) bool { return strings.HasPrefix(name, ControlPrefix)
 // KnownMechanisms lists the names Mechanisms accepts.
 func KnownMechanisms() []string {
 	names := append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoiseThird, ControlNoClip}, baselineNames()...)
-	return append(append(append(append(names, adaptiveNames()...), calibrationNames()...), selectionNames()...), safeReleaseNames()...)
+	return append(append(append(append(append(names, adaptiveNames()...), calibrationNames()...), selectionNames()...), safeReleaseNames()...), tuneNames()...)
 }
 
 // Mechanisms builds the configured mechanisms. An unknown name is an error listing the known

@@ -93,6 +93,9 @@ func buildMechanism(cfg Config, name string) (Mechanism, error) {
 	if slices.Contains(selectionNames(), name) {
 		return buildSelectionMechanism(cfg, name)
 	}
+	if slices.Contains(tuneNames(), name) {
+		return buildTuneMechanism(cfg, name)
+	}
 	return buildBaselineMechanism(cfg, name)
 }
 

@@ -1,0 +1,123 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"dpgibo/accounting"
+	"dpgibo/private"
+)
+
+// The private tuner's calibrations to the target it is asked for (private.Tune), audited end
+// to end through Tune with the rule that picks each method:
+//
+//   - TuneDPRandom: the Gaussian release of every score at a Config.Mu target, on the swap
+//     pair (SwapNeighbour with Config.RNMCandidates evaluations), the statistic 1 when the
+//     first candidate is released; it claims Config.Mu-GDP. Its control runs Tune at
+//     TuneControlFactor times Mu (noise divided by it) while claiming Mu.
+//   - TuneGeometric and TuneNegBin: the selections with a random number of trials at a
+//     Config.EpsDelta target, their mean number of trials fitted so that the cap fits
+//     TuneSelectionBudget, on the split pair (SplitNeighbour), the statistic the released
+//     theta_1; they claim the target (TuneSelectionTarget). Their controls run Tune at
+//     TuneControlFactor times the target's epsilon while claiming the target.
+//
+// Report-noisy-min at the pure epsilon that is Mu-GDP is the row dp-rnm (selection.go);
+// DP-GIBO at an (epsilon, delta) target runs the mechanism of the DP-GIBO rows at the mu
+// accounting.GDPWithin gives, whose conversion the accounting tests check.
+const (
+	TuneDPRandom  = "tune-dp-random"
+	TuneGeometric = "tune-dp-select-geometric"
+	TuneNegBin    = "tune-dp-select-negbin"
+	// TuneControlSuffix names a control of a Tune row: the target multiplied by
+	// TuneControlFactor, the claim kept.
+	TuneControlSuffix = "-target-x20"
+	// TuneControlFactor is the factor of a control's mu or epsilon.
+	TuneControlFactor = 20
+	// TuneSelectionBudget is the evaluation budget of the Tune selection rows, large enough
+	// that a mean of about ten trials has its cap within it.
+	TuneSelectionBudget = 200
+)
+
+// TuneSelectionTarget is the (epsilon, delta) target of the Tune selection rows.
+var TuneSelectionTarget = accounting.EpsDelta{Epsilon: 1, Delta: 1e-5}
+
+// tuneNames lists the Tune rows and their controls.
+func tuneNames() []string {
+	var out []string
+	for _, m := range []string{TuneDPRandom, TuneGeometric, TuneNegBin} {
+		out = append(out, m, ControlPrefix+m+TuneControlSuffix)
+	}
+	return out
+}
+
+// buildTuneMechanism builds a Tune row or its control.
+func buildTuneMechanism(cfg Config, name string) (Mechanism, error) {
+	if !slices.Contains(tuneNames(), name) {
+		return Mechanism{}, fmt.Errorf("audit: unknown mechanism %q", name)
+	}
+	row, factor := name, 1.0
+	if IsControl(name) {
+		row = name[len(ControlPrefix) : len(name)-len(TuneControlSuffix)]
+		factor = TuneControlFactor
+	}
+	if row == TuneDPRandom {
+		tcfg := private.Config{Mu: factor * cfg.Mu, Evals: cfg.RNMCandidates, LossBound: cfg.LossBound, Rule: private.Always{Method: private.GaussianSelection}}
+		return Mechanism{
+			Name: name, MuClaimed: cfg.Mu,
+			Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
+				obj, err := NewSwapNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
+				if err != nil {
+					return 0, err
+				}
+				res, err := private.Tune(ctx, obj, tcfg, rng, nil)
+				if err != nil {
+					return 0, err
+				}
+				if slices.Equal(res.Theta, obj.First()) {
+					return 1, nil
+				}
+				return 0, nil
+			},
+		}, nil
+	}
+	method := map[string]private.Method{TuneGeometric: private.GeometricSelection, TuneNegBin: private.NegBinSelection}[row]
+	target := TuneSelectionTarget
+	run := target
+	run.Epsilon *= factor
+	tcfg := private.Config{EpsDelta: run, Evals: TuneSelectionBudget, LossBound: cfg.LossBound, Rule: private.Always{Method: method}}
+	if _, err := private.Forecast(constantFacts{cfg}, tcfg); err != nil {
+		return Mechanism{}, fmt.Errorf("audit: %s: %w", name, err)
+	}
+	return Mechanism{
+		Name: name, MuClaimed: math.NaN(), EpsClaimed: target.Epsilon, DeltaClaimed: target.Delta,
+		Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
+			obj, err := NewSplitNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
+			if err != nil {
+				return 0, err
+			}
+			res, err := private.Tune(ctx, obj, tcfg, rng, nil)
+			if err != nil {
+				return 0, err
+			}
+			return res.Theta[0], nil
+		},
+	}, nil
+}
+
+// constantFacts is an objective with the audit's public facts (dimension, box, users, loss
+// bound) for a forecast; it is never evaluated.
+type constantFacts struct{ cfg Config }
+
+func (o constantFacts) Dim() int { return o.cfg.Dim }
+func (o constantFacts) Bounds() (lo, hi []float64) {
+	x, _, _ := NewConstantNeighbours(o.cfg.Dim, o.cfg.Users, o.cfg.LossBound)
+	return x.Bounds()
+}
+func (o constantFacts) Users() int         { return o.cfg.Users }
+func (o constantFacts) LossBound() float64 { return o.cfg.LossBound }
+func (o constantFacts) Losses(_, _ []float64) error {
+	return fmt.Errorf("audit: constantFacts is never evaluated")
+}
