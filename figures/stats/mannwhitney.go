@@ -141,17 +141,13 @@ const maxExactShiftCIPairs = 10000
 
 // shiftCI returns the Hodges-Lehmann shift of a against b and its interval, as documented
 // on MannWhitney; pmf is the exact null distribution of U if the caller has it, else nil.
+// The order statistics of the differences are selected (newDiffSelector), not sorted; the
+// values are those of sorting all n_a n_b differences, bit for bit. Only a zero order
+// statistic among differences holding zeros of both signs falls back to sorting them all.
 func shiftCI(a, b []float64, level float64, pmf []float64) (est, lo, hi, coverage float64) {
-	diffs := make([]float64, 0, len(a)*len(b))
-	for _, x := range a {
-		for _, y := range b {
-			diffs = append(diffs, x-y)
-		}
-	}
-	slices.Sort(diffs)
-	est = sortedMedian(diffs)
 	na, nb := len(a), len(b)
-	if pmf == nil && (min(na, nb) <= MaxExactMannWhitney || na*nb <= maxExactShiftCIPairs) {
+	m := na * nb
+	if pmf == nil && (min(na, nb) <= MaxExactMannWhitney || m <= maxExactShiftCIPairs) {
 		pmf = mannWhitneyPMF(na, nb)
 	}
 	var cdf func(q int) float64
@@ -161,6 +157,17 @@ func shiftCI(a, b []float64, level float64, pmf []float64) (est, lo, hi, coverag
 		fa, fb := float64(na), float64(nb)
 		cdf = normalCDF(fa*fb/2, math.Sqrt(fa*fb*(fa+fb+1)/12))
 	}
-	k, coverage := ciOrder(len(diffs), cdf, level)
-	return est, diffs[k-1], diffs[len(diffs)-k], coverage
+	k, coverage := ciOrder(m, cdf, level)
+	est, lo, hi, ok := orderStats(m, k, newDiffSelector(a, b).at)
+	if !ok {
+		diffs := make([]float64, 0, m)
+		for _, x := range a {
+			for _, y := range b {
+				diffs = append(diffs, x-y)
+			}
+		}
+		slices.Sort(diffs)
+		est, lo, hi = sortedMedian(diffs), diffs[k-1], diffs[m-k]
+	}
+	return est, lo, hi, coverage
 }

@@ -158,17 +158,14 @@ func normalP(z float64, alt Alternative) float64 {
 }
 
 // walshCI returns the Hodges-Lehmann estimate of d's location and its signed-rank
-// interval, as documented on WilcoxonSignedRank.
+// interval, as documented on WilcoxonSignedRank. The order statistics of the Walsh averages
+// are selected (newWalshSelector), not sorted; the values are those of sorting all n(n+1)/2
+// averages d[i] + (d[j]-d[i])/2, i <= j, bit for bit. Only when max |d| reaches
+// maxWalshSelect, or a zero order statistic has zeros of both signs beside it, are all the
+// averages sorted.
 func walshCI(d []float64, level float64) (est, lo, hi, coverage float64) {
 	n := len(d)
-	walsh := make([]float64, 0, n*(n+1)/2)
-	for i := range d {
-		for j := i; j < n; j++ {
-			walsh = append(walsh, d[i]+(d[j]-d[i])/2)
-		}
-	}
-	slices.Sort(walsh)
-	est = sortedMedian(walsh)
+	m := n * (n + 1) / 2
 	var cdf func(q int) float64
 	if n <= maxExactWalshCI {
 		cdf = pmfCDF(signedRankPMF(n))
@@ -176,8 +173,22 @@ func walshCI(d []float64, level float64) (est, lo, hi, coverage float64) {
 		nf := float64(n)
 		cdf = normalCDF(nf*(nf+1)/4, math.Sqrt(nf*(nf+1)*(2*nf+1)/24))
 	}
-	k, coverage := ciOrder(len(walsh), cdf, level)
-	return est, walsh[k-1], walsh[len(walsh)-k], coverage
+	k, coverage := ciOrder(m, cdf, level)
+	ok := false
+	if w := newWalshSelector(d); w != nil {
+		est, lo, hi, ok = orderStats(m, k, w.at)
+	}
+	if !ok {
+		walsh := make([]float64, 0, m)
+		for i := range d {
+			for j := i; j < n; j++ {
+				walsh = append(walsh, d[i]+(d[j]-d[i])/2)
+			}
+		}
+		slices.Sort(walsh)
+		est, lo, hi = sortedMedian(walsh), walsh[k-1], walsh[m-k]
+	}
+	return est, lo, hi, coverage
 }
 
 // pmfCDF returns q -> sum_{s <= q} pmf[s].
