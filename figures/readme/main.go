@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"dpgibo/internal/records"
 )
@@ -44,7 +45,7 @@ func generate(path, root, file string) (old, updated string, err error) {
 		if s.File != file {
 			continue
 		}
-		body, err := s.Body(root)
+		body, err := renderedBody(s, root)
 		if err != nil {
 			return "", "", fmt.Errorf("reading %s: %w", s.Dir, err)
 		}
@@ -53,6 +54,31 @@ func generate(path, root, file string) (old, updated string, err error) {
 		}
 	}
 	return string(b), updated, nil
+}
+
+// renderedBodies holds the sections rendered so far by this process, by section (all its
+// fields) and root:
+// the committed results they are rendered from do not change while it runs, and a test (or
+// -check then a rewrite) would otherwise read and judge them again for every call.
+var renderedBodies sync.Map // [2]string{the section, absolute root} -> renderedBody's result
+
+// renderedBody is s.Body(root), rendered once per process.
+func renderedBody(s Section, root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return s.Body(root)
+	}
+	type result struct {
+		body string
+		err  error
+	}
+	key := [2]string{fmt.Sprintf("%#v", s), abs}
+	if r, ok := renderedBodies.Load(key); ok {
+		return r.(result).body, r.(result).err
+	}
+	body, err := s.Body(root)
+	renderedBodies.Store(key, result{body, err})
+	return body, err
 }
 
 // files returns the files with generated sections: the README at readme and each page under

@@ -105,6 +105,11 @@ func MannWhitney(a, b []float64, alt Alternative, level float64) (TestResult, er
 // the cost is about min^2 max^2 / 4 operations.
 func mannWhitneyPMF(na, nb int) []float64 {
 	m, n := min(na, nb), max(na, nb)
+	return rememberedPMF(pmfKey{mannWhitney: true, m: m, n: n}, func() []float64 { return computeMannWhitneyPMF(m, n) })
+}
+
+// computeMannWhitneyPMF is mannWhitneyPMF for m <= n, computed.
+func computeMannWhitneyPMF(m, n int) []float64 {
 	// prev[i] = P_{i, j-1}, cur[i] = P_{i, j}; both sets reuse buffers of the final length.
 	prev := make([][]float64, m+1)
 	cur := make([][]float64, m+1)

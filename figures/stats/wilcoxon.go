@@ -102,6 +102,11 @@ func WilcoxonSignedRank(d []float64, alt Alternative, level float64) (TestResult
 // combination: no cancellation, and for n <= 53 every value and every tail sum is a multiple
 // of 2^-n below 1, so they are exact in float64 (the counts of rank subsets by sum, over 2^n).
 func signedRankPMF(n int) []float64 {
+	return rememberedPMF(pmfKey{n: n}, func() []float64 { return computeSignedRankPMF(n) })
+}
+
+// computeSignedRankPMF is signedRankPMF, computed.
+func computeSignedRankPMF(n int) []float64 {
 	m := n * (n + 1) / 2
 	p := make([]float64, m+1)
 	p[0] = 1
