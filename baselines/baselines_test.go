@@ -366,7 +366,8 @@ func TestLedgers(t *testing.T) {
 			}
 			l := res.Ledger
 			info, _ := Info(name)
-			if name == "dp-auto" {
+			auto := name == "dp-auto"
+			if auto {
 				// The one call's ledger is that of the method its rule chose.
 				plan, err := private.Forecast(q, private.Config{Mu: mu, Evals: 12, Theta0: opt.Theta0, LossBound: opt.LossBound})
 				if err != nil {
@@ -407,6 +408,16 @@ func TestLedgers(t *testing.T) {
 			}
 			if name == "dpgibo" && res.Iters < opt.Settings.Iters {
 				t.Fatalf("dpgibo stopped after %d of %d iterations; the ledger test needs a full run", res.Iters, opt.Settings.Iters)
+			}
+			if auto && name != "dp-rnm" {
+				// private.Tune at the (epsilon, 1e-5)-DP of mu, the primary currency: the
+				// target met exactly, DP-GIBO's part at the largest mu that meets it
+				// (accounting.GDPWithin: mu to the resolution of EpsilonForDelta).
+				if !(l.Epsilon <= wantEps) || l.Delta != algo.DefaultDelta || math.Abs(l.Mu-mu) > 1e-9*mu {
+					t.Errorf("dp-auto ledger Mu %v Epsilon %v Delta %v, want epsilon at most %v at delta %v and mu within 1e-9 of %v",
+						l.Mu, l.Epsilon, l.Delta, wantEps, algo.DefaultDelta, mu)
+				}
+				return
 			}
 			if l.Mu != mu || l.Epsilon != wantEps {
 				t.Errorf("ledger Mu %v Epsilon %v, want %v and algo.EpsilonForDelta = %v", l.Mu, l.Epsilon, mu, wantEps)

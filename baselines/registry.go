@@ -28,9 +28,10 @@ type MethodInfo struct {
 	// first registered). A runner keys its stored results by it, so that results of an
 	// earlier revision are never resumed as this one's. ucb and dp-ucb are at 3: their
 	// solves on the Cholesky factor (revision 2, which also refitted the hyperparameters on
-	// a geometric schedule, was not admitted by its study: docs/peers.md). dp-auto is at 3:
-	// its default rule is the private-tuner study's second-round choice (private.DefaultRule;
-	// revision 2 ran the first round's, which the runner pins for the blocks that ran it).
+	// a geometric schedule, was not admitted by its study: docs/peers.md). dp-auto is at 4:
+	// private.Tune at a target it meets exactly (revisions 2 and 3, the first and second
+	// rounds' rules with the selections at the (epsilon, 1e-5) of mu, are pinned by the
+	// runner for the blocks that ran them; see Auto).
 	Revision int
 }
 
@@ -68,7 +69,7 @@ var registry = []registered{
 	{MethodInfo{Name: "dp-hypo", Legend: "DP-HyPO", Private: true, Reads: []string{"mu", "noise"}, Currency: true}, newDPHyPO},
 	{MethodInfo{Name: "dpgibo-safe", Legend: "DP-GIBO (safe release)", Private: true, Local: true, Reads: SweptParams}, newSafeGIBO(false)},
 	{MethodInfo{Name: "dpgibo-hybrid", Legend: "DP-GIBO (hybrid)", Private: true, Local: true, Reads: SweptParams}, newSafeGIBO(true)},
-	{MethodInfo{Name: "dp-auto", Legend: "Private tuner (one call)", Private: true, Local: true, Reads: []string{"mu", "noise"}, Revision: 3}, newAuto},
+	{MethodInfo{Name: "dp-auto", Legend: "Private tuner (one call)", Private: true, Local: true, Reads: []string{"mu", "noise"}, Revision: 4}, newAuto},
 }
 
 // lookup returns the registered method called name.

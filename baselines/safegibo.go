@@ -72,8 +72,7 @@ func (m *SafeGIBO) Run(ctx context.Context, obj algo.Objective, budget int, rng 
 //     cells that ran them.
 //   - 4 is private.Tune at a target that it meets exactly, in Options.Currency: Mu-GDP at
 //     CurrencyGDP, the (epsilon, 1e-5)-DP of Mu-GDP at CurrencyEpsDelta (Mu = +Inf: no
-//     privacy noise). The registry moves to it once the runner pins revision 3 for the
-//     committed cells, as it pins revision 2.
+//     privacy noise), the registry's.
 type Auto struct{ opt Options }
 
 // Revisions of dp-auto (Options.AutoRevision).

@@ -206,8 +206,8 @@ func checkBlock(b Block) error {
 	case r != Revision2 && r != AlgoDefaultsRevision:
 		return fmt.Errorf("unknown defaults revision %d (known: %d, %d)", r, Revision2, AlgoDefaultsRevision)
 	}
-	if r := b.Algo.AutoRevision; r != 0 && r != pinnedAutoRevision && r != autoRevision() {
-		return fmt.Errorf("unknown dp-auto revision %d (known: %d, %d)", r, pinnedAutoRevision, autoRevision())
+	if r := b.Algo.AutoRevision; r != 0 && !knownAutoRevision(r) {
+		return fmt.Errorf("unknown dp-auto revision %d (known: %d, %d, %d)", r, pinnedAutoRevision, secondRoundAutoRevision, autoRevision())
 	}
 	if b.SeedBase < 0 {
 		return fmt.Errorf("seed base must be >= 0, got %d", b.SeedBase)

@@ -343,7 +343,7 @@ func TestAutoChoosingASelection(t *testing.T) {
 	const budget = 8 // at least 2d+3, the least any method the rule may choose needs
 	over := false
 	for seed := 1; seed <= 12; seed++ {
-		spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dp-auto", Seed: seed, Budget: budget, Mu: 1}
+		spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dp-auto", Seed: seed, Budget: budget, Mu: 1, MethodRevision: secondRoundAutoRevision}
 		out, err := runCell(context.Background(), spec, newFakeTask, baselines.New, "", nil)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -396,10 +396,15 @@ func TestAutoRevisionPin(t *testing.T) {
 	if spec.MethodRevision != 2 || opts.Rule != firstRoundRule {
 		t.Errorf("unpinned: revision %d, rule %v; want 2 and the first round's", spec.MethodRevision, opts.Rule)
 	}
-	b.Algo.AutoRevision = autoRevision()
-	spec, _ = cellFor("test", b, 2, 1, "dp-auto", 1, "")
-	if opts, _ := cellOptions(spec, fakeTask{}, nil); spec.MethodRevision != autoRevision() || opts.Rule != nil {
-		t.Errorf("pinned to %d: revision %d, rule %v; want the default rule", autoRevision(), spec.MethodRevision, opts.Rule)
+	if opts.AutoRevision != 2 {
+		t.Errorf("unpinned: options' revision %d, want 2", opts.AutoRevision)
+	}
+	for _, r := range []int{secondRoundAutoRevision, autoRevision()} {
+		b.Algo.AutoRevision = r
+		spec, _ = cellFor("test", b, 2, 1, "dp-auto", 1, "")
+		if opts, _ := cellOptions(spec, fakeTask{}, nil); spec.MethodRevision != r || opts.AutoRevision != r || opts.Rule != nil {
+			t.Errorf("pinned to %d: revision %d, options' %d, rule %v; want the default rule", r, spec.MethodRevision, opts.AutoRevision, opts.Rule)
+		}
 	}
 	b.Algo.AutoRevision = 1
 	if err := checkBlock(b); err == nil || !strings.Contains(err.Error(), "dp-auto revision 1") {

@@ -49,6 +49,25 @@ func autoRevision() int {
 // which every committed dp-auto run before the second round was made.
 const pinnedAutoRevision = 2
 
+// secondRoundAutoRevision is dp-auto's revision in the second round's committed blocks
+// (AutoRevision 3): the second round's rule, with the selections at the (epsilon, 1e-5) of
+// mu, as it ran before the library delivered the guarantee asked for (baselines.Auto).
+const secondRoundAutoRevision = 3
+
+// knownAutoRevision reports whether a block may pin dp-auto to revision r.
+func knownAutoRevision(r int) bool {
+	return r == pinnedAutoRevision || r == secondRoundAutoRevision || r == autoRevision()
+}
+
+// pinAuto sets a dp-auto cell's options for its revision r (0: the registry's): the
+// revision, and revision 2's rule.
+func pinAuto(opts *baselines.Options, r int) {
+	opts.AutoRevision = r
+	if r == pinnedAutoRevision {
+		opts.Rule = firstRoundRule
+	}
+}
+
 // firstRoundRule is private.DefaultRule at dp-auto's revision 2: report-noisy-min below
 // DP-GIBO's SNR ceiling 16, the hybrid DP-GIBO above (docs/library.md, the first round).
 var firstRoundRule private.Rule = private.ByCeiling{Cut: 16, Below: private.ReportNoisyMin, Above: private.HybridDPGIBO}

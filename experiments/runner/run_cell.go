@@ -226,8 +226,8 @@ func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) (baselines.Op
 	if l, ok := task.(tasks.LogLosser); ok {
 		opts.LogLoss = l.LogLoss()
 	}
-	if spec.Method == autoMethod && spec.MethodRevision == pinnedAutoRevision {
-		opts.Rule = firstRoundRule
+	if spec.Method == autoMethod {
+		pinAuto(&opts, spec.MethodRevision)
 	}
 	switch spec.Currency {
 	case "":

@@ -54,9 +54,10 @@ type AlgoConfig struct {
 	// lower quartile, which the runner then sets explicitly in a private run), so that the
 	// library study's cells keep what they computed and their stems.
 	DefaultsRevision int `json:",omitempty"`
-	// AutoRevision pins dp-auto to a revision of its rule: 0 is pinnedAutoRevision (the
-	// first round's rule, as every committed run before the second round), and
-	// baselines' current revision of dp-auto runs private.DefaultRule.
+	// AutoRevision pins dp-auto to a revision: 0 is pinnedAutoRevision (the first round's
+	// rule, as every committed run before the second round), 3 the second round's committed
+	// runs (secondRoundAutoRevision), and baselines' current revision of dp-auto runs
+	// private.Tune at its target.
 	AutoRevision int `json:",omitempty"`
 	// Currency is the privacy currency of the methods that read one
 	// (baselines.MethodInfo.Currency): "" the primary, (epsilon, 1e-5) of mu-GDP at Mu;

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"dpgibo/baselines"
 	"dpgibo/data"
 	"dpgibo/experiments/runner"
 )
@@ -93,14 +92,14 @@ func libraryPrivateFigures() []runner.Figure {
 	// dp-auto, the one call, on every problem's block: a figure of its own per problem, so
 	// that the methods' committed figures keep their bytes. The first round's problems keep
 	// the rule their runs used (dp-auto's revision 2, which the runner pins when AutoRevision
-	// is 0); the second round's run the current default rule (private.DefaultRule).
-	auto, _ := baselines.Info(AutoMethod)
+	// is 0); the second round's keep revision 3, the second round's rule with the selections
+	// at the (epsilon, 1e-5) of mu, which their committed runs used.
 	for i, f := range slices.Clone(out) {
 		problem, _ := strings.CutPrefix(f.Name, LibraryPrivatePrefix)
 		b := f.Blocks[0]
 		b.Methods = []string{AutoMethod}
 		if i >= len(round1) {
-			b.Algo.AutoRevision = auto.Revision
+			b.Algo.AutoRevision = 3
 		}
 		out = append(out, runner.Figure{Name: LibraryAutoPrefix + problem, Blocks: []runner.Block{b}})
 	}
