@@ -54,6 +54,7 @@ func TestReadmeMatchesReproduction(t *testing.T) {
 // the study folders, their judged table (design-equivalence.csv).
 func TestCommittedVerdictsAreWhatTheRawDataGive(t *testing.T) {
 	artefacts.Check(t)
+	t.Parallel() // reads and judges reproduction/ on a core of its own
 	studyDirs := []string{filepath.Join("reproduction", "design-equivalence"), filepath.Join("reproduction", "svr-precision"),
 		filepath.Join("reproduction", "peers-own"), filepath.Join("reproduction", "ucb-revision"),
 		filepath.Join("reproduction", "ucb-solves")}
@@ -186,6 +187,7 @@ func TestCheckFailsOnAStaleReadme(t *testing.T) {
 // A" (and the reverse), the rest unchanged, gets the same verdict and p-values.
 func TestCommittedVerdictsMirrorWhenSidesSwap(t *testing.T) {
 	artefacts.Check(t)
+	t.Parallel() // reads and judges reproduction/ on a core of its own
 	res, err := verdict.ReadDir(filepath.Join("..", "..", "reproduction"))
 	if err != nil {
 		t.Fatal(err)
@@ -233,6 +235,7 @@ func TestCommittedVerdictsMirrorWhenSidesSwap(t *testing.T) {
 // figure CSV has its PNG.
 func TestCommittedFiguresAreWhatTheRawDataRender(t *testing.T) {
 	artefacts.Check(t)
+	t.Parallel() // reads and judges reproduction/ on a core of its own
 	root := filepath.Join("..", "..")
 	out := t.TempDir()
 	files, err := plotting.RenderDirAs(filepath.Join(root, "reproduction"), out, nil, []string{"png"})
@@ -292,6 +295,7 @@ func samePixels(t *testing.T, a, b []byte) bool {
 // their committed raw runs give.
 func TestCommittedDesignStudyIsWhatItsRunsGive(t *testing.T) {
 	artefacts.Check(t)
+	t.Parallel() // reads and judges reproduction/ on a core of its own
 	judged := 0
 	for _, s := range Sections() {
 		if !s.Equivalence {
