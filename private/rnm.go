@@ -58,34 +58,12 @@ func (m RNM) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.
 // runRNM is report-noisy-min among budget uniform candidates at pure eps-DP (eps = +Inf: no
 // noise), scores clipped to lossBound (0: the objective's).
 func runRNM(ctx context.Context, obj algo.Objective, budget int, eps, lossBound float64, rng *rand.Rand, cb algo.Callback) (Result, error) {
-	rng = orSecret(rng)
-	obj = withProgress(ctx, obj, budget)
-	const name = "dp-rnm"
-	p, err := search.NewSearch("private", name, obj, budget)
+	noise := func(bound float64, users int) func(*rand.Rand) float64 {
+		scale := RNMNoiseScale(bound, users, eps)
+		return func(rng *rand.Rand) float64 { return laplace(scale, rng) }
+	}
+	theta, evals, err := uniformNoisyMin(ctx, obj, budget, "dp-rnm", lossBound, rng, cb, noise)
 	if err != nil {
-		return Result{}, err
-	}
-	bound, err := LossBoundOf("private: "+name, lossBound, obj)
-	if err != nil {
-		return Result{}, err
-	}
-	p.LossBound = bound
-	scale := RNMNoiseScale(bound, p.Users, eps)
-	var best []float64
-	bestScore := math.Inf(1)
-	for p.Remaining() > 0 {
-		theta := p.Uniform(rng)
-		losses, err := p.Evaluate(ctx, theta)
-		if err != nil {
-			return Result{}, err
-		}
-		score := ClippedMean(losses, bound) + laplace(scale, rng)
-		if best == nil || score < bestScore {
-			best, bestScore = theta, score
-		}
-	}
-	p.Best = best
-	if err := p.Report(cb, best); err != nil {
 		return Result{}, err
 	}
 	ledger := accounting.NonPrivateLedger()
@@ -94,7 +72,7 @@ func runRNM(ctx context.Context, obj algo.Objective, budget int, eps, lossBound 
 			return Result{}, err
 		}
 	}
-	return Result{Theta: p.Released(), Evals: p.Evals, Ledger: ledger}, nil
+	return Result{Theta: theta, Evals: evals, Ledger: ledger}, nil
 }
 
 // gaussianScores is the Gaussian release of every score ("dp-random"): budget candidates
@@ -103,40 +81,59 @@ func runRNM(ctx context.Context, obj algo.Objective, budget int, eps, lossBound 
 // compose to mu-GDP; the candidate of smallest noisy score is released (post-processing).
 // Its ledger is accounting.NewLedger(mu, budget); mu = +Inf draws no noise.
 func gaussianScores(ctx context.Context, obj algo.Objective, budget int, mu, lossBound float64, rng *rand.Rand, cb algo.Callback) (Result, error) {
-	rng = orSecret(rng)
-	obj = withProgress(ctx, obj, budget)
-	const name = "dp-random"
-	p, err := search.NewSearch("private", name, obj, budget)
+	noise := func(bound float64, users int) func(*rand.Rand) float64 {
+		std := SelectionNoiseStd(bound, users, budget, mu)
+		return func(rng *rand.Rand) float64 {
+			if std > 0 {
+				return std * rng.NormFloat64()
+			}
+			return 0
+		}
+	}
+	theta, evals, err := uniformNoisyMin(ctx, obj, budget, "dp-random", lossBound, rng, cb, noise)
 	if err != nil {
 		return Result{}, err
+	}
+	return Result{Theta: theta, Evals: evals, Ledger: accounting.NewLedger(mu, budget)}, nil
+}
+
+// uniformNoisyMin is the loop of the selections that score every candidate: budget candidates
+// drawn uniformly from the box (rng nil: a secret generator), each scored by its mean loss
+// clipped to lossBound (0: the objective's) plus a draw of the noise that noise returns for
+// the bound and the number of users; it reports and returns the candidate of smallest noisy
+// score and the evaluations used. name is the method's, for its errors and reports.
+func uniformNoisyMin(ctx context.Context, obj algo.Objective, budget int, name string, lossBound float64, rng *rand.Rand, cb algo.Callback,
+	noise func(bound float64, users int) func(*rand.Rand) float64) ([]float64, int, error) {
+	rng = orSecret(rng)
+	obj = withProgress(ctx, obj, budget)
+	p, err := search.NewSearch("private", name, obj, budget)
+	if err != nil {
+		return nil, 0, err
 	}
 	bound, err := LossBoundOf("private: "+name, lossBound, obj)
 	if err != nil {
-		return Result{}, err
+		return nil, 0, err
 	}
 	p.LossBound = bound
-	std := SelectionNoiseStd(bound, p.Users, budget, mu)
+	draw := noise(bound, p.Users)
 	var best []float64
 	bestScore := math.Inf(1)
 	for p.Remaining() > 0 {
 		theta := p.Uniform(rng)
 		losses, err := p.Evaluate(ctx, theta)
 		if err != nil {
-			return Result{}, err
+			return nil, 0, err
 		}
-		score := ClippedMean(losses, bound)
-		if std > 0 {
-			score += std * rng.NormFloat64()
-		}
+		score := ClippedMean(losses, bound) + draw(rng)
 		if best == nil || score < bestScore {
 			best, bestScore = theta, score
 		}
 	}
 	p.Best = best
 	if err := p.Report(cb, best); err != nil {
-		return Result{}, err
+		return nil, 0, err
 	}
-	return Result{Theta: p.Released(), Evals: p.Evals, Ledger: accounting.NewLedger(mu, budget)}, nil
+	return p.Released(), p.Evals, nil
 }
 
 // checkMu returns an error unless mu is positive (+Inf allowed), naming the method.

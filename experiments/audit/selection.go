@@ -133,25 +133,35 @@ func buildSelectionMechanism(cfg Config, name string) (Mechanism, error) {
 	return Mechanism{
 		Name: name, MuClaimed: math.NaN(), EpsClaimed: eps, Runs: cfg.TrialRuns,
 		Population: rnmPopulation(m, eps, 1),
-		Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
-			obj, err := NewSwapNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
-			if err != nil {
-				return 0, err
-			}
+		Run: firstChosen(cfg, func(ctx context.Context, obj algo.Objective, rng *rand.Rand) ([]float64, error) {
 			method, err := baselines.NewDPRNM(runMu, baselines.CurrencyGDP, cfg.LossBound)
 			if err != nil {
-				return 0, err
+				return nil, err
 			}
 			res, err := method.Run(ctx, obj, m, rng, nil)
-			if err != nil {
-				return 0, err
-			}
-			if slices.Equal(res.Theta, obj.First()) {
-				return 1, nil
-			}
-			return 0, nil
-		},
+			return res.Theta, err
+		}),
 	}, nil
+}
+
+// firstChosen is the run of a selection audited on the swap neighbours (cfg's dimension,
+// users and loss bound): release returns the selection's released theta on X or X', and
+// the run reads 1 when it is the first candidate, else 0.
+func firstChosen(cfg Config, release func(ctx context.Context, obj algo.Objective, rng *rand.Rand) ([]float64, error)) func(context.Context, bool, *rand.Rand) (float64, error) {
+	return func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
+		obj, err := NewSwapNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
+		if err != nil {
+			return 0, err
+		}
+		theta, err := release(ctx, obj, rng)
+		if err != nil {
+			return 0, err
+		}
+		if slices.Equal(theta, obj.First()) {
+			return 1, nil
+		}
+		return 0, nil
+	}
 }
 
 // The private selections with a random number of trials, audited at their primary

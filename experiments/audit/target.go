@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"dpgibo/accounting"
+	"dpgibo/algo"
 	"dpgibo/private"
 )
 
@@ -67,20 +68,10 @@ func buildTuneMechanism(cfg Config, name string) (Mechanism, error) {
 		tcfg := private.Config{Mu: factor * cfg.Mu, Evals: cfg.RNMCandidates, LossBound: cfg.LossBound, Rule: private.Always{Method: private.GaussianSelection}}
 		return Mechanism{
 			Name: name, MuClaimed: cfg.Mu,
-			Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
-				obj, err := NewSwapNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
-				if err != nil {
-					return 0, err
-				}
+			Run: firstChosen(cfg, func(ctx context.Context, obj algo.Objective, rng *rand.Rand) ([]float64, error) {
 				res, err := private.Tune(ctx, obj, tcfg, rng, nil)
-				if err != nil {
-					return 0, err
-				}
-				if slices.Equal(res.Theta, obj.First()) {
-					return 1, nil
-				}
-				return 0, nil
-			},
+				return res.Theta, err
+			}),
 		}, nil
 	}
 	method := map[string]private.Method{TuneGeometric: private.GeometricSelection, TuneNegBin: private.NegBinSelection}[row]
