@@ -89,30 +89,27 @@ func readRunRecords(dir string) []runRecord {
 		if !ok {
 			continue
 		}
-		var m manifest
-		if err := json.Unmarshal(b, &m); err != nil {
-			// An older manifest whose figures no longer decode: their names and suite still
-			// say whose they are.
-			var names struct {
-				runinfo.Manifest
-				Figures []struct {
-					Name string `json:"name"`
-				} `json:"figures"`
-			}
-			if json.Unmarshal(b, &names) != nil {
-				continue
-			}
-			rec := runRecord{file: filepath.Base(path), suite: names.Suite, configHash: names.ConfigHash, modified: info}
-			for _, f := range names.Figures {
-				rec.figures = append(rec.figures, f.Name)
-			}
-			out = append(out, rec)
+		// Every manifest names its suite and figures; one whose figures still decode as this
+		// code's Figure also gives each figure's identity (an older one: unknown).
+		var names struct {
+			runinfo.Manifest
+			Figures []struct {
+				Name string `json:"name"`
+			} `json:"figures"`
+		}
+		if json.Unmarshal(b, &names) != nil {
 			continue
 		}
-		rec := runRecord{file: filepath.Base(path), suite: m.Suite, configHash: m.ConfigHash, modified: info, identities: map[string]string{}}
-		for _, f := range m.Figures {
+		rec := runRecord{file: filepath.Base(path), suite: names.Suite, configHash: names.ConfigHash, modified: info}
+		for _, f := range names.Figures {
 			rec.figures = append(rec.figures, f.Name)
-			rec.identities[f.Name] = figureIdentity(m.Suite, f, m.DataSource)
+		}
+		var m manifest
+		if json.Unmarshal(b, &m) == nil {
+			rec.identities = map[string]string{}
+			for _, f := range m.Figures {
+				rec.identities[f.Name] = figureIdentity(m.Suite, f, m.DataSource)
+			}
 		}
 		out = append(out, rec)
 	}
