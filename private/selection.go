@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"dpgibo/accounting"
 	"dpgibo/algo"
@@ -336,7 +337,51 @@ func HyPOPlan(mu float64, budget int, cfg SelectConfig) (SelectionPlan, error) {
 // more than budget. Each trial's noise is set for t at that mean (the geometric's Laplace
 // scale 3/epsilon does not depend on it). A budget that not even a mean of 2 trials fits
 // is an error.
+//
+// The answer depends on public inputs only and is kept (fittedPlans): its search tabulates
+// dozens of trial distributions, and Tune called again at the same target and budget would
+// redo them.
 func fittedPlan(m Method, t accounting.EpsDelta, budget int) (SelectionPlan, error) {
+	key := fittedPlanKey{m, t, budget}
+	fittedPlans.Lock()
+	a, ok := fittedPlans.answers[key]
+	fittedPlans.Unlock()
+	if ok {
+		return a.plan, a.err
+	}
+	plan, err := searchFittedPlan(m, t, budget)
+	fittedPlans.Lock()
+	if len(fittedPlans.answers) >= fittedPlansKept {
+		clear(fittedPlans.answers)
+	}
+	fittedPlans.answers[key] = fittedPlanAnswer{plan, err}
+	fittedPlans.Unlock()
+	return plan, err
+}
+
+// fittedPlans keeps fittedPlan's answers, at most fittedPlansKept of them (all are dropped
+// when it is full). A plan's trial distribution is only read once built, so the kept plan is
+// shared.
+var fittedPlans = struct {
+	sync.Mutex
+	answers map[fittedPlanKey]fittedPlanAnswer
+}{answers: map[fittedPlanKey]fittedPlanAnswer{}}
+
+const fittedPlansKept = 64
+
+type fittedPlanKey struct {
+	method Method
+	target accounting.EpsDelta
+	budget int
+}
+
+type fittedPlanAnswer struct {
+	plan SelectionPlan
+	err  error
+}
+
+// searchFittedPlan is fittedPlan's search, run once per target and budget.
+func searchFittedPlan(m Method, t accounting.EpsDelta, budget int) (SelectionPlan, error) {
 	eta := 1.0
 	if m == NegBinSelection {
 		eta = DefaultNegBinShape
