@@ -2,8 +2,8 @@
 // so that methods accounted in different frameworks can be compared at one privacy level:
 // pure epsilon-DP, mu-GDP (Gaussian differential privacy, Dong, Roth and Su 2022) and Renyi
 // DP (Mironov 2017), each to (epsilon, delta)-DP and, where the guarantee implies one, to
-// mu-GDP. DP-GIBO's own mu-GDP ledger is algo.Ledger; its exact (epsilon, delta) is
-// algo.EpsilonForDelta.
+// mu-GDP. DP-GIBO's own mu-GDP ledger is accounting.Ledger; its exact (epsilon, delta) is
+// accounting.EpsilonForDelta.
 package accounting
 
 import (

@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"dpgibo/accounting"
-	"dpgibo/algo"
 )
 
 // renyi integrates the Renyi divergence of order alpha between densities p and q over the
@@ -96,7 +95,7 @@ func TestRDPToEpsDelta(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		exact, _ := algo.EpsilonForDelta(1/z, delta)
+		exact, _ := accounting.EpsilonForDelta(1/z, delta)
 		mironov := math.Inf(1)
 		for _, a := range accounting.Orders {
 			mironov = math.Min(mironov, accounting.GaussianRDP(a, z)+math.Log(1/delta)/(a-1))

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"dpgibo/accounting"
 )
 
 // Edge cases of the library's contract: each gives an error or a documented value, never a
@@ -34,19 +36,19 @@ func TestMaxEvalsBelowTheFirstBatchIsAnError(t *testing.T) {
 
 func TestLedgerIsDefinedEverywhere(t *testing.T) {
 	for _, mu := range []float64{1500, 1e4, 1e8} {
-		l := NewLedger(mu, 20)
+		l := accounting.NewLedger(mu, 20)
 		if !l.Private || math.IsNaN(l.Epsilon) || l.Epsilon < mu*mu/2 {
 			t.Errorf("mu = %v: ledger %+v; want a private ledger with epsilon >= mu^2/2", mu, l)
 		}
-		if d := GDPToEpsDelta(mu, l.Epsilon); math.Abs(d-DefaultDelta) > 1e-3*DefaultDelta && d > DefaultDelta {
-			t.Errorf("mu = %v: delta(epsilon) = %v, want <= %v", mu, d, DefaultDelta)
+		if d := accounting.GDPDelta(mu, l.Epsilon); math.Abs(d-accounting.DefaultDelta) > 1e-3*accounting.DefaultDelta && d > accounting.DefaultDelta {
+			t.Errorf("mu = %v: delta(epsilon) = %v, want <= %v", mu, d, accounting.DefaultDelta)
 		}
 	}
-	if l := NewLedger(1e200, 20); !math.IsInf(l.Epsilon, 1) {
+	if l := accounting.NewLedger(1e200, 20); !math.IsInf(l.Epsilon, 1) {
 		t.Errorf("mu = 1e200: epsilon %v, want +Inf (beyond float64)", l.Epsilon)
 	}
 	// A run stopped before its first release released nothing: epsilon 0.
-	if l := NewLedger(0, 0); math.IsNaN(l.Epsilon) || l.Epsilon != 0 {
+	if l := accounting.NewLedger(0, 0); math.IsNaN(l.Epsilon) || l.Epsilon != 0 {
 		t.Errorf("mu = 0: epsilon %v, want 0", l.Epsilon)
 	}
 }
@@ -54,8 +56,8 @@ func TestLedgerIsDefinedEverywhere(t *testing.T) {
 // A ledger survives JSON: every field, CalibrationMu included, so that a reloaded ledger
 // still composes to its Mu.
 func TestLedgerJSONRoundTrip(t *testing.T) {
-	calibrated := withCalibration(NewLedger(0.9, 10), 0.2, 6)
-	for _, l := range []Ledger{NonPrivateLedger(), NewLedger(0.5, 10), newSplitLedger(0.9, 0.3, 10), calibrated} {
+	calibrated := withCalibration(accounting.NewLedger(0.9, 10), 0.2, 6)
+	for _, l := range []accounting.Ledger{accounting.NonPrivateLedger(), accounting.NewLedger(0.5, 10), newSplitLedger(0.9, 0.3, 10), calibrated} {
 		b, err := json.Marshal(l)
 		if err != nil {
 			t.Fatalf("%+v: %v", l, err)
@@ -63,7 +65,7 @@ func TestLedgerJSONRoundTrip(t *testing.T) {
 		if !l.Private && !strings.Contains(string(b), `"Mu":"+Inf"`) {
 			t.Errorf("non-private ledger encodes as %s; want Mu spelled \"+Inf\" as in the CSVs", b)
 		}
-		var back Ledger
+		var back accounting.Ledger
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("%s: %v", b, err)
 		}
@@ -71,12 +73,12 @@ func TestLedgerJSONRoundTrip(t *testing.T) {
 			t.Errorf("round trip %s: got %+v, want %+v", b, back, l)
 		}
 		if l.Private {
-			if composed := ComposeGDP(back.GradientMu, back.CountMu, back.CalibrationMu); math.Abs(composed-back.Mu) > 1e-12 {
+			if composed := accounting.ComposeGDP(back.GradientMu, back.CountMu, back.CalibrationMu); math.Abs(composed-back.Mu) > 1e-12 {
 				t.Errorf("reloaded %s composes to %v, not its Mu %v", b, composed, back.Mu)
 			}
 		}
 	}
-	var l Ledger
+	var l accounting.Ledger
 	if err := json.Unmarshal([]byte(`{"Mu":"lots"}`), &l); err == nil {
 		t.Error("a ledger with Mu \"lots\" decoded without error")
 	}

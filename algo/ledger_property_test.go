@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"dpgibo/accounting"
 )
 
 // Every configuration's ledger adds up: the parts' Mu^2 sum to Mu^2 (to 1e-12), a complete
@@ -50,7 +52,7 @@ func TestLedgerAddsUp(t *testing.T) {
 				l := res.Ledger
 				sumSq, releases := 0.0, 0
 				for _, p := range l.Parts {
-					if p.Accounting != GDP || !(p.Mu > 0) {
+					if p.Accounting != accounting.GDP || !(p.Mu > 0) {
 						t.Errorf("%s, mu %v: part %+v", c.name, mu, p)
 					}
 					sumSq += p.Mu * p.Mu
@@ -73,14 +75,14 @@ func TestLedgerAddsUp(t *testing.T) {
 				if done < iters && !(l.Mu < mu) {
 					t.Errorf("%s: a run stopped after %d of %d iterations composes to %v, not below %v", c.name, done, iters, l.Mu, mu)
 				}
-				if eps, _ := EpsilonForDelta(l.Mu, l.Delta); eps != l.Epsilon {
+				if eps, _ := accounting.EpsilonForDelta(l.Mu, l.Delta); eps != l.Epsilon {
 					t.Errorf("%s, mu %v: Epsilon %v, the GDP formula gives %v", c.name, mu, l.Epsilon, eps)
 				}
 				b, err := json.Marshal(l)
 				if err != nil {
 					t.Fatal(err)
 				}
-				var back Ledger
+				var back accounting.Ledger
 				if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, l) {
 					t.Errorf("%s, mu %v: JSON round trip %s gives %+v, %v", c.name, mu, b, back, err)
 				}
@@ -106,7 +108,7 @@ func isAdaptive(s Settings) bool {
 // A pure-DP ledger reports its epsilon at delta 0 and the tight mu-GDP it implies, and
 // round-trips through JSON part and all.
 func TestPureLedger(t *testing.T) {
-	l, err := NewPureLedger("selection", 0.807)
+	l, err := accounting.NewPureLedger("selection", 0.807)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,18 +116,18 @@ func TestPureLedger(t *testing.T) {
 		t.Fatalf("ledger %+v", l)
 	}
 	p := l.Parts[0]
-	if len(l.Parts) != 1 || p.Accounting != PureDP || p.Epsilon != 0.807 || p.Mu != l.Mu || p.Name != "selection" {
+	if len(l.Parts) != 1 || p.Accounting != accounting.PureDP || p.Epsilon != 0.807 || p.Mu != l.Mu || p.Name != "selection" {
 		t.Fatalf("parts %+v", l.Parts)
 	}
 	b, err := json.Marshal(l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Ledger
+	var back accounting.Ledger
 	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, l) {
 		t.Fatalf("round trip %s: %+v, %v", b, back, err)
 	}
-	if _, err := NewPureLedger("selection", math.NaN()); err == nil {
+	if _, err := accounting.NewPureLedger("selection", math.NaN()); err == nil {
 		t.Fatal("NaN epsilon accepted")
 	}
 }

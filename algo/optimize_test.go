@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"dpgibo/accounting"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -195,29 +197,29 @@ func TestPrivacyNoiseStdMatchesFormula(t *testing.T) {
 }
 
 func TestAccountant(t *testing.T) {
-	eps, err := EpsilonForDelta(1, 1e-5)
+	eps, err := accounting.EpsilonForDelta(1, 1e-5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if math.Abs(eps-4.3772) > 5e-5 {
 		t.Fatalf("mu=1, delta=1e-5: epsilon %.6f, want 4.3772", eps)
 	}
-	if d := GDPToEpsDelta(1, eps); math.Abs(d-1e-5) > 1e-12 {
+	if d := accounting.GDPDelta(1, eps); math.Abs(d-1e-5) > 1e-12 {
 		t.Fatalf("round trip delta %v", d)
 	}
-	if got := ComposeGDP(0.3, 0.4); math.Abs(got-0.5) > 1e-15 {
+	if got := accounting.ComposeGDP(0.3, 0.4); math.Abs(got-0.5) > 1e-15 {
 		t.Fatalf("ComposeGDP(0.3, 0.4) = %v", got)
 	}
-	if got := StepMu(2, 16); got != 0.5 {
+	if got := accounting.StepMu(2, 16); got != 0.5 {
 		t.Fatalf("StepMu(2, 16) = %v", got)
 	}
-	l := NewLedger(0.5, 10)
-	e2, _ := EpsilonForDelta(0.5, DefaultDelta)
+	l := accounting.NewLedger(0.5, 10)
+	e2, _ := accounting.EpsilonForDelta(0.5, accounting.DefaultDelta)
 	if !l.Private || l.Epsilon != e2 || math.Abs(l.StepMu-0.5/math.Sqrt(10)) > 1e-15 {
 		t.Fatalf("ledger %+v", l)
 	}
 	// delta(eps) decreases in eps and increases in mu.
-	if !(GDPToEpsDelta(1, 1) > GDPToEpsDelta(1, 2) && GDPToEpsDelta(2, 1) > GDPToEpsDelta(1, 1)) {
+	if !(accounting.GDPDelta(1, 1) > accounting.GDPDelta(1, 2) && accounting.GDPDelta(2, 1) > accounting.GDPDelta(1, 1)) {
 		t.Fatal("delta(eps) not monotone")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"dpgibo/accounting"
 )
 
 // StepRule says how the privatised gradient moves theta (Algorithm 1, line 9). Both rules
@@ -391,10 +393,10 @@ func (s Status) String() string {
 
 // Result is what an optimiser returns.
 type Result struct {
-	Theta  []float64 // the released theta^(T)
-	Evals  int       // evaluations of Objective.Losses charged
-	Iters  int       // iterations completed
-	Ledger Ledger    // privacy accounting of the release
+	Theta  []float64         // the released theta^(T)
+	Evals  int               // evaluations of Objective.Losses charged
+	Iters  int               // iterations completed
+	Ledger accounting.Ledger // privacy accounting of the release
 	// NonPrivateTrials is the number of trials K of a private selection with a random
 	// number of trials (the harness's dp-select-geometric, dp-select-negbin,
 	// dp-select-poisson and dp-hypo, and dp-auto when it runs one), whose Evals and Iters

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 
 	"dpgibo/algo"
-	"dpgibo/internal/search"
+	"dpgibo/baselines/internal/search"
 )
 
 // Evaluator is what a method of one's own that evaluates one point per iteration needs
@@ -19,7 +19,7 @@ import (
 //	for ev.Remaining() > 0 {
 //		if _, err := ev.Observe(ctx, ev.Uniform(rng), baselines.Mean, cb); err != nil { ... }
 //	}
-//	return algo.Result{Theta: ev.Best(), Evals: ev.Evals(), Iters: ev.Evals(), Ledger: algo.NonPrivateLedger()}, nil
+//	return baselines.Result{Theta: ev.Best(), Evals: ev.Evals(), Iters: ev.Evals(), Ledger: accounting.NonPrivateLedger()}, nil
 type Evaluator struct{ p *search.Problem }
 
 // NewEvaluator checks obj and budget for the method called method (the name every error

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"dpgibo/algo"
-	"dpgibo/internal/search"
+	"dpgibo/baselines/internal/search"
 )
 
 // nanAt is a 1-d objective on [0, 1] whose losses are NaN above 0.9.

@@ -7,37 +7,21 @@ import (
 	"testing"
 
 	"dpgibo/accounting"
-	"dpgibo/algo"
 )
 
-// A nil generator works for every method of the package and is a secret one, new for each
+// A nil generator works for Tune whatever method it runs, and is a secret one, new for each
 // call: two runs differ.
 func TestNilGeneratorIsSecret(t *testing.T) {
 	obj := bowl{d: 2, users: 100, Bound: 4}
 	ctx := context.Background()
 	target := accounting.EpsDelta{Epsilon: 2, Delta: 1e-5}
-	runs := map[string]func(rng *rand.Rand) (Result, error){
-		"dpgibo-safe": func(rng *rand.Rand) (Result, error) {
-			return SafeGIBO{Settings: algo.Settings{Mu: 1, Iters: 3}}.Run(ctx, obj, []float64{0, 0}, 40, rng, nil)
-		},
-		"dpgibo-hybrid": func(rng *rand.Rand) (Result, error) {
-			return HybridGIBO{Settings: algo.Settings{Mu: 1, Iters: 3}}.Run(ctx, obj, []float64{0, 0}, 40, rng, nil)
-		},
-		"dp-rnm": func(rng *rand.Rand) (Result, error) { return RNM{Mu: 1}.Run(ctx, obj, 30, rng, nil) },
-		"dp-select-geometric": func(rng *rand.Rand) (Result, error) {
-			return Geometric{Mu: 1}.Run(ctx, obj, 30, rng, nil)
-		},
-		"dp-select-negbin": func(rng *rand.Rand) (Result, error) { return NegBin{Mu: 1}.Run(ctx, obj, 30, rng, nil) },
-		"dp-select-poisson": func(rng *rand.Rand) (Result, error) {
-			return Poisson{Mu: 1}.Run(ctx, obj, 30, rng, nil)
-		},
-	}
+	runs := map[string]func(rng *rand.Rand) (Release, error){}
 	for _, tc := range tunable {
 		cfg := Config{EpsDelta: target, Evals: 60, Rule: Always{tc.m}}
 		if tc.atGDP {
 			cfg = Config{Mu: 1, Evals: 60, Rule: Always{tc.m}}
 		}
-		runs["Tune "+tc.m.String()] = func(rng *rand.Rand) (Result, error) { return Tune(ctx, obj, cfg, rng, nil) }
+		runs["Tune "+tc.m.String()] = func(rng *rand.Rand) (Release, error) { return Tune(ctx, obj, cfg, rng, nil) }
 	}
 	for name, run := range runs {
 		var thetas [][]float64

@@ -7,53 +7,6 @@ import (
 	"dpgibo/accounting"
 )
 
-// Method is one of the private methods a Rule can choose.
-type Method int
-
-// The methods a Rule can choose. Their String is their registry name in the harness.
-const (
-	// DPGIBO is algo.Minimize with algo's defaults ("dpgibo").
-	DPGIBO Method = iota
-	// SafeDPGIBO is SafeGIBO ("dpgibo-safe").
-	SafeDPGIBO
-	// HybridDPGIBO is HybridGIBO ("dpgibo-hybrid").
-	HybridDPGIBO
-	// ReportNoisyMin is report-noisy-min among budget uniform candidates ("dp-rnm"), pure
-	// epsilon-DP.
-	ReportNoisyMin
-	// GeometricSelection is Liu and Talwar's selection with a geometric number of trials
-	// ("dp-select-geometric"). Capped, it runs at an (epsilon, delta) target only.
-	GeometricSelection
-	// NegBinSelection is Papernot and Steinke's selection with a truncated negative
-	// binomial number of trials ("dp-select-negbin"). It is Renyi-DP and runs at an
-	// (epsilon, delta) target only.
-	NegBinSelection
-	// GaussianSelection releases every one of budget uniform candidates' clipped mean
-	// losses with Gaussian noise, mu-GDP together, and the candidate of smallest noisy score
-	// ("dp-random", the harness's private random search).
-	GaussianSelection
-)
-
-func (m Method) String() string {
-	switch m {
-	case DPGIBO:
-		return "dpgibo"
-	case SafeDPGIBO:
-		return "dpgibo-safe"
-	case HybridDPGIBO:
-		return "dpgibo-hybrid"
-	case ReportNoisyMin:
-		return "dp-rnm"
-	case GeometricSelection:
-		return "dp-select-geometric"
-	case NegBinSelection:
-		return "dp-select-negbin"
-	case GaussianSelection:
-		return "dp-random"
-	}
-	return fmt.Sprintf("Method(%d)", int(m))
-}
-
 // Facts are the public facts a Rule reads: never a loss. Their values are part of the
 // release.
 type Facts struct {
@@ -92,7 +45,7 @@ func (f Facts) SNRCeiling() float64 {
 
 // Choice is a Rule's decision: the method and why, in one sentence.
 type Choice struct {
-	Method Method
+	Method Candidate
 	Reason string
 }
 
@@ -103,7 +56,7 @@ type Rule interface {
 }
 
 // Always chooses Method whatever the facts.
-type Always struct{ Method Method }
+type Always struct{ Method Candidate }
 
 // Choose implements Rule.
 func (r Always) Choose(Facts) Choice {
@@ -113,7 +66,7 @@ func (r Always) Choose(Facts) Choice {
 // ByCeiling chooses Below when the facts' SNRCeiling is below Cut, and Above otherwise.
 type ByCeiling struct {
 	Cut          float64
-	Below, Above Method
+	Below, Above Candidate
 }
 
 // Choose implements Rule.
@@ -129,7 +82,7 @@ func (r ByCeiling) Choose(f Facts) Choice {
 // Other otherwise: the second round's statistic (docs/library.md, "The library's private
 // tuner, second round").
 type ByLoss struct {
-	LogLoss Method
+	LogLoss Candidate
 	Other   Rule
 }
 
@@ -150,12 +103,12 @@ func (r ByLoss) Choose(f Facts) Choice {
 // Below != Above.
 func CandidateRules() []Rule {
 	var out []Rule
-	for _, m := range []Method{SafeDPGIBO, DPGIBO, HybridDPGIBO, ReportNoisyMin, GeometricSelection, NegBinSelection} {
+	for _, m := range []Candidate{SafeDPGIBO, DPGIBO, HybridDPGIBO, ReportNoisyMin, GeometricSelection, NegBinSelection} {
 		out = append(out, Always{m})
 	}
 	for _, cut := range []float64{2, 4, 8, 16, 32, 64} {
-		for _, below := range []Method{ReportNoisyMin, GeometricSelection, HybridDPGIBO} {
-			for _, above := range []Method{DPGIBO, SafeDPGIBO, HybridDPGIBO} {
+		for _, below := range []Candidate{ReportNoisyMin, GeometricSelection, HybridDPGIBO} {
+			for _, above := range []Candidate{DPGIBO, SafeDPGIBO, HybridDPGIBO} {
 				if below != above {
 					out = append(out, ByCeiling{Cut: cut, Below: below, Above: above})
 				}

@@ -8,7 +8,7 @@ import (
 
 	"dpgibo/accounting"
 	"dpgibo/algo"
-	"dpgibo/internal/search"
+	"dpgibo/baselines/selection"
 	"dpgibo/tasks"
 )
 
@@ -96,7 +96,7 @@ const ScoreNoiseWarning = 0.1
 // Facts.Mu).
 type calibration struct {
 	eps float64
-	sel SelectionPlan
+	sel selection.SelectionPlan
 }
 
 // Forecast returns what Tune would do on obj with cfg: the facts, the rule's choice and the
@@ -114,66 +114,16 @@ func Forecast(obj algo.Objective, cfg Config) (Plan, error) {
 	}
 	plan := Plan{Facts: facts, Choice: rule.Choose(facts), MaxEvals: facts.Evals}
 	m := plan.Choice.Method
+	if m == nil {
+		return Plan{}, fmt.Errorf("private: the rule chose no method (%s)", plan.Choice.Reason)
+	}
 	if m != DPGIBO && facts.LossBound == 0 {
 		return Plan{}, fmt.Errorf("private: %v (chosen because %s) needs a loss bound: set Config.LossBound or give the objective a method LossBound() float64", m, plan.Choice.Reason)
 	}
-	n, lmax := float64(facts.Users), facts.LossBound
-	gdp := facts.EpsDelta == (accounting.EpsDelta{})
-	switch m {
-	case DPGIBO, SafeDPGIBO, HybridDPGIBO:
-		s, gobj, err := giboSettings(obj, cfg, facts, m)
-		if err != nil {
-			return Plan{}, err
-		}
-		if m != DPGIBO {
-			// The forecast is of DP-GIBO's part of mu, split as the run splits it.
-			h := hybrid{name: m.String(), chooseStart: m == HybridDPGIBO}
-			if h.chooseStart {
-				h.startShare = DefaultStartShare
-			}
-			split, err := h.split(s.Mu)
-			if err != nil {
-				return Plan{}, err
-			}
-			s.Mu = split.gibo
-		}
-		f, err := algo.Forecast(gobj, s)
-		if err != nil {
-			return Plan{}, fmt.Errorf("private: %v: %w", m, err)
-		}
-		plan.GIBO = &f
-		if m != DPGIBO {
-			plan.ScoreNoise = SelectionNoiseStd(lmax, facts.Users, 2, facts.Mu*math.Sqrt(DefaultReleaseShare))
-		}
-	case ReportNoisyMin:
-		eps := facts.EpsDelta.Epsilon
-		if gdp {
-			if eps, err = accounting.PureWithinGDPExact(facts.Mu); err != nil {
-				return Plan{}, fmt.Errorf("private: %v: %w", m, err)
-			}
-		}
-		plan.cal.eps = eps
-		plan.ScoreNoise = RNMNoiseScale(lmax, facts.Users, eps)
-	case GaussianSelection:
-		plan.ScoreNoise = SelectionNoiseStd(lmax, facts.Users, facts.Evals, facts.Mu)
-	case GeometricSelection, NegBinSelection:
-		if gdp {
-			why := "its guarantee is Renyi DP, which implies no mu-GDP"
-			if m == GeometricSelection {
-				why = "uncapped, its number of evaluations is unbounded (Tune promises at most Config.Evals), and a cap's delta implies no mu-GDP"
-			}
-			return Plan{}, fmt.Errorf("private: the rule chose %v (%s), which is not offered at a mu-GDP target: %s; set Config.EpsDelta instead of Config.Mu, or choose another method", m, plan.Choice.Reason, why)
-		}
-		p, err := fittedPlan(m, facts.EpsDelta, facts.Evals)
-		if err != nil {
-			return Plan{}, err
-		}
-		plan.cal.sel = p
-		plan.ScoreNoise = p.NoiseMultiplier * lmax / n
-		plan.MaxEvals = p.Limit
-	default:
-		return Plan{}, fmt.Errorf("private: the rule chose %v, which Tune does not run", m)
+	if err := m.calibrate(obj, cfg, &plan); err != nil {
+		return Plan{}, err
 	}
+	lmax := facts.LossBound
 	if plan.ScoreNoise >= ScoreNoiseWarning*lmax && plan.ScoreNoise > 0 {
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%v's noise on each score, %.3g, is at least %g of the loss bound %g (n = %d users at this target): its pick is close to random unless the candidates' mean losses differ by more", m, plan.ScoreNoise, ScoreNoiseWarning, lmax, facts.Users))
 	}
@@ -195,57 +145,29 @@ func Forecast(obj algo.Objective, cfg Config) (Plan, error) {
 // Bad input (no objective, no target or two, a budget too small for the chosen method, no
 // loss bound where it needs one, a method that cannot meet the target) is an error naming
 // what is wrong, before any evaluation.
-func Tune(ctx context.Context, obj algo.Objective, cfg Config, rng *rand.Rand, cb algo.Callback) (Result, error) {
+func Tune(ctx context.Context, obj algo.Objective, cfg Config, rng *rand.Rand, cb algo.Callback) (Release, error) {
 	plan, err := Forecast(obj, cfg)
 	if err != nil {
-		return Result{}, err
+		return Release{}, err
 	}
 	f := plan.Facts
 	rng = orSecret(rng)
-	var res Result
-	switch m := plan.Choice.Method; m {
-	case DPGIBO, SafeDPGIBO, HybridDPGIBO:
-		s, gobj, err := giboSettings(obj, cfg, f, m)
-		if err != nil {
-			return Result{}, err
+	theta0 := cfg.Theta0
+	if theta0 == nil {
+		theta0 = make([]float64, f.Dim)
+		for j := range theta0 {
+			theta0[j] = (f.Lo[j] + f.Hi[j]) / 2
 		}
-		theta0 := cfg.Theta0
-		if theta0 == nil {
-			theta0 = make([]float64, f.Dim)
-			for j := range theta0 {
-				theta0[j] = (f.Lo[j] + f.Hi[j]) / 2
-			}
-		}
-		switch m {
-		case DPGIBO:
-			s.MaxEvals = f.Evals
-			r, err := algo.Minimize(ctx, withProgress(ctx, gobj, f.Evals), theta0, s, rng, cb)
-			if err != nil {
-				return Result{}, fmt.Errorf("private: dpgibo: %w", err)
-			}
-			res = Result{Theta: r.Theta, Evals: r.Evals, Iters: r.Iters, Ledger: r.Ledger, GIBO: &r, Warnings: r.Warnings}
-		case SafeDPGIBO:
-			res, err = SafeGIBO{Settings: s, LossBound: cfg.LossBound}.Run(ctx, obj, theta0, f.Evals, rng, cb)
-		default:
-			res, err = HybridGIBO{Settings: s, LossBound: cfg.LossBound}.Run(ctx, obj, theta0, f.Evals, rng, cb)
-		}
-		if err != nil {
-			return Result{}, err
-		}
-	case ReportNoisyMin:
-		res, err = runRNM(ctx, obj, f.Evals, plan.cal.eps, cfg.LossBound, rng, cb)
-	case GaussianSelection:
-		res, err = gaussianScores(ctx, obj, f.Evals, f.Mu, cfg.LossBound, rng, cb)
-	case GeometricSelection, NegBinSelection:
-		res, err = Selection{Name: m.String(), Plan: plan.cal.sel, LossBound: cfg.LossBound}.Run(ctx, obj, rng, cb)
 	}
+	out, err := plan.Choice.Method.run(ctx, withProgress(ctx, obj, plan.MaxEvals), cfg, plan, theta0, rng, cb)
 	if err != nil {
-		return Result{}, err
+		return Release{}, err
 	}
+	res := Release{Result: out}
 	res.Facts, res.Choice = f, plan.Choice
 	res.Warnings = append(append([]string(nil), plan.Warnings...), res.Warnings...)
 	if res.Ledger, err = inTargetCurrency(res.Ledger, f); err != nil {
-		return Result{}, err
+		return Release{}, err
 	}
 	return res, nil
 }
@@ -303,7 +225,7 @@ func factsOf(obj algo.Objective, cfg Config) (Facts, error) {
 	}
 	d, n := obj.Dim(), obj.Users()
 	lo, hi := obj.Bounds()
-	if err := search.CheckBox(d, lo, hi); err != nil {
+	if err := tasks.CheckBox(d, lo, hi); err != nil {
 		return Facts{}, fmt.Errorf("private: %w", err)
 	}
 	if n <= 0 {
@@ -334,17 +256,4 @@ func factsOf(obj algo.Objective, cfg Config) (Facts, error) {
 		}
 	}
 	return Facts{Users: n, Dim: d, Lo: lo, Hi: hi, LossBound: bound, Mu: mu, EpsDelta: cfg.EpsDelta, Evals: evals, LogLoss: cfg.LogLoss}, nil
-}
-
-// giboSettings returns DP-GIBO's settings for the chosen method (algo's defaults with Iters
-// the iterations the budget allows at the default batch, less the safe release's and the
-// hybrid's evaluations; Mu the total, which SafeGIBO and HybridGIBO split), and the
-// objective with cfg's loss bound declared.
-func giboSettings(obj algo.Objective, cfg Config, f Facts, m Method) (algo.Settings, algo.Objective, error) {
-	if cfg.LossBound != 0 {
-		obj = algo.WithLossBound(obj, cfg.LossBound)
-	}
-	reserved := map[Method]int{DPGIBO: 0, SafeDPGIBO: 2, HybridDPGIBO: f.Dim + 2}[m]
-	s := algo.Settings{Mu: f.Mu, Iters: (f.Evals - reserved) / (f.Dim + 1)}
-	return s, obj, nil
 }

@@ -47,7 +47,7 @@ func (b bowl) Losses(theta, dst []float64) error {
 
 // tunable are the methods Tune runs; atGDP says whether it offers them at a mu-GDP target.
 var tunable = []struct {
-	m     Method
+	m     Candidate
 	atGDP bool
 }{
 	{DPGIBO, true}, {SafeDPGIBO, true}, {HybridDPGIBO, true}, {ReportNoisyMin, true}, {GaussianSelection, true},
@@ -87,7 +87,7 @@ func TestTuneDeliversTheTargetAsked(t *testing.T) {
 	obj := bowl{d: 3, users: 120, Bound: 4}
 	ctx := context.Background()
 	check := func(what string, cfg Config, tc struct {
-		m     Method
+		m     Candidate
 		atGDP bool
 	}) {
 		t.Helper()
@@ -107,7 +107,7 @@ func TestTuneDeliversTheTargetAsked(t *testing.T) {
 			if !(l.Mu <= cfg.Mu) || !l.Private {
 				t.Errorf("%s: %v delivered %v-GDP, asked %v", what, tc.m, l.Mu, cfg.Mu)
 			}
-			if tc.m <= HybridDPGIBO || tc.m == GaussianSelection {
+			if _, native := tc.m.(giboCandidate); native || tc.m == GaussianSelection {
 				if l.Mu != cfg.Mu {
 					t.Errorf("%s: %v delivered %v-GDP, want exactly the %v asked (native)", what, tc.m, l.Mu, cfg.Mu)
 				}
@@ -144,7 +144,7 @@ func TestTuneDeliversTheTargetAsked(t *testing.T) {
 				t.Fatal(err)
 			}
 			check(fmt.Sprintf("default rule, LogLoss %v, Mu %v", logLoss, mu), cfg, struct {
-				m     Method
+				m     Candidate
 				atGDP bool
 			}{plan.Choice.Method, true})
 		}
@@ -155,7 +155,7 @@ func TestTuneDeliversTheTargetAsked(t *testing.T) {
 				t.Fatal(err)
 			}
 			check(fmt.Sprintf("default rule, LogLoss %v, (%v, %v)", logLoss, e.Epsilon, e.Delta), cfg, struct {
-				m     Method
+				m     Candidate
 				atGDP bool
 			}{plan.Choice.Method, true})
 		}
@@ -176,7 +176,7 @@ func TestNoiseScalesAtThreeTargets(t *testing.T) {
 	for _, tc := range []struct {
 		what  string
 		cfg   Config
-		m     Method
+		m     Candidate
 		mu    float64 // Facts.Mu, 0: not checked
 		noise float64
 		mean  int // a random-count selection's fitted mean and cap
@@ -224,7 +224,8 @@ func TestForecastReadsNoLoss(t *testing.T) {
 		if plan.Facts.Evals != 100 || plan.Choice.Method != m {
 			t.Errorf("%v: facts %+v choice %+v (want the default budget 20(d+1) = 100)", m, plan.Facts, plan.Choice)
 		}
-		if (plan.GIBO != nil) != (m <= HybridDPGIBO) || (plan.ScoreNoise > 0) != (m != DPGIBO) {
+		_, gibo := m.(giboCandidate)
+		if (plan.GIBO != nil) != gibo || (plan.ScoreNoise > 0) != (m != DPGIBO) {
 			t.Errorf("%v: GIBO forecast %v, score noise %v", m, plan.GIBO != nil, plan.ScoreNoise)
 		}
 		// The most evaluations: the budget, or a random-count selection's cap within it.
@@ -250,7 +251,7 @@ func TestForecastReadsTheDeclaredLoss(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := map[bool]Method{false: DPGIBO, true: ReportNoisyMin}[logLoss]; plan.Facts.LogLoss != logLoss || plan.Choice.Method != want {
+		if want := map[bool]Candidate{false: DPGIBO, true: ReportNoisyMin}[logLoss]; plan.Facts.LogLoss != logLoss || plan.Choice.Method != want {
 			t.Errorf("LogLoss %v: facts %+v, choice %v, want %v", logLoss, plan.Facts, plan.Choice.Method, want)
 		}
 	}

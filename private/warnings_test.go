@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"dpgibo/accounting"
-	"dpgibo/algo"
 )
 
 // Forecast refuses what Tune refuses, before any evaluation: a Theta0 of the wrong length,
@@ -22,7 +21,7 @@ func TestForecastValidatesTheta0(t *testing.T) {
 		{[]float64{0, 2}, "outside the box"},
 		{[]float64{math.NaN(), 0}, "not finite"},
 	} {
-		for _, m := range []Method{DPGIBO, ReportNoisyMin} {
+		for _, m := range []Candidate{DPGIBO, ReportNoisyMin} {
 			_, err := Forecast(obj, Config{Mu: 1, Theta0: tc.theta0, Rule: Always{m}})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "Config.Theta0") {
 				t.Errorf("%v, Theta0 %v: Forecast error %v, want one naming Config.Theta0 and %q", m, tc.theta0, err, tc.want)
@@ -98,11 +97,5 @@ func TestNonPrivateProgress(t *testing.T) {
 		if calls != want || budget != plan.MaxEvals || last > plan.MaxEvals {
 			t.Errorf("%v: %d progress calls (last %d of %d), want %d of %d", tc.m, calls, last, budget, want, plan.MaxEvals)
 		}
-	}
-	// A method run on its own reports too.
-	calls := 0
-	ctx := WithNonPrivateProgress(context.Background(), func(int, int) { calls++ })
-	if _, err := (SafeGIBO{Settings: algo.Settings{Mu: 1, Iters: 2}}).Run(ctx, obj, []float64{0, 0}, 20, nil, nil); err != nil || calls == 0 {
-		t.Errorf("dpgibo-safe on its own: %d progress calls, error %v", calls, err)
 	}
 }

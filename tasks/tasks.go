@@ -89,6 +89,23 @@ func FormatTheta(theta []float64) string {
 	return "[" + strings.Join(parts, ",") + "]"
 }
 
+// CheckBox returns an error unless lo and hi have length d >= 1 and are finite with
+// lo <= hi (the rule of algo: a coordinate with lo == hi is fixed).
+func CheckBox(d int, lo, hi []float64) error {
+	if d <= 0 {
+		return fmt.Errorf("objective has dimension %d, want at least 1", d)
+	}
+	if len(lo) != d || len(hi) != d {
+		return fmt.Errorf("objective box has %d lower and %d upper bounds for dimension %d", len(lo), len(hi), d)
+	}
+	for j := range lo {
+		if math.IsNaN(lo[j]) || math.IsNaN(hi[j]) || math.IsInf(lo[j], 0) || math.IsInf(hi[j], 0) || !(lo[j] <= hi[j]) {
+			return fmt.Errorf("objective box coordinate %d is [%v, %v], want finite bounds with lo <= hi", j, lo[j], hi[j])
+		}
+	}
+	return nil
+}
+
 // CheckTheta returns an error when theta has the wrong length, is not finite or lies
 // outside [lo, hi].
 func CheckTheta(task string, theta, lo, hi []float64) error {

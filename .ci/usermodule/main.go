@@ -1,10 +1,10 @@
 // Command usermodule is what a module of a user's own does with dpgibo: it imports
-// dpgibo/algo and dpgibo/baselines (through a replace directive in its go.mod), runs
+// dpgibo/algo and dpgibo/baselines/registry (through a replace directive in its go.mod), runs
 // DP-GIBO with nothing set but Mu, a CMA-ES baseline and a TPE baseline, and checks that a
 // budget below DP-GIBO's first batch is an error. It exits non-zero on anything unexpected.
 //
 // .ci/run builds it outside the repository's module twice: with -goptuna-tpe=error and a go.mod
-// without `godebug randseednop=0`, where baselines.New("goptuna-tpe") must fail with the line
+// without `godebug randseednop=0`, where registry.New("goptuna-tpe") must fail with the line
 // to add (the project's own "tpe" runs without it); and with -goptuna-tpe=run after adding
 // that line, where goptuna's TPE must run too.
 package main
@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"dpgibo/algo"
-	"dpgibo/baselines"
+	"dpgibo/baselines/registry"
 )
 
 // sites is a toy tuning problem: user i's validation loss at theta is
@@ -54,7 +54,7 @@ func meanLoss(obj sites, theta []float64) float64 {
 }
 
 func main() {
-	tpeMode := flag.String("goptuna-tpe", "run", "run: goptuna's TPE must run; error: baselines.New(\"goptuna-tpe\") must fail with the go.mod line to add")
+	tpeMode := flag.String("goptuna-tpe", "run", "run: goptuna's TPE must run; error: registry.New(\"goptuna-tpe\") must fail with the go.mod line to add")
 	flag.Parse()
 	ctx := context.Background()
 	obj := sites{offset: make([]float64, 500)}
@@ -81,7 +81,7 @@ func main() {
 	if _, err := algo.Minimize(ctx, obj, start, algo.Settings{Mu: 1, MaxEvals: 2}, rand.New(rand.NewPCG(1, 2)), nil); err == nil {
 		log.Fatal("algo.Minimize with MaxEvals = 2 below the first batch of 3: no error")
 	}
-	gibo, err := baselines.New("gibo", baselines.Options{})
+	gibo, err := registry.New("gibo", registry.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -90,16 +90,16 @@ func main() {
 	}
 
 	for _, name := range []string{"cmaes", "tpe", "goptuna-cmaes", "goptuna-tpe"} {
-		m, err := baselines.New(name, baselines.Options{})
+		m, err := registry.New(name, registry.Options{})
 		if name == "goptuna-tpe" && *tpeMode == "error" {
 			if err == nil || !strings.Contains(err.Error(), "godebug randseednop=0") {
-				log.Fatalf("baselines.New(\"goptuna-tpe\") without godebug randseednop=0: error %v, want one giving that go.mod line", err)
+				log.Fatalf("registry.New(\"goptuna-tpe\") without godebug randseednop=0: error %v, want one giving that go.mod line", err)
 			}
 			fmt.Printf("goptuna-tpe: refused at New as expected: %v\n", err)
 			continue
 		}
 		if err != nil {
-			log.Fatalf("baselines.New(%q): %v", name, err)
+			log.Fatalf("registry.New(%q): %v", name, err)
 		}
 		r, err := m.Run(ctx, obj, 60, rand.New(rand.NewPCG(3, 4)), nil)
 		if err != nil {

@@ -25,7 +25,7 @@ import (
 	"sort"
 	"strings"
 
-	"dpgibo/baselines"
+	"dpgibo/baselines/bo"
 	"dpgibo/figures/stats"
 	"dpgibo/internal/pool"
 	"dpgibo/internal/records"
@@ -105,7 +105,7 @@ type Config struct {
 	// LossBound is Lmax of the private baselines' neighbours (default 1).
 	LossBound float64
 	// SelectionMu sets the claim of the private selections with a random number of trials:
-	// (epsilon, delta)-DP at epsilon = algo.EpsilonForDelta(SelectionMu, 1e-5), their
+	// (epsilon, delta)-DP at epsilon = accounting.EpsilonForDelta(SelectionMu, 1e-5), their
 	// primary currency (default 0.5: epsilon 1.993, small enough that their controls'
 	// separations exceed it within R runs).
 	SelectionMu float64
@@ -120,7 +120,7 @@ type Config struct {
 	// UCB configures dp-ucb's GP-UCB loop; the zero value uses the baselines' defaults.
 	// These settings act on released scores only (post-processing), so lighter ones
 	// change the run time, not the privacy audited.
-	UCB baselines.UCBConfig
+	UCB bo.UCBConfig
 	// ClipQuantile, ClipRate and ClipCountShare configure the adaptive-clipping mechanisms
 	// (algo.AdaptiveClip; defaults 0.5, 0.2 and 0.5: half of mu^2 on the counts, so that the
 	// count audit has a mu_c near the gradient audits' mu).

@@ -6,13 +6,18 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"dpgibo/baselines"
+	"dpgibo/baselines/bo"
+	"dpgibo/baselines/registry"
+	"dpgibo/baselines/score"
 )
 
-// Private baselines the audit knows (registry names of package baselines).
+// Private baselines the audit knows, by their names in the registry.
+var (
+	DPRandom = score.DPRandom{}.Info().Name
+	DPUCB    = bo.DPUCB{}.Info().Name
+)
+
 const (
-	DPRandom = "dp-random"
-	DPUCB    = "dp-ucb"
 	// ControlDPRandomNoiseHalved runs the real dp-random with Mu doubled while claiming the
 	// configured Mu: the score audit must flag it.
 	ControlDPRandomNoiseHalved = ControlPrefix + "dp-random-noise-halved"
@@ -106,13 +111,13 @@ func buildBaselineMechanism(cfg Config, name string) (Mechanism, error) {
 				obj = xPrime
 			}
 			sum, count := 0.0, 0
-			opt := baselines.Options{
+			opt := registry.Options{
 				Mu:        runMu,
 				LossBound: cfg.LossBound,
 				UCB:       cfg.UCB,
 				OnScore:   func(_ []float64, score float64) { sum += score; count++ },
 			}
-			m, err := baselines.New(method, opt)
+			m, err := registry.New(method, opt)
 			if err != nil {
 				return 0, err
 			}

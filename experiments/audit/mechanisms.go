@@ -10,8 +10,8 @@ import (
 	"dpgibo/algo"
 )
 
-// gibo describes one DP-GIBO row: the settings actually run and the mu claimed for them.
-type gibo struct {
+// giboRow describes one DP-GIBO row: the settings actually run and the mu claimed for them.
+type giboRow struct {
 	settings  algo.Settings
 	muClaimed float64
 }
@@ -24,7 +24,7 @@ var (
 )
 
 // giboVariant returns the settings of a DP-GIBO mechanism or control.
-func giboVariant(cfg Config, name string) (gibo, bool) {
+func giboVariant(cfg Config, name string) (giboRow, bool) {
 	s := algo.Settings{
 		Iters:       cfg.Iters,
 		Clipping:    algo.FixedClip(cfg.Clip),
@@ -49,9 +49,9 @@ func giboVariant(cfg Config, name string) (gibo, bool) {
 		s.Clipping = algo.FixedClip(noClip)
 		s.Mu = cfg.Mu * noClip / cfg.Clip
 	default:
-		return gibo{}, false
+		return giboRow{}, false
 	}
-	return gibo{settings: s, muClaimed: cfg.Mu}, true
+	return giboRow{settings: s, muClaimed: cfg.Mu}, true
 }
 
 // giboPopulation is the population mu of the gradient-descent row's test and of its noise

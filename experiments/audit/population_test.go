@@ -8,9 +8,9 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"dpgibo/baselines"
+	"dpgibo/baselines/registry"
+	"dpgibo/baselines/selection"
 	"dpgibo/internal/records"
-	"dpgibo/private"
 )
 
 // The quadrature reproduces the population epsilons of an independent computation
@@ -61,7 +61,13 @@ func TestTrialsFollowTheirDistribution(t *testing.T) {
 	}
 	const runs = 20000
 	for name, sel := range pinned {
-		plan, _, err := baselines.PlanFor(name, baselines.Options{Mu: cfg.SelectionMu}, cfg.SelectionBudget)
+		m, err := registry.New(name, registry.Options{Mu: cfg.SelectionMu})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := m.(interface {
+			Plan(int) (selection.SelectionPlan, error)
+		}).Plan(cfg.SelectionBudget)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +75,7 @@ func TestTrialsFollowTheirDistribution(t *testing.T) {
 		x, _, _ := NewConstantNeighbours(1, cfg.Users, cfg.LossBound)
 		rng := rand.New(rand.NewPCG(42, 7))
 		for range runs {
-			res, err := private.Selection{Name: name, Plan: plan, LossBound: cfg.LossBound}.Run(context.Background(), x, rng, nil)
+			res, err := selection.Selection{Name: name, Plan: plan, LossBound: cfg.LossBound}.Run(context.Background(), x, rng, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

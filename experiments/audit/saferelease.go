@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 
 	"dpgibo/algo"
-	"dpgibo/private"
+	"dpgibo/baselines/gibo"
 )
 
 // The safe release of private.SafeGIBO, audited as a component with its own claim: the
@@ -80,9 +80,9 @@ func spikeNeighbours(cfg Config, prime bool) *spikeNeighbour {
 // their controls.
 func buildSafeReleaseMechanism(cfg Config, name string) (Mechanism, error) {
 	hybrid := name == DPGIBOHybridStart || name == ControlHybridStartNoiseHalved
-	share := private.DefaultReleaseShare
+	share := gibo.DefaultReleaseShare
 	if hybrid {
-		share = private.DefaultStartShare
+		share = gibo.DefaultStartShare
 	}
 	total := cfg.Mu / math.Sqrt(share)
 	switch name {
@@ -112,7 +112,7 @@ func buildSafeReleaseMechanism(cfg Config, name string) (Mechanism, error) {
 			obj := spikeNeighbours(cfg, prime)
 			if hybrid {
 				var start []float64
-				_, err := private.HybridGIBO{Settings: s}.Run(ctx, obj, theta0, budget, rng, func(it algo.Iteration) error {
+				_, err := gibo.Hybrid{Settings: s, Theta0: theta0}.Run(ctx, obj, budget, rng, func(it algo.Iteration) error {
 					if start == nil {
 						start = it.Theta // the first report is the chosen start
 					}
@@ -126,7 +126,7 @@ func buildSafeReleaseMechanism(cfg Config, name string) (Mechanism, error) {
 				}
 				return 0, nil
 			}
-			res, err := private.SafeGIBO{Settings: s}.Run(ctx, obj, theta0, budget, rng, nil)
+			res, err := gibo.Safe{Settings: s, Theta0: theta0}.Run(ctx, obj, budget, rng, nil)
 			if err != nil {
 				return 0, err
 			}

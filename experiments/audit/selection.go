@@ -11,8 +11,9 @@ import (
 
 	"dpgibo/accounting"
 	"dpgibo/algo"
-	"dpgibo/baselines"
-	"dpgibo/private"
+	"dpgibo/baselines/bo"
+	"dpgibo/baselines/registry"
+	"dpgibo/baselines/selection"
 )
 
 // dp-rnm (report noisy min) is audited on a pair of many candidates (SwapNeighbour with
@@ -23,8 +24,10 @@ import (
 // noisy min needs its noise scale 2 Delta/eps: with ten candidates the test "the first is
 // released" has a population epsilon of 0.803 against the claim 0.807, and the controls
 // with half and a third of the noise (run at twice and three times epsilon) 1.585 and 2.324.
+// DPRNM is report-noisy-min's row, its name in the registry.
+var DPRNM = selection.RNM{}.Info().Name
+
 const (
-	DPRNM = "dp-rnm"
 	// ControlDPRNMNoiseHalved and ControlDPRNMNoiseThird run the real dp-rnm at twice and
 	// three times the claimed epsilon (half and a third of the noise scale).
 	ControlDPRNMNoiseHalved = ControlPrefix + "dp-rnm-noise-halved"
@@ -134,10 +137,7 @@ func buildSelectionMechanism(cfg Config, name string) (Mechanism, error) {
 		Name: name, MuClaimed: math.NaN(), EpsClaimed: eps, Runs: cfg.TrialRuns,
 		Population: rnmPopulation(m, eps, 1),
 		Run: firstChosen(cfg, func(ctx context.Context, obj algo.Objective, rng *rand.Rand) ([]float64, error) {
-			method, err := baselines.NewDPRNM(runMu, baselines.CurrencyGDP, cfg.LossBound)
-			if err != nil {
-				return nil, err
-			}
+			method := selection.RNM{Mu: runMu, Currency: selection.CurrencyGDP, LossBound: cfg.LossBound}
 			res, err := method.Run(ctx, obj, m, rng, nil)
 			return res.Theta, err
 		}),
@@ -178,12 +178,14 @@ func firstChosen(cfg Config, release func(ctx context.Context, obj algo.Objectiv
 // (OnScore), which on constant neighbours moves by exactly Delta = Lmax/n: a Gaussian trial
 // claims mu = 1/z, the Laplace trial of dp-select-geometric pure eps_0 = eps/3, from the
 // pinned noise multipliers.
-const (
-	DPSelectGeometric = "dp-select-geometric"
-	DPSelectNegBin    = "dp-select-negbin"
-	DPSelectPoisson   = "dp-select-poisson"
-	DPHyPO            = "dp-hypo"
+var (
+	DPSelectGeometric = selection.Geometric{}.Info().Name
+	DPSelectNegBin    = selection.NegBin{}.Info().Name
+	DPSelectPoisson   = selection.Poisson{}.Info().Name
+	DPHyPO            = bo.DPHyPO{}.Info().Name
+)
 
+const (
 	ControlSelectionSuffix   = "-no-noise"
 	ControlNoiseHalvedSuffix = "-noise-halved"
 	ControlNoiseThirdSuffix  = "-noise-third"
@@ -263,11 +265,19 @@ func buildRandomSelection(cfg Config, name string) (Mechanism, error) {
 	method, divisor, trial := selectionRow(name)
 	// DP-HyPO's density is post-processing of released scores: a coarser discretisation
 	// changes its run time, not the privacy audited.
-	sel := baselines.SelectConfig{Candidates: 64}
-	plan, ok, err := baselines.PlanFor(method, baselines.Options{Mu: cfg.SelectionMu, Select: sel}, cfg.SelectionBudget)
-	if !ok {
-		return Mechanism{}, fmt.Errorf("audit: unknown mechanism %q", name)
+	sel := selection.SelectConfig{Candidates: 64}
+	opt := registry.Options{Mu: cfg.SelectionMu, LossBound: cfg.LossBound, Select: sel, UCB: cfg.UCB}
+	m, err := registry.New(method, opt)
+	if err != nil {
+		return Mechanism{}, fmt.Errorf("audit: %s: %w", name, err)
 	}
+	planned, ok := m.(interface {
+		Plan(budget int) (selection.SelectionPlan, error)
+	})
+	if !ok {
+		return Mechanism{}, fmt.Errorf("audit: %s: %s is not a selection with a random number of trials", name, method)
+	}
+	plan, err := planned.Plan(cfg.SelectionBudget)
 	if err != nil {
 		return Mechanism{}, fmt.Errorf("audit: %s: %w", name, err)
 	}
@@ -281,16 +291,12 @@ func buildRandomSelection(cfg Config, name string) (Mechanism, error) {
 	}
 	if divisor == 1 {
 		// The real method, through the registry.
-		opt := baselines.Options{Mu: cfg.SelectionMu, LossBound: cfg.LossBound, Select: sel, UCB: cfg.UCB}
-		if _, err := baselines.New(method, opt); err != nil {
-			return Mechanism{}, fmt.Errorf("audit: %s: %w", name, err)
-		}
 		mech.Run = func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
 			obj, err := NewSplitNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
 			if err != nil {
 				return 0, err
 			}
-			m, err := baselines.New(method, opt)
+			m, err := registry.New(method, opt)
 			if err != nil {
 				return 0, err
 			}
@@ -314,7 +320,7 @@ func buildRandomSelection(cfg Config, name string) (Mechanism, error) {
 		if err != nil {
 			return 0, err
 		}
-		res, err := private.Selection{Name: name, Plan: broken, LossBound: cfg.LossBound}.Run(ctx, obj, rng, nil)
+		res, err := selection.Selection{Name: name, Plan: broken, LossBound: cfg.LossBound}.Run(ctx, obj, rng, nil)
 		if err != nil {
 			return 0, err
 		}
@@ -345,9 +351,9 @@ func (o *firstTrialObjective) Losses(theta, dst []float64) error {
 // constant neighbours, stopped after the first trial; the statistic is that trial's noisy
 // score. The claim is the pinned trial privacy (1/z, or eps/3 for the Laplace trial), or
 // the plan's own at other settings.
-func buildTrialRow(cfg Config, name, method string, plan private.SelectionPlan) (Mechanism, error) {
+func buildTrialRow(cfg Config, name, method string, plan selection.SelectionPlan) (Mechanism, error) {
 	mech := Mechanism{Name: name, Runs: cfg.TrialRuns}
-	laplace := plan.Accounting == algo.PureDP
+	laplace := plan.Accounting == accounting.PureDP
 	z := plan.NoiseMultiplier
 	if _, ok := pinnedSelections(cfg); ok {
 		z = map[string]float64{DPSelectGeometric: 3 / pinnedEpsilon, DPSelectNegBin: pinnedNegBinZ, DPSelectPoisson: pinnedPoissonZ, DPHyPO: pinnedHyPOZ}[method]
@@ -367,7 +373,7 @@ func buildTrialRow(cfg Config, name, method string, plan private.SelectionPlan) 
 			obj.ConstantNeighbour = xPrime
 		}
 		score := math.NaN()
-		s := private.Selection{Name: name, Plan: plan, LossBound: cfg.LossBound, OnScore: func(_ []float64, v float64) {
+		s := selection.Selection{Name: name, Plan: plan, LossBound: cfg.LossBound, OnScore: func(_ []float64, v float64) {
 			if math.IsNaN(score) {
 				score = v
 			}

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"dpgibo/algo"
+	"dpgibo/accounting"
 )
 
 // The swap pair differs in user 0 only, and user 0 moves the first candidate's loss one way
@@ -152,7 +152,7 @@ func TestRandomSelectionAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eps, _ := algo.EpsilonForDelta(cfg.SelectionMu, algo.DefaultDelta)
+	eps, _ := accounting.EpsilonForDelta(cfg.SelectionMu, accounting.DefaultDelta)
 	for _, r := range rows {
 		want := Pass
 		if IsControl(r.Mechanism) {

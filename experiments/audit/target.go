@@ -74,7 +74,7 @@ func buildTuneMechanism(cfg Config, name string) (Mechanism, error) {
 			}),
 		}, nil
 	}
-	method := map[string]private.Method{TuneGeometric: private.GeometricSelection, TuneNegBin: private.NegBinSelection}[row]
+	method := map[string]private.Candidate{TuneGeometric: private.GeometricSelection, TuneNegBin: private.NegBinSelection}[row]
 	target := TuneSelectionTarget
 	run := target
 	run.Epsilon *= factor

@@ -12,8 +12,8 @@ import (
 
 	"dpgibo/accounting"
 	"dpgibo/algo"
+	"dpgibo/baselines/gibo"
 	"dpgibo/internal/records"
-	"dpgibo/private"
 )
 
 // Run audits the configured mechanisms and writes outDir/audit.csv (one Row per mechanism)
@@ -145,15 +145,15 @@ func Markdown(cfg Config, rows []Row) string {
 		"trial claims mu = 1/z and the Laplace trial of dp-select-geometric pure eps_0 = eps/3, from the pinned noise multipliers. "+
 		"A chi-square test in `go test` checks that the drawn numbers of trials follow their distribution, cap included.\n\n",
 		cfg.SelectionMu, cfg.SelectionBudget, cfg.LossBound, TrialSuffix, cfg.TrialRuns)
-	fmt.Fprintf(&b, "The safe release of private.SafeGIBO (`%s`) is audited as a component with its own claim, the release's mu "+
+	fmt.Fprintf(&b, "The safe release of gibo.Safe (`%s`) is audited as a component with its own claim, the release's mu "+
 		"(the run's total mu is that over sqrt(%g), the release's share of mu^2), on spike neighbours: user 0's loss is Lmax = %g at "+
 		"exactly theta0 in X and 0 there in X', and 0 in X and Lmax in X' everywhere else; every other user's is 0. With DP-GIBO's last "+
 		"iterate anywhere but theta0 (checked on every run), the two clipped means differ by +-Lmax/n, the release's full "+
 		"sensitivity, and the released choice (the statistic: 1 when theta0 is released) is a threshold test of a Gaussian shift "+
 		"of exactly the claim, its population mu. The hybrid's start choice "+
-		"(`%s`, private.HybridGIBO, share %g of mu^2; in d = 1 a choice between theta0 and one uniform point) is audited the same "+
+		"(`%s`, gibo.Hybrid, share %g of mu^2; in d = 1 a choice between theta0 and one uniform point) is audited the same "+
 		"way, its statistic 1 when the chosen start is theta0.\n",
-		DPGIBOSafeRelease, private.DefaultReleaseShare, cfg.LossBound, DPGIBOHybridStart, private.DefaultStartShare)
+		DPGIBOSafeRelease, gibo.DefaultReleaseShare, cfg.LossBound, DPGIBOHybridStart, gibo.DefaultStartShare)
 	return b.String()
 }
 

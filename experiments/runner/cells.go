@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"dpgibo/baselines"
+	"dpgibo/baselines/registry"
 	"dpgibo/data"
 	"dpgibo/tasks/svr"
 )
@@ -36,7 +37,7 @@ type cellSpec struct {
 	// Data is the block's data selection (Block.Data; "" for the task's default).
 	Data   string `json:"data,omitempty"`
 	Method string `json:"method"`
-	// MethodRevision is the method's baselines.MethodInfo.Revision when above 1 (absent in
+	// MethodRevision is the method's baselines.Info.Revision when above 1 (absent in
 	// every cell computed before the method's first change).
 	MethodRevision int `json:"method_revision,omitempty"`
 	Seed           int `json:"seed"`
@@ -206,8 +207,12 @@ func checkBlock(b Block) error {
 	case r != Revision2 && r != AlgoDefaultsRevision:
 		return fmt.Errorf("unknown defaults revision %d (known: %d, %d)", r, Revision2, AlgoDefaultsRevision)
 	}
-	if r := b.Algo.AutoRevision; r != 0 && !knownAutoRevision(r) {
-		return fmt.Errorf("unknown dp-auto revision %d (known: %d, %d, %d)", r, pinnedAutoRevision, secondRoundAutoRevision, autoRevision())
+	if r := b.Algo.AutoRevision; r != 0 {
+		for _, m := range b.Methods {
+			if rev, ok := revisionerOf(m); ok && !rev.KnownRevision(r) {
+				return fmt.Errorf("method %s: unknown revision %d (AutoRevision)", m, r)
+			}
+		}
 	}
 	if b.SeedBase < 0 {
 		return fmt.Errorf("seed base must be >= 0, got %d", b.SeedBase)
@@ -273,13 +278,15 @@ func cellFor(suite string, b Block, d int, value Num, method string, seed int, s
 		Suite: suite, Task: b.Task, D: d, NTrain: b.NTrain, NVal: b.NVal, DataSeed: dataSeed, Data: b.Data,
 		Method: method, Seed: seed, EvalNoise: evalNoise, Mu: inf,
 	}
-	if info, ok := baselines.Info(method); method == autoMethod {
+	if _, ok := revisionerOf(method); ok {
 		c.MethodRevision = cmp.Or(a.AutoRevision, pinnedAutoRevision)
-	} else if ok && info.Revision > 1 {
-		c.MethodRevision = info.Revision
+	} else if m, ok := registry.Lookup(method); ok && m.Info().Revision > 1 {
+		c.MethodRevision = m.Info().Revision
 	}
-	if info, ok := baselines.Info(method); ok && info.Currency {
-		c.Currency = a.Currency
+	if m, ok := registry.Lookup(method); ok {
+		if cr, ok := m.(currencyReader); ok && cr.ReadsCurrency() {
+			c.Currency = a.Currency
+		}
 	}
 	if b.Task == "svr" && b.Data == "" {
 		c.DataSource = source

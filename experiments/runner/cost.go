@@ -3,6 +3,8 @@ package runner
 import (
 	"math"
 
+	"dpgibo/baselines"
+	"dpgibo/baselines/registry"
 	"dpgibo/reproduction"
 	"dpgibo/tasks/catalog"
 )
@@ -30,14 +32,8 @@ import (
 //	    costCappedDesign (budget/1600)^2.7 for a design capped at every iteration;
 //	  - the windowed adaptive design (Design.GreedyOnly with Design.MaxKept) costs
 //	    costWindowDesign per evaluation at d = 15, growing with (d/15)^2;
-//	  - GP-UCB refits its GP on every observation: costUCB budget^3 (least squares on the
-//	    committed GP regression timings of revision 3);
-//	  - TPE evaluates its Parzen mixtures at 24 candidates per coordinate per trial, one
-//	    component per trial so far: costTPE d budget^2;
-//	  - DP-HyPO refits its GP on the last 200 released scores (SelectConfig.Window) and scores
-//	    its 1024 candidates every round: costHyPO budget min(budget, 200) (least squares
-//	    through the origin on the 300 dp-hypo cells of reproduction/library-private's first
-//	    ten figures, measured with two workers beside other jobs: an upper estimate).
+//	  - a method's own work beyond its evaluations is its baselines.CostHinter's estimate
+//	    (GP-UCB and dp-ucb, TPE, DP-HyPO give one; the others' is negligible).
 const (
 	costSetupEvals          = 5
 	costFixedDesign         = 2.2e-5
@@ -48,10 +44,6 @@ const (
 	costAdaptiveNoisePower  = 1.7
 	costAdaptiveSharePower  = 0.7
 	costWindowDesign        = 1.05e-3
-	costUCB                 = 4e-7
-	costTPE                 = 9e-8
-	costHyPO                = 1.3e-4
-	costHyPOWindow          = 200
 	costUnknownTaskEvalSecs = 1e-3
 )
 
@@ -92,12 +84,12 @@ func estimatedCost(c cellSpec) float64 {
 		}
 	case c.local():
 		design = costFixedDesign * float64(c.Iters) * math.Pow(float64(c.Batch), costFixedDesignPower)
-	case c.Method == "ucb" || c.Method == "dp-ucb":
-		design = costUCB * budget * budget * budget
-	case c.Method == "tpe":
-		design = costTPE * d * budget * budget
-	case c.Method == "dp-hypo":
-		design = costHyPO * budget * min(budget, costHyPOWindow)
+	default:
+		if m, ok := registry.Lookup(c.Method); ok {
+			if h, ok := m.(baselines.CostHinter); ok {
+				design = h.DesignSeconds(c.D, c.Budget)
+			}
+		}
 	}
 	if c.local() {
 		reports = float64(c.Iters + 1)

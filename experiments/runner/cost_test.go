@@ -211,7 +211,7 @@ func TestPlanMatchesARunOnAnotherMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A cell of a method revised since (baselines.MethodInfo.Revision) is in the plan under
+	// A cell of a method revised since (baselines.Info.Revision) is in the plan under
 	// another stem; its time measured another computation and is left out of the ratios.
 	inPlan, revised := 0, 0
 	for i, stem := range p.Stems {

@@ -12,8 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"dpgibo/accounting"
 	"dpgibo/algo"
 	"dpgibo/baselines"
+	"dpgibo/baselines/registry"
 	"dpgibo/internal/records"
 	"dpgibo/private"
 	"dpgibo/tasks"
@@ -49,17 +51,19 @@ func newFakeTask(TaskSpec) (tasks.Task, error) { return fakeTask{}, nil }
 // fakeMethod evaluates a fixed list of points and reports each.
 type fakeMethod struct{ points [][]float64 }
 
-func (f fakeMethod) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
+func (fakeMethod) Info() baselines.Info { return baselines.Info{Name: "fake-method"} }
+
+func (f fakeMethod) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (baselines.Result, error) {
 	dst := make([]float64, obj.Users())
 	for i, p := range f.points {
 		if err := obj.Losses(p, dst); err != nil {
-			return algo.Result{}, err
+			return baselines.Result{}, err
 		}
 		if err := cb(algo.Iteration{Iter: i + 1, Evals: i + 1, Batch: 1, Theta: p}); err != nil {
-			return algo.Result{}, err
+			return baselines.Result{}, err
 		}
 	}
-	return algo.Result{Theta: f.points[len(f.points)-1], Evals: len(f.points), Ledger: algo.NonPrivateLedger()}, nil
+	return baselines.Result{Theta: f.points[len(f.points)-1], Evals: len(f.points), Ledger: accounting.NonPrivateLedger()}, nil
 }
 
 func TestCellGuardsTheMethodContract(t *testing.T) {
@@ -73,7 +77,7 @@ func TestCellGuardsTheMethodContract(t *testing.T) {
 	} {
 		m := fakeMethod{tc.points}
 		_, err := runCell(context.Background(), spec, newFakeTask,
-			func(string, baselines.Options) (baselines.Method, error) { return m, nil }, "", nil)
+			func(string, registry.Options) (baselines.Method, error) { return m, nil }, "", nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("points %v: got %v, want an error containing %q", tc.points, err, tc.want)
 		}
@@ -84,7 +88,7 @@ func TestCellGuardsTheMethodContract(t *testing.T) {
 	r := &cellRunner{Warnings: &warnings}
 	for i := 0; i < 3; i++ {
 		out, err := runCell(context.Background(), spec, newFakeTask,
-			func(string, baselines.Options) (baselines.Method, error) {
+			func(string, registry.Options) (baselines.Method, error) {
 				return fakeMethod{[][]float64{{0.5, 0}, {0, 0}}}, nil
 			}, "", r.warn)
 		if err != nil {
@@ -125,7 +129,7 @@ func TestRunCellPinsAlgoDefaults(t *testing.T) {
 	capture := func(spec cellSpec) algo.Settings {
 		var got algo.Settings
 		errStop := errors.New("captured")
-		_, err := runCell(context.Background(), spec, newFakeTask, func(_ string, o baselines.Options) (baselines.Method, error) {
+		_, err := runCell(context.Background(), spec, newFakeTask, func(_ string, o registry.Options) (baselines.Method, error) {
 			got = o.Settings
 			return nil, errStop
 		}, "", nil)
@@ -310,7 +314,7 @@ func TestSelectionRowsReleaseTheBudgetNotK(t *testing.T) {
 		ks := map[int]bool{}
 		for seed := 1; seed <= 8; seed++ {
 			spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: method, Seed: seed, Budget: budget, Mu: 1}
-			out, err := runCell(context.Background(), spec, newFakeTask, baselines.New, "", nil)
+			out, err := runCell(context.Background(), spec, newFakeTask, registry.New, "", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -343,8 +347,8 @@ func TestAutoChoosingASelection(t *testing.T) {
 	const budget = 8 // at least 2d+3, the least any method the rule may choose needs
 	over := false
 	for seed := 1; seed <= 12; seed++ {
-		spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dp-auto", Seed: seed, Budget: budget, Mu: 1, MethodRevision: secondRoundAutoRevision}
-		out, err := runCell(context.Background(), spec, newFakeTask, baselines.New, "", nil)
+		spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dp-auto", Seed: seed, Budget: budget, Mu: 1, MethodRevision: 3}
+		out, err := runCell(context.Background(), spec, newFakeTask, registry.New, "", nil)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -383,9 +387,10 @@ func TestCellOptionsCarryTheLogLoss(t *testing.T) {
 	}
 }
 
-// A dp-auto block without AutoRevision keeps the first round's rule (revision 2), as every
-// committed run before the second round; one pinned to the registry's revision runs
-// private.DefaultRule; any other revision is refused.
+// A dp-auto block without AutoRevision keeps the first round's rule (revision 2, which
+// private.Auto runs with private.FirstRoundRule), as every committed run before the second
+// round; one pinned to the second round's (3) or the registry's revision runs it; any other
+// revision is refused.
 func TestAutoRevisionPin(t *testing.T) {
 	b := Block{Task: "fake", Dims: []int{2}, Methods: []string{"dp-auto"}, Seeds: 1, Algo: AlgoConfig{Iters: 2, Mu: 1}}
 	spec, _ := cellFor("test", b, 2, 1, "dp-auto", 1, "")
@@ -393,21 +398,19 @@ func TestAutoRevisionPin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if spec.MethodRevision != 2 || opts.Rule != firstRoundRule {
-		t.Errorf("unpinned: revision %d, rule %v; want 2 and the first round's", spec.MethodRevision, opts.Rule)
+	if spec.MethodRevision != 2 || opts.AutoRevision != 2 {
+		t.Errorf("unpinned: revision %d, options' revision %d; want 2", spec.MethodRevision, opts.AutoRevision)
 	}
-	if opts.AutoRevision != 2 {
-		t.Errorf("unpinned: options' revision %d, want 2", opts.AutoRevision)
-	}
-	for _, r := range []int{secondRoundAutoRevision, autoRevision()} {
+	auto, _ := registry.Lookup("dp-auto")
+	for _, r := range []int{3, auto.Info().Revision} {
 		b.Algo.AutoRevision = r
 		spec, _ = cellFor("test", b, 2, 1, "dp-auto", 1, "")
-		if opts, _ := cellOptions(spec, fakeTask{}, nil); spec.MethodRevision != r || opts.AutoRevision != r || opts.Rule != nil {
-			t.Errorf("pinned to %d: revision %d, options' %d, rule %v; want the default rule", r, spec.MethodRevision, opts.AutoRevision, opts.Rule)
+		if opts, _ := cellOptions(spec, fakeTask{}, nil); spec.MethodRevision != r || opts.AutoRevision != r {
+			t.Errorf("pinned to %d: revision %d, options' %d", r, spec.MethodRevision, opts.AutoRevision)
 		}
 	}
 	b.Algo.AutoRevision = 1
-	if err := checkBlock(b); err == nil || !strings.Contains(err.Error(), "dp-auto revision 1") {
+	if err := checkBlock(b); err == nil || !strings.Contains(err.Error(), "unknown revision 1") {
 		t.Errorf("revision 1: %v, want an error naming it", err)
 	}
 }

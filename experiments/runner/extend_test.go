@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"dpgibo/accounting"
+	"dpgibo/baselines/registry"
 	"dpgibo/experiments/runner"
 	"dpgibo/tasks/catalog"
 
@@ -68,10 +70,17 @@ func (t *toyBowl) Losses(theta, dst []float64) error {
 	return nil
 }
 
-// toyCorner is a method of one's own: it evaluates the box's centre, then releases it.
+// toyCorner is a method of one's own: it evaluates the box's centre, then releases it. It
+// reads only the loss noise of the swept parameters (baselines.Sweeper).
 type toyCorner struct{}
 
-func (toyCorner) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (algo.Result, error) {
+func (toyCorner) Info() baselines.Info {
+	return baselines.Info{Name: "toy-centre", Legend: "Toy centre"}
+}
+
+func (toyCorner) Sweeps(param string) bool { return param == "noise" }
+
+func (toyCorner) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (baselines.Result, error) {
 	lo, hi := obj.Bounds()
 	theta := make([]float64, len(lo))
 	for j := range theta {
@@ -79,21 +88,20 @@ func (toyCorner) Run(ctx context.Context, obj algo.Objective, budget int, rng *r
 	}
 	losses := make([]float64, obj.Users())
 	if err := obj.Losses(theta, losses); err != nil {
-		return algo.Result{}, err
+		return baselines.Result{}, err
 	}
 	if cb != nil {
 		if err := cb(algo.Iteration{Iter: 1, Evals: 1, Batch: 1, Theta: theta, Trace: math.NaN()}); err != nil {
-			return algo.Result{}, err
+			return baselines.Result{}, err
 		}
 	}
-	return algo.Result{Theta: theta, Evals: 1, Iters: 1, Ledger: algo.NonPrivateLedger()}, nil
+	return baselines.Result{Theta: theta, Evals: 1, Iters: 1, Ledger: accounting.NonPrivateLedger()}, nil
 }
 
 // A method and a task of one's own run through the runner beside DP-GIBO: one Register call
 // for the method, one task factory for the task, and one figure that uses both.
 func TestAToyMethodAndAToyTaskRunThroughTheRunner(t *testing.T) {
-	if err := baselines.Register(baselines.MethodInfo{Name: "toy-centre", Legend: "Toy centre", Reads: []string{"noise"}},
-		func(baselines.Options) (baselines.Method, error) { return toyCorner{}, nil }); err != nil {
+	if err := registry.Register(toyCorner{}, func(registry.Options) (baselines.Method, error) { return toyCorner{}, nil }); err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()

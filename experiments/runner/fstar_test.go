@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"dpgibo/baselines"
+	"dpgibo/baselines/registry"
 	"dpgibo/experiments/runner"
 	"dpgibo/experiments/suites"
 	"dpgibo/tasks/catalog"
@@ -73,7 +73,7 @@ func TestFStarIsBelowShortRunsAtPaperSettings(t *testing.T) {
 		for _, m := range []string{"gibo", "random"} {
 			for seed := 1; seed <= 2; seed++ {
 				spec, _ := runner.CellFor(suites.Paper, b, d, 0, m, seed, "")
-				out, err := runner.RunCell(context.Background(), spec, catalog.New, baselines.New, "", nil)
+				out, err := runner.RunCell(context.Background(), spec, catalog.New, registry.New, "", nil)
 				if err != nil {
 					t.Fatal(err)
 				}

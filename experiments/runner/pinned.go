@@ -6,8 +6,7 @@ import (
 	"math"
 
 	"dpgibo/algo"
-	"dpgibo/baselines"
-	"dpgibo/private"
+	"dpgibo/baselines/registry"
 	"dpgibo/tasks"
 	"dpgibo/tasks/svr"
 )
@@ -35,42 +34,28 @@ const (
 	pinnedSVRPrecision = svr.PrecisionFloat64
 )
 
-// autoMethod is the registry name of the library's one call, private.Tune.
-const autoMethod = "dp-auto"
-
-// autoRevision is dp-auto's current revision in the registry.
-func autoRevision() int {
-	info, _ := baselines.Info(autoMethod)
-	return info.Revision
-}
-
-// pinnedAutoRevision is dp-auto's revision in every cell of a block whose AlgoConfig has no
-// AutoRevision: revision 2, the private tuner's first-round rule (firstRoundRule), with
-// which every committed dp-auto run before the second round was made.
+// pinnedAutoRevision is the revision of a method that runs earlier revisions (dp-auto,
+// private.Auto: a revisioner) in every cell of a block whose AlgoConfig has no
+// AutoRevision: revision 2, the private tuner's first-round rule (private.FirstRoundRule),
+// with which every committed dp-auto run before the second round was made.
 const pinnedAutoRevision = 2
 
-// secondRoundAutoRevision is dp-auto's revision in the second round's committed blocks
-// (AutoRevision 3): the second round's rule, with the selections at the (epsilon, 1e-5) of
-// mu, as it ran before the library delivered the guarantee asked for (baselines.Auto).
-const secondRoundAutoRevision = 3
-
-// knownAutoRevision reports whether a block may pin dp-auto to revision r.
-func knownAutoRevision(r int) bool {
-	return r == pinnedAutoRevision || r == secondRoundAutoRevision || r == autoRevision()
+// A revisioner is a method that runs earlier revisions of itself (dp-auto): a block pins the
+// revision its cells run (AlgoConfig.AutoRevision, else pinnedAutoRevision).
+type revisioner interface {
+	KnownRevision(r int) bool
 }
 
-// pinAuto sets a dp-auto cell's options for its revision r (0: the registry's): the
-// revision, and revision 2's rule.
-func pinAuto(opts *baselines.Options, r int) {
-	opts.AutoRevision = r
-	if r == pinnedAutoRevision {
-		opts.Rule = firstRoundRule
+// revisionerOf returns method's prototype as a revisioner, and false for a method that runs
+// only its current revision.
+func revisionerOf(method string) (revisioner, bool) {
+	m, ok := registry.Lookup(method)
+	if !ok {
+		return nil, false
 	}
+	r, ok := m.(revisioner)
+	return r, ok
 }
-
-// firstRoundRule is private.DefaultRule at dp-auto's revision 2: report-noisy-min below
-// DP-GIBO's SNR ceiling 16, the hybrid DP-GIBO above (docs/library.md, the first round).
-var firstRoundRule private.Rule = private.ByCeiling{Cut: 16, Below: private.ReportNoisyMin, Above: private.HybridDPGIBO}
 
 // Prior means by name (AlgoConfig.PriorMean, cellSpec.PriorMean).
 const (

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"dpgibo/baselines"
+	"dpgibo/baselines/registry"
 
 	"dpgibo/algo"
 	"dpgibo/tasks/bowl"
@@ -106,8 +107,8 @@ func TestRevision3IsTheQ75RuleOnRevision2(t *testing.T) {
 	base := cellSpec{Suite: "test", Task: "bowl", D: 3, NVal: 200, DataSeed: 1, Method: "dpgibo", Seed: 3, Budget: 16, Mu: 1, Iters: 4, Batch: 4, Defaults: DefaultsLibrary}
 	resolved := func(c cellSpec) algo.Settings {
 		errStop := errors.New("captured")
-		var got baselines.Options
-		_, err := runCell(context.Background(), c, defaultTaskFactory, func(_ string, o baselines.Options) (baselines.Method, error) {
+		var got registry.Options
+		_, err := runCell(context.Background(), c, defaultTaskFactory, func(_ string, o registry.Options) (baselines.Method, error) {
 			got = o
 			return nil, errStop
 		}, "", nil)

@@ -8,8 +8,11 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"dpgibo/accounting"
 	"dpgibo/algo"
 	"dpgibo/baselines"
+	"dpgibo/baselines/registry"
+	"dpgibo/baselines/selection"
 	"dpgibo/internal/records"
 	"dpgibo/internal/testhook"
 	"dpgibo/tasks"
@@ -22,13 +25,13 @@ type TaskSpec = catalog.Spec
 // TaskFactory builds a task; the default is catalog.New.
 type TaskFactory func(TaskSpec) (tasks.Task, error)
 
-// MethodFactory builds a method by registry name; the default is baselines.New.
-type MethodFactory func(name string, opts baselines.Options) (baselines.Method, error)
+// MethodFactory builds a method by registry name; the default is registry.New.
+type MethodFactory func(name string, opts registry.Options) (baselines.Method, error)
 
 func defaultTaskFactory(s TaskSpec) (tasks.Task, error) { return catalog.New(s) }
 
-func defaultMethodFactory(name string, opts baselines.Options) (baselines.Method, error) {
-	return baselines.New(name, opts)
+func defaultMethodFactory(name string, opts registry.Options) (baselines.Method, error) {
+	return registry.New(name, opts)
 }
 
 // cellOutput is what one cell's run produces: its rows (loss traces) or theta paths, its
@@ -126,9 +129,11 @@ func runCell(ctx context.Context, spec cellSpec, newTask TaskFactory, newMethod 
 		}
 	}
 	// A selection with a random number of trials has the budget as its mean and a cap.
-	limit, err := baselines.EvaluationLimit(spec.Method, opts, spec.Budget, timed)
-	if err != nil {
-		return nil, fmt.Errorf("method %s: %w", spec.Method, err)
+	limit := spec.Budget
+	if c, ok := method.(baselines.EvaluationCapper); ok {
+		if limit, err = c.EvaluationCap(timed, spec.Budget); err != nil {
+			return nil, fmt.Errorf("method %s: %w", spec.Method, err)
+		}
 	}
 	cb := func(it algo.Iteration) error {
 		if it.Evals > limit {
@@ -152,7 +157,7 @@ func runCell(ctx context.Context, spec cellSpec, newTask TaskFactory, newMethod 
 		}
 	}
 	// dp-auto gives its K when the rule chose a selection with a random number of trials.
-	if _, randomCount, _ := baselines.PlanFor(spec.Method, opts, spec.Budget); randomCount || res.NonPrivateTrials > 0 {
+	if tc, ok := method.(baselines.TrialCounter); (ok && tc.CountsTrials()) || res.NonPrivateTrials > 0 {
 		for i := range rec.out.Rows {
 			rec.out.Rows[i].TrialsNonPrivate = records.Some(float64(res.NonPrivateTrials))
 		}
@@ -221,18 +226,18 @@ func cellStart(spec cellSpec, task tasks.Task) ([]float64, *rand.Rand) {
 // cellOptions are the method's options: mu (Options.Mu, its one home: dpgibo copies it
 // into its Settings) and the task's loss bound, and for DP-GIBO and GIBO theta0 and
 // Algorithm 1's other settings with every default the suites do not set pinned.
-func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) (baselines.Options, error) {
-	opts := baselines.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
+func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) (registry.Options, error) {
+	opts := registry.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
 	if l, ok := task.(tasks.LogLosser); ok {
 		opts.LogLoss = l.LogLoss()
 	}
-	if spec.Method == autoMethod {
-		pinAuto(&opts, spec.MethodRevision)
+	if _, ok := revisionerOf(spec.Method); ok {
+		opts.AutoRevision = spec.MethodRevision
 	}
 	switch spec.Currency {
 	case "":
 	case CurrencyGDP:
-		opts.Currency = baselines.CurrencyGDP
+		opts.Currency = selection.CurrencyGDP
 	default:
 		return opts, fmt.Errorf("unknown privacy currency %q (want %q or empty)", spec.Currency, CurrencyGDP)
 	}
@@ -366,12 +371,12 @@ func (c *cellRecorder) record(iter, evals, batch int, theta []float64, it *algo.
 
 // stamp writes the data label and the ledger's privacy into every row; a run that released
 // nothing or returned no ledger is an error.
-func (c *cellRecorder) stamp(led algo.Ledger) error {
+func (c *cellRecorder) stamp(led accounting.Ledger) error {
 	if len(c.out.Rows) == 0 {
 		return fmt.Errorf("method %s released nothing", c.spec.Method)
 	}
 	if led.IsZero() {
-		return fmt.Errorf("method %s returned no privacy ledger (algo.Ledger is zero)", c.spec.Method)
+		return fmt.Errorf("method %s returned no privacy ledger (accounting.Ledger is zero)", c.spec.Method)
 	}
 	label := c.task.DataLabel()
 	for i := range c.out.Rows {

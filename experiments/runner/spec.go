@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"dpgibo/baselines"
+	"dpgibo/baselines/registry"
 
 	"dpgibo/internal/jsonnum"
 )
@@ -60,12 +61,12 @@ type AlgoConfig struct {
 	// private.Tune at its target.
 	AutoRevision int `json:",omitempty"`
 	// Currency is the privacy currency of the methods that read one
-	// (baselines.MethodInfo.Currency): "" the primary, (epsilon, 1e-5) of mu-GDP at Mu;
+	// (a method with ReadsCurrency): "" the primary, (epsilon, 1e-5) of mu-GDP at Mu;
 	// CurrencyGDP the secondary, the same mu-GDP (docs/library.md, "Private comparators").
 	Currency string `json:",omitempty"`
 }
 
-// CurrencyGDP is AlgoConfig.Currency's secondary currency (baselines.CurrencyGDP).
+// CurrencyGDP is AlgoConfig.Currency's secondary currency (selection.CurrencyGDP).
 const CurrencyGDP = "gdp"
 
 // Values of AlgoConfig.Defaults.
@@ -132,7 +133,7 @@ type Block struct {
 	// every replication draws fresh data.
 	DataSeed    uint64
 	DataPerSeed bool
-	// Methods are registry names of baselines.New.
+	// Methods are registry names (registry.New).
 	Methods []string
 	// Seeds is the number of replications (seeds SeedBase+1..SeedBase+Seeds).
 	Seeds int
@@ -201,16 +202,27 @@ func figureNames(figs []Figure) []string {
 }
 
 // isLocal reports whether method starts from theta0 and takes Algorithm 1's settings
-// (baselines.MethodInfo.Local).
+// (baselines.Info.Local).
 func isLocal(method string) bool {
-	info, ok := baselines.Info(method)
-	return ok && info.Local
+	m, ok := registry.Lookup(method)
+	return ok && m.Info().Local
 }
 
 // methodReads reports whether method reads the swept parameter param
-// (baselines.MethodInfo.Reads); a method that does not is run once per sweep and its cells
-// do not record the parameter. A name the registry does not hold reads everything.
+// (baselines.Sweeper); a method that does not is run once per sweep and its cells do not
+// record the parameter. A name the registry does not hold, or a method that is not a
+// Sweeper, reads everything.
 func methodReads(method, param string) bool {
-	info, ok := baselines.Info(method)
-	return !ok || info.ReadsParam(param)
+	m, ok := registry.Lookup(method)
+	if !ok {
+		return true
+	}
+	sw, ok := m.(baselines.Sweeper)
+	return !ok || sw.Sweeps(param)
+}
+
+// A currencyReader runs at a guarantee read from mu in a privacy currency (the private
+// selections): its cells record AlgoConfig.Currency.
+type currencyReader interface {
+	ReadsCurrency() bool
 }

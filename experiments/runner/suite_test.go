@@ -19,6 +19,8 @@ import (
 
 	"dpgibo/algo"
 	"dpgibo/baselines"
+	"dpgibo/baselines/registry"
+	"dpgibo/baselines/selection"
 	"dpgibo/experiments/runner"
 	"dpgibo/experiments/suites"
 	"dpgibo/figures/claims"
@@ -134,7 +136,7 @@ func sameResults(t *testing.T, dir string) {
 // row's mu and currency (read from its config label).
 func evaluationLimit(t *testing.T, r records.Row) int {
 	t.Helper()
-	opt := baselines.Options{Mu: math.Inf(1)}
+	opt := registry.Options{Mu: math.Inf(1)}
 	for _, part := range strings.Split(r.Config, ",") {
 		switch k, v, _ := strings.Cut(part, "="); k {
 		case "mu":
@@ -144,12 +146,18 @@ func evaluationLimit(t *testing.T, r records.Row) int {
 			}
 			opt.Mu = mu
 		case "currency":
-			opt.Currency = baselines.CurrencyGDP
+			opt.Currency = selection.CurrencyGDP
 		}
 	}
-	limit, err := baselines.EvaluationLimit(r.Method, opt, r.Budget, nil)
+	m, err := registry.New(r.Method, opt)
 	if err != nil {
 		t.Fatalf("%s %s: %v", r.Method, r.Config, err)
+	}
+	limit := r.Budget
+	if c, ok := m.(baselines.EvaluationCapper); ok {
+		if limit, err = c.EvaluationCap(nil, r.Budget); err != nil {
+			t.Fatalf("%s %s: %v", r.Method, r.Config, err)
+		}
 	}
 	return limit
 }
@@ -224,8 +232,8 @@ func TestQuickSuiteWritesEveryFigure(t *testing.T) {
 func checkDiagnostics(t *testing.T, fig string, r records.Row) {
 	t.Helper()
 	has := []bool{r.GradNorm.Valid, r.NoiseNorm.Valid, r.ClippedFrac.Valid, r.NoiseScale.Valid}
-	info, _ := baselines.Info(r.Method)
-	want := info.Local && r.Batch > 0
+	m, _ := registry.Lookup(r.Method)
+	want := m != nil && m.Info().Local && r.Batch > 0
 	for _, h := range has {
 		if h != want {
 			t.Fatalf("%s: %s iteration %d (batch %d): diagnostics present %v, want %v", fig, r.Method, r.Iter, r.Batch, has, want)

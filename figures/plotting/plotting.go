@@ -27,9 +27,10 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"dpgibo/baselines"
+	"dpgibo/baselines/registry"
 	"dpgibo/internal/rates"
 	"dpgibo/internal/records"
+	_ "dpgibo/private" // registers dp-auto, whose legend and colour the figures show
 	"dpgibo/tasks/catalog"
 )
 
@@ -566,57 +567,33 @@ func place(grid [][]*panel, dc draw.Canvas) ([]placedPanel, func()) {
 // titleMargin is kept free on either side of a panel's title (within its tile).
 var titleMargin = vg.Points(3)
 
-// MethodName is the legend name of a method registry name (the paper's names).
+// MethodName is the legend name of a method registry name (the paper's names): its Info's
+// Legend, the name itself for a name the registry does not hold.
 func MethodName(method string) string {
-	if info, ok := baselines.Info(method); ok {
-		return info.Legend
+	if m, ok := registry.Lookup(method); ok {
+		return m.Info().Legend
 	}
 	return method
 }
 
 // methodRank ranks methods for legends: the registry's order, unknown methods last.
-func methodRank(m string) int {
-	for i, info := range baselines.Methods() {
-		if info.Name == m {
+func methodRank(method string) int {
+	infos := registry.Methods()
+	for i, info := range infos {
+		if info.Name == method {
 			return i
 		}
 	}
-	return len(baselines.Methods())
+	return len(infos)
 }
 
-// methodColor gives every method a fixed colour across figures.
-func methodColor(m string) color.Color {
-	switch m {
-	case "dpgibo":
-		return color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
-	case "gibo":
-		return color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}
-	case "random":
-		return color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}
-	case "ucb":
-		return color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
-	case "dp-random":
-		return color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff}
-	case "dp-ucb":
-		return color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff}
-	case "tpe":
-		return color.RGBA{R: 0x17, G: 0xbe, B: 0xcf, A: 0xff}
-	case "cmaes":
-		return color.RGBA{R: 0xbc, G: 0xbd, B: 0x22, A: 0xff}
-	case "goptuna-tpe":
-		return color.RGBA{R: 0x0b, G: 0x5f, B: 0x68, A: 0xff}
-	case "goptuna-cmaes":
-		return color.RGBA{R: 0x5e, G: 0x5e, B: 0x11, A: 0xff}
-	case "dp-rnm":
-		return color.RGBA{R: 0xe3, G: 0x77, B: 0xc2, A: 0xff}
-	case "dp-select-geometric":
-		return color.RGBA{R: 0x39, G: 0x3b, B: 0x79, A: 0xff}
-	case "dp-select-negbin":
-		return color.RGBA{R: 0x6b, G: 0x6e, B: 0xcf, A: 0xff}
-	case "dp-select-poisson":
-		return color.RGBA{R: 0x9c, G: 0x9e, B: 0xde, A: 0xff}
-	case "dp-hypo":
-		return color.RGBA{R: 0xad, G: 0x49, B: 0x4a, A: 0xff}
+// methodColor is the method's colour in every figure: its Info's Colour, grey for a
+// method without one or a name the registry does not hold.
+func methodColor(method string) color.Color {
+	if m, ok := registry.Lookup(method); ok {
+		if c := m.Info().Colour; c != (color.RGBA{}) {
+			return c
+		}
 	}
 	return color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff}
 }

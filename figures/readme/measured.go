@@ -13,6 +13,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"dpgibo/baselines/bo"
+	"dpgibo/baselines/registry"
 	"dpgibo/figures/stats"
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/progress"
@@ -370,8 +372,11 @@ func ownTimeGoal(task, method string) (float64, bool) {
 	if task != "svr" && task != "gpreg" {
 		return 0, false
 	}
-	if method == "ucb" || method == "dp-ucb" {
-		return 0.25, true
+	if m, ok := registry.Lookup(method); ok {
+		switch m.(type) {
+		case bo.UCB, bo.DPUCB:
+			return 0.25, true
+		}
 	}
 	return 0.10, true
 }

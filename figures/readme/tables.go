@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 
+	"dpgibo/baselines/score"
 	"dpgibo/figures/studies"
 	"dpgibo/internal/records"
+	"dpgibo/private"
 )
 
 // defaultsSummary is one line on dir/defaults.csv for README: on how many problems algo's
@@ -89,6 +91,12 @@ func defaultsTable(dir string) (string, error) {
 // configs spell them.
 var libraryPeerMus = []string{"0.5", "1", "2", "+Inf"}
 
+// The peers the library-peers table sets beside DP-GIBO (studies.LibraryPeersFile).
+var (
+	tpeName   = score.TPE{}.Info().Name
+	cmaesName = score.CMAES{}.Info().Name
+)
+
 // libraryPeersTable renders dir/library-peers.csv, when the folder has one: per problem,
 // DP-GIBO's median final loss at each mu of libraryPeerMus, TPE's and CMA-ES's, the ratio of
 // DP-GIBO at mu = 1 to the better peer, and the median own seconds of a run of each.
@@ -103,7 +111,7 @@ func libraryPeersTable(dir string) (string, error) {
 	dims := map[string]int{}
 	for _, r := range rows {
 		column := r.Method
-		if r.Method == "dpgibo" {
+		if r.Method == private.DPGIBO.String() {
 			mu, _, _ := strings.Cut(strings.TrimPrefix(r.Config, "mu="), ",")
 			column = "mu=" + mu
 		}
@@ -139,12 +147,12 @@ func libraryPeersTable(dir string) (string, error) {
 		}
 		ratio := ""
 		dp, okDP := cells[cellKey{p, "mu=1"}]
-		tpe, okT := cells[cellKey{p, "tpe"}]
-		cma, okC := cells[cellKey{p, "cmaes"}]
+		tpe, okT := cells[cellKey{p, tpeName}]
+		cma, okC := cells[cellKey{p, cmaesName}]
 		if okDP && okT && okC {
 			ratio = fmt.Sprintf("%.3f", dp.MedianLoss/min(tpe.MedianLoss, cma.MedianLoss))
 		}
-		fmt.Fprintf(&b, " %s | %s | %s | %s | %s | %s |\n", loss(p, "tpe"), loss(p, "cmaes"), ratio, own(p, "mu=1"), own(p, "tpe"), own(p, "cmaes"))
+		fmt.Fprintf(&b, " %s | %s | %s | %s | %s | %s |\n", loss(p, tpeName), loss(p, cmaesName), ratio, own(p, "mu=1"), own(p, tpeName), own(p, cmaesName))
 	}
 	return b.String(), nil
 }

@@ -5,8 +5,11 @@ import (
 	"math"
 	"slices"
 
+	"dpgibo/baselines/registry"
+	"dpgibo/baselines/selection"
 	"dpgibo/figures/claims"
 	"dpgibo/figures/verdict"
+	"dpgibo/private"
 )
 
 // Contribution (3) ("DP-GIBO substantially outperforms existing private black box tuning
@@ -46,9 +49,24 @@ const (
 	currencyGDP     = "equal mu-GDP"
 )
 
-// gdpConfig is the config of a comparator's curve at equal mu-GDP (mu = 1): dp-random and
-// dp-ucb are mu-GDP themselves, so their primary-currency runs are at mu = 1 already.
-var gdpConfig = map[string]string{"dp-random": "mu=1", "dp-ucb": "mu=1", "dp-rnm": "currency=gdp,mu=1", "dp-select-geometric": "currency=gdp,mu=1"}
+// gdpConfig is the config of a comparator's curve at equal mu-GDP (mu = 1), and false for a
+// comparator that has none: a mu-GDP method (dp-random, dp-ucb) runs at mu = 1 in the
+// primary currency already; a selection whose guarantee is read in a currency runs at
+// equal mu-GDP only where its guarantee implies one (pure DP: dp-rnm and
+// dp-select-geometric; the Renyi-DP selections refuse CurrencyGDP).
+func gdpConfig(method string) (string, bool) {
+	m, ok := registry.Lookup(method)
+	if !ok || !m.Info().Private {
+		return "", false
+	}
+	if c, ok := m.(interface{ ReadsCurrency() bool }); !ok || !c.ReadsCurrency() {
+		return "mu=1", true
+	}
+	if _, err := registry.New(method, registry.Options{Mu: 1, Currency: selection.CurrencyGDP}); err != nil {
+		return "", false
+	}
+	return "currency=gdp,mu=1", true
+}
 
 // Contribution3Sensitivity judges contribution (3) under every reading, in a fixed order;
 // nil when res lacks fig-private-select.
@@ -99,7 +117,7 @@ func Contribution3Sensitivity(res *verdict.Results) ([]SensitivityRow, error) {
 					for _, p := range pairs {
 						config := "mu=1"
 						if currency == currencyGDP {
-							c, ok := gdpConfig[p.method]
+							c, ok := gdpConfig(p.method)
 							if !ok {
 								continue
 							}
@@ -108,7 +126,7 @@ func Contribution3Sensitivity(res *verdict.Results) ([]SensitivityRow, error) {
 						if p.task == "svr" && !withSVR {
 							continue
 						}
-						a := claims.Side{Task: p.task, Method: "dpgibo", Config: "mu=1", D: p.d}
+						a := claims.Side{Task: p.task, Method: private.DPGIBO.String(), Config: "mu=1", D: p.d}
 						b := claims.Side{Task: p.task, Method: p.method, Config: config, D: p.d}
 						id := fmt.Sprintf("contrib3-reading-%s-d%d-%s", p.task, p.d, p.method)
 						cs = append(cs, claims.Claim{ID: id, Figure: selectFigure, Kind: claims.Lower, Metric: claims.MetricLogGap,

@@ -31,8 +31,6 @@ const (
 	// pickSeeds is the last seed on which the best method of a cell is picked; later seeds
 	// judge.
 	pickSeeds = 5
-	// AutoMethod is the registry name of the library's one call in the harness.
-	AutoMethod = "dp-auto"
 )
 
 // The declared bars of a judged cell: a rule's median g at most passRatio times the picked
@@ -112,6 +110,9 @@ var (
 	LibraryRound2 = []string{"modechoice", "grouplasso5", "bowl10", "toy60"}
 )
 
+// autoMethod is the name of the library's one call in the harness (private.Auto).
+var autoMethod = private.Auto{}.Info().Name
+
 // logLossTask is the task whose per-user loss is a classifier's clamped log loss (it
 // implements tasks.LogLosser), the fact private.Facts.LogLoss states.
 const logLossTask = "logreg"
@@ -123,7 +124,7 @@ const logLossTask = "logreg"
 func secondRoundRules() []private.Rule {
 	first := private.CandidateRules()
 	out := slices.Clone(first)
-	for _, l := range []private.Method{private.ReportNoisyMin, private.GeometricSelection, private.NegBinSelection} {
+	for _, l := range []private.Candidate{private.ReportNoisyMin, private.GeometricSelection, private.NegBinSelection} {
 		for _, r := range first {
 			out = append(out, private.ByLoss{LogLoss: l, Other: r})
 		}
@@ -264,9 +265,9 @@ func newPrivateCell(res *verdict.Results, problem string, mu float64, curves []*
 	budget := 0
 	for _, c := range curves {
 		switch c.Method {
-		case "dpgibo":
+		case private.DPGIBO.String():
 			gibo = c
-		case "dp-rnm":
+		case private.ReportNoisyMin.String():
 			// dp-rnm evaluates exactly its budget.
 			for _, r := range c.Runs {
 				budget = max(budget, r.Evals)
@@ -314,7 +315,7 @@ func newPrivateCell(res *verdict.Results, problem string, mu float64, curves []*
 		row.AboveStart = row.MedianLoss > row.MedianStart
 		cell.rows[c.Method] = row
 		// dp-auto is judged, never picked: it runs one of the others.
-		if c.Method != AutoMethod && row.PickGap < bestPick {
+		if c.Method != autoMethod && row.PickGap < bestPick {
 			bestPick, cell.picked = row.PickGap, c.Method
 		}
 	}
@@ -445,7 +446,7 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 	}
 	out = append(out, RuleRow{Round: "nine", HeldOut: AllProblems, Rule: RuleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose})
 	out = append(out, judgeRows("new", rule, s, fresh, chosenBy(rule))...)
-	out = append(out, judgeRows("new, dp-auto's runs", rule, s, fresh, func(privateCell) string { return AutoMethod })...)
+	out = append(out, judgeRows("new, dp-auto's runs", rule, s, fresh, func(privateCell) string { return autoMethod })...)
 	if len(fresh) != 3*len(LibraryNew) {
 		return out, nil // the second round chooses on all thirteen
 	}
@@ -467,7 +468,7 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 		return nil, err
 	}
 	out = append(out, judgeRows(RoundTwoFirstRule, first, fs, second, chosenBy(first))...)
-	out = append(out, judgeRows(RoundTwoAuto, rule, s, second, func(privateCell) string { return AutoMethod })...)
+	out = append(out, judgeRows(RoundTwoAuto, rule, s, second, func(privateCell) string { return autoMethod })...)
 	return out, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"dpgibo/baselines/registry"
 	"dpgibo/data"
 	"dpgibo/figures/claims"
 	"dpgibo/figures/stats"
@@ -110,13 +111,18 @@ func (f *figureData) find(s claims.Side) *Curve {
 }
 
 // startCurve returns the curve whose iteration-0 rows give the theta0 losses of c's setting:
-// c itself when it reports them, else the figure's DP-GIBO curve (then GIBO's) at the same
-// task, data and d.
+// c itself when it reports them, else the figure's curve of a local method at the same task,
+// data and d, in the registry's order (DP-GIBO's, then GIBO's): every local method starts
+// from the runner's theta0 of the seed.
 func (f *figureData) startCurve(c *Curve) *Curve {
 	if len(c.Runs) > 0 && !math.IsNaN(c.Runs[0].Start) {
 		return c
 	}
-	for _, m := range []string{"dpgibo", "gibo"} {
+	for _, info := range registry.Methods() {
+		if !info.Local {
+			continue
+		}
+		m := info.Name
 		for _, o := range f.curves {
 			if o.Method == m && o.Task == c.Task && o.Data == c.Data && o.D == c.D &&
 				len(o.Runs) > 0 && !math.IsNaN(o.Runs[0].Start) {

@@ -3,6 +3,7 @@ package verdict
 import (
 	"fmt"
 
+	"dpgibo/baselines/registry"
 	"dpgibo/figures/stats"
 	"dpgibo/internal/records"
 )
@@ -47,10 +48,28 @@ type Comparison struct {
 }
 
 // pairedByDesign reports whether runs of methods a and b with the same seed are paired: the
-// same method (two configs share every random stream) or DP-GIBO against GIBO (same theta0).
+// same method (two configs share every random stream) or a method and the one it is paired
+// with (a pairer: GIBO is DP-GIBO without its noise, from the same theta0).
 func pairedByDesign(a, b string) bool {
-	local := func(m string) bool { return m == "dpgibo" || m == "gibo" }
-	return a == b || (local(a) && local(b))
+	return a == b || pairedWith(a) == b || pairedWith(b) == a
+}
+
+// A pairer is a method whose runs are paired by design with another method's runs of the
+// same seed: PairedWith names that method.
+type pairer interface {
+	PairedWith() string
+}
+
+// pairedWith is the method that method's runs are paired with ("" for none).
+func pairedWith(method string) string {
+	m, ok := registry.Lookup(method)
+	if !ok {
+		return ""
+	}
+	if p, ok := m.(pairer); ok {
+		return p.PairedWith()
+	}
+	return ""
 }
 
 // paired returns the values of a and b at the seeds both have, in seed order.

@@ -12,7 +12,7 @@
 // It prints, per file, how many rows it rewrote, and exits 1 without writing anything if any
 // check fails.
 //
-//	go run ./reproduction/exactmu reproduction/fig2a-clip.csv.gz reproduction/defaults/*-*.csv.gz
+//	go run ./reproduction/exactmu -method=dpgibo reproduction/fig2a-clip.csv.gz reproduction/defaults/*-*.csv.gz
 package main
 
 import (
@@ -20,6 +20,7 @@ import (
 	"compress/gzip"
 	"encoding/csv"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -28,17 +29,19 @@ import (
 	"strconv"
 	"strings"
 
-	"dpgibo/algo"
+	"dpgibo/accounting"
 )
 
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: exactmu FILE.csv.gz ...")
+	method := flag.String("method", "", "the method whose rows' mu to rewrite (the registry name in the method column; required)")
+	flag.Parse()
+	if flag.NArg() < 1 || *method == "" {
+		fmt.Fprintln(os.Stderr, "usage: exactmu -method=NAME FILE.csv.gz ...")
 		os.Exit(2)
 	}
 	rewritten := make(map[string][]byte)
-	for _, path := range os.Args[1:] {
-		out, n, err := rewrite(path)
+	for _, path := range flag.Args() {
+		out, n, err := rewrite(path, *method)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "exactmu: %s: %v\n", path, err)
 			os.Exit(1)
@@ -56,9 +59,9 @@ func main() {
 	}
 }
 
-// rewrite returns the gzip-compressed file with the mu column of its DP-GIBO rows set to the
-// mu each was given, and the number of rows changed.
-func rewrite(path string) ([]byte, int, error) {
+// rewrite returns the gzip-compressed file with the mu column of method's rows set to the mu
+// each was given, and the number of rows changed.
+func rewrite(path, method string) ([]byte, int, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, 0, err
@@ -89,7 +92,7 @@ func rewrite(path string) ([]byte, int, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("line %d: %v", i+1, err)
 		}
-		if row[methodCol] != "dpgibo" {
+		if row[methodCol] != method {
 			continue
 		}
 		old := row[muCol]
@@ -138,7 +141,7 @@ func givenMu(recorded, epsilon string) (given string, ok bool, err error) {
 	if math.Abs(rounded-mu) > 1e-12*rounded {
 		return "", false, fmt.Errorf("mu %s is not a split of a 12-digit mu", recorded)
 	}
-	eps, err := algo.EpsilonForDelta(rounded, algo.DefaultDelta)
+	eps, err := accounting.EpsilonForDelta(rounded, accounting.DefaultDelta)
 	if err != nil {
 		return "", false, err
 	}
