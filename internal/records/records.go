@@ -24,15 +24,19 @@ import (
 	"bytes"
 	"cmp"
 	"compress/gzip"
+	"crypto/sha256"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gocarina/gocsv"
 )
@@ -273,6 +277,12 @@ func Unmarshal[T any](r io.Reader) ([]T, error) {
 // error of os.Open (errors.Is(err, fs.ErrNotExist)); any other error is a *FileError naming
 // the file.
 func ReadFile[T any](path string) ([]T, error) {
+	key, keep := keptKeyOf[T](path)
+	if keep {
+		if rows, ok := kept.lookup(key); ok {
+			return slices.Clone(rows.([]T)), nil
+		}
+	}
 	r, err := Open(path)
 	if err != nil {
 		return nil, err
@@ -282,7 +292,70 @@ func ReadFile[T any](path string) ([]T, error) {
 	if err != nil {
 		return nil, inFile(path, err)
 	}
+	if keep {
+		kept.store(key, slices.Clone(rows))
+	}
 	return rows, nil
+}
+
+// KeepDecoded makes ReadFile keep every file it decodes, until stop is called, and return
+// a copy of the kept rows when a file of the same bytes is read again as the same record
+// type. It is for a process that reads the same files many times, as the tests that judge
+// and render reproduction/ do; a command that reads each file once gains nothing and would
+// hold every file in memory.
+func KeepDecoded() (stop func()) {
+	kept.Lock()
+	kept.files = map[keptKey]any{}
+	kept.Unlock()
+	return func() {
+		kept.Lock()
+		kept.files = nil
+		kept.Unlock()
+	}
+}
+
+// kept holds the files KeepDecoded keeps (nil files: none).
+var kept keptFiles
+
+type keptFiles struct {
+	sync.Mutex
+	files map[keptKey]any
+}
+
+// keptKey is a file's content (its SHA-256) and the record type it was decoded as.
+type keptKey struct {
+	sum [sha256.Size]byte
+	typ reflect.Type
+}
+
+// keptKeyOf is path's key for rows of type T, and whether files are being kept.
+func keptKeyOf[T any](path string) (keptKey, bool) {
+	kept.Lock()
+	on := kept.files != nil
+	kept.Unlock()
+	if !on {
+		return keptKey{}, false
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return keptKey{}, false
+	}
+	return keptKey{sum: sha256.Sum256(raw), typ: reflect.TypeFor[T]()}, true
+}
+
+func (k *keptFiles) lookup(key keptKey) (any, bool) {
+	k.Lock()
+	defer k.Unlock()
+	rows, ok := k.files[key]
+	return rows, ok
+}
+
+func (k *keptFiles) store(key keptKey, rows any) {
+	k.Lock()
+	defer k.Unlock()
+	if k.files != nil {
+		k.files[key] = rows
+	}
 }
 
 // Header returns the header of the CSV file at path (through gzip when path ends in .gz),
