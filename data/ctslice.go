@@ -46,16 +46,14 @@ const (
 	Columns = Features + 2
 	// FullRows is the number of data rows of the full UCI file.
 	FullRows = 53500
-	// OutsideImage is the feature value that marks a histogram bin outside the image.
-	OutsideImage = -0.25
-	// TargetMax is the upper end of the documented target range [0, TargetMax].
-	TargetMax = 180.0
+	// outsideImage is the feature value that marks a histogram bin outside the image.
+	outsideImage = -0.25
+	// targetMax is the upper end of the documented target range [0, targetMax].
+	targetMax = 180.0
 	// CSVName is the name of the CSV file inside UCI's archive.
 	CSVName = "slice_localization_data.csv"
-	// ArchiveName is the name data/fetch.sh gives the downloaded UCI archive.
-	ArchiveName = "ctslice-uci.zip"
-	// ArchiveURL is where data/fetch.sh downloads the archive from.
-	ArchiveURL = "https://archive.ics.uci.edu/static/public/206/relative+location+of+ct+slices+on+axial+axis.zip"
+	// archiveName is the name data/fetch.sh gives the downloaded UCI archive.
+	archiveName = "ctslice-uci.zip"
 	// FetchCommand is the command, run from the repository root, that downloads the data.
 	FetchCommand = "bash data/fetch.sh"
 	// StandInWarning is the line a program prints once when the SVR task runs on the
@@ -76,7 +74,7 @@ type CTSlice struct {
 // Rows returns the number of slices.
 func (d *CTSlice) Rows() int { return len(d.Y) }
 
-// LoadOptions configure Load and ReadCSV.
+// LoadOptions configure Load (and the embedded sample's reader).
 type LoadOptions struct {
 	// ExpectRows is the number of data rows the file must have; zero skips the row-count
 	// check (for samples and test fixtures). Use FullRows for the UCI file.
@@ -94,15 +92,15 @@ func Header() []string {
 }
 
 // Load reads the CT-slice data from path: the CSV itself, the zip archive as UCI ships it,
-// or a directory that holds either (see FindInDir). Files ending in .zip, or starting with
-// the zip signature, are read as archives.
+// or a directory that holds either (CSVName, else a zip archive). Files ending in .zip,
+// or starting with the zip signature, are read as archives.
 func Load(path string, opt LoadOptions) (*CTSlice, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("data: CT-slice data: %w", err)
 	}
 	if info.IsDir() {
-		file, err := FindInDir(path)
+		file, err := findInDir(path)
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +126,7 @@ func Load(path string, opt LoadOptions) (*CTSlice, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("data: %s: %w", path, err)
 	}
-	return ReadCSV(f, path, opt)
+	return readCSV(f, path, opt)
 }
 
 // loadZip finds the CSV in an archive (by name, else the only .csv) or, failing that, in a
@@ -163,7 +161,7 @@ func loadZip(zr *zip.Reader, name string, opt LoadOptions, depth int) (*CTSlice,
 			return nil, fmt.Errorf("data: archive %s: %w", name, err)
 		}
 		defer rc.Close()
-		return ReadCSV(rc, name+":"+csvs[0].Name, opt)
+		return readCSV(rc, name+":"+csvs[0].Name, opt)
 	}
 	if len(zips) > 0 && depth == 0 {
 		var lastErr error
@@ -194,11 +192,11 @@ func loadZip(zr *zip.Reader, name string, opt LoadOptions, depth int) (*CTSlice,
 
 var errNoCSV = errors.New("no " + CSVName + " (nor any .csv) inside")
 
-// ReadCSV parses CT-slice CSV text from r; name is used in error messages. It checks the
+// readCSV parses CT-slice CSV text from r; name is used in error messages. It checks the
 // header (patientId, value0..value383, reference), that every row has Columns fields, that
 // every cell is a finite number, that patientId is an integer, and, when opt.ExpectRows is
 // positive, the number of data rows.
-func ReadCSV(r io.Reader, name string, opt LoadOptions) (*CTSlice, error) {
+func readCSV(r io.Reader, name string, opt LoadOptions) (*CTSlice, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1 // checked below, with a clearer message
 	cr.ReuseRecord = true
@@ -310,10 +308,10 @@ func WriteCSV(w io.Writer, d *CTSlice) error {
 	return nil
 }
 
-// FindInDir returns the CT-slice file inside dir: CSVName if present, else ArchiveName, else
+// findInDir returns the CT-slice file inside dir: CSVName if present, else archiveName, else
 // the first .zip file in name order; "" when there is none.
-func FindInDir(dir string) (string, error) {
-	for _, name := range []string{CSVName, ArchiveName} {
+func findInDir(dir string) (string, error) {
+	for _, name := range []string{CSVName, archiveName} {
 		p := filepath.Join(dir, name)
 		if info, err := os.Stat(p); err == nil && !info.IsDir() {
 			return p, nil

@@ -66,17 +66,17 @@ func checkFixture(t *testing.T, d *CTSlice) {
 	if d.Y[0] != 21.803851 {
 		t.Errorf("reference of row 1 = %v, want 21.803851", d.Y[0])
 	}
-	if d.X.At(0, 6) != OutsideImage {
+	if d.X.At(0, 6) != outsideImage {
 		t.Errorf("value6 of row 1 = %v, want -0.25", d.X.At(0, 6))
 	}
 	for i := 0; i < d.Rows(); i++ {
 		for j := 0; j < Features; j++ {
 			v := d.X.At(i, j)
-			if v != OutsideImage && (v < 0 || v > 1) {
+			if v != outsideImage && (v < 0 || v > 1) {
 				t.Fatalf("feature (%d, %d) = %v outside [0, 1] and not -0.25", i, j, v)
 			}
 		}
-		if d.Y[i] < 0 || d.Y[i] > TargetMax {
+		if d.Y[i] < 0 || d.Y[i] > targetMax {
 			t.Fatalf("reference %v outside [0, 180]", d.Y[i])
 		}
 	}
@@ -188,7 +188,7 @@ func TestWriteCSVRoundTrip(t *testing.T) {
 	if err := WriteCSV(&buf, d); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadCSV(&buf, "round trip", LoadOptions{ExpectRows: 100})
+	back, err := readCSV(&buf, "round trip", LoadOptions{ExpectRows: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,8 +221,8 @@ func TestFindOrder(t *testing.T) {
 	t.Setenv(EnvVar, "")
 
 	got, err := Find("")
-	if err != nil || got.Origin != OriginModule || !sameFile(got.Path, modFile) {
-		t.Fatalf("module root step: got %+v, %v; want %s from %s", got, err, modFile, OriginModule)
+	if err != nil || got.Origin != originModule || !sameFile(got.Path, modFile) {
+		t.Fatalf("module root step: got %+v, %v; want %s from %s", got, err, modFile, originModule)
 	}
 
 	// data/ctslice/ below the working directory wins over the module root.
@@ -232,7 +232,7 @@ func TestFindOrder(t *testing.T) {
 	}
 	wdZip := writeFile(t, wdData, "download.zip", "x")
 	got, err = Find("")
-	if err != nil || got.Origin != OriginDir || !sameFile(got.Path, wdZip) {
+	if err != nil || got.Origin != originDir || !sameFile(got.Path, wdZip) {
 		t.Fatalf("working-directory step: got %+v, %v; want %s", got, err, wdZip)
 	}
 
@@ -241,20 +241,20 @@ func TestFindOrder(t *testing.T) {
 	envFile := writeFile(t, envDir, CSVName, "x")
 	t.Setenv(EnvVar, envDir)
 	got, err = Find("")
-	if err != nil || got.Origin != OriginEnv || got.Path != envFile {
+	if err != nil || got.Origin != originEnv || got.Path != envFile {
 		t.Fatalf("environment step: got %+v, %v; want %s", got, err, envFile)
 	}
 
 	// The explicit path wins over everything.
 	flagFile := writeFile(t, t.TempDir(), "mine.csv", "x")
 	got, err = Find(flagFile)
-	if err != nil || got.Origin != OriginFlag || got.Path != flagFile {
+	if err != nil || got.Origin != originFlag || got.Path != flagFile {
 		t.Fatalf("flag step: got %+v, %v; want %s", got, err, flagFile)
 	}
 
 	// A given path that does not exist is an error, not a fall-through.
-	if _, err := Find(filepath.Join(envDir, "absent.csv")); err == nil || !strings.Contains(err.Error(), OriginFlag) {
-		t.Errorf("missing flag path: error %v, want one naming %s", err, OriginFlag)
+	if _, err := Find(filepath.Join(envDir, "absent.csv")); err == nil || !strings.Contains(err.Error(), originFlag) {
+		t.Errorf("missing flag path: error %v, want one naming %s", err, originFlag)
 	}
 	t.Setenv(EnvVar, filepath.Join(envDir, "absent"))
 	if _, err := Find(""); err == nil || !strings.Contains(err.Error(), EnvVar) {
@@ -283,7 +283,7 @@ func sameFile(a, b string) bool {
 
 func TestStandinShapeAndConventions(t *testing.T) {
 	const rows = 4000
-	d := StandinRows(rows, 1)
+	d := standinRows(rows, 1)
 	if d.Rows() != rows {
 		t.Fatalf("rows = %d", d.Rows())
 	}
@@ -292,13 +292,13 @@ func TestStandinShapeAndConventions(t *testing.T) {
 		if i > 0 && d.PatientID[i] < d.PatientID[i-1] {
 			t.Fatalf("rows not grouped by patient at row %d", i)
 		}
-		if d.Y[i] < 0 || d.Y[i] > TargetMax {
+		if d.Y[i] < 0 || d.Y[i] > targetMax {
 			t.Fatalf("target %v outside [0, 180]", d.Y[i])
 		}
 		for j := 0; j < Features; j++ {
 			v := d.X.At(i, j)
 			switch {
-			case v == OutsideImage:
+			case v == outsideImage:
 				outside++
 			case v == 0:
 				zeros++
@@ -315,8 +315,8 @@ func TestStandinShapeAndConventions(t *testing.T) {
 		t.Errorf("fraction of zero cells %.3f, want most cells zero like the UCI file", f)
 	}
 	// Same seed, same data; another seed, other data.
-	again := StandinRows(rows, 1)
-	other := StandinRows(rows, 2)
+	again := standinRows(rows, 1)
+	other := standinRows(rows, 2)
 	same, differ := true, false
 	for i := 0; i < rows; i++ {
 		if again.Y[i] != d.Y[i] || again.X.At(i, 100) != d.X.At(i, 100) {
@@ -334,12 +334,12 @@ func TestStandinShapeAndConventions(t *testing.T) {
 // The target is a nonlinear function of the key features: two rows whose key features
 // agree closely have close targets.
 func TestStandinKeyFeaturesDetermineTarget(t *testing.T) {
-	d := StandinRows(3000, 3)
+	d := standinRows(3000, 3)
 	worst := 0.0
 	for a := 0; a < 300; a++ {
 		for b := a + 1; b < d.Rows(); b += 7 {
 			dist := 0.0
-			for _, j := range KeyFeatures {
+			for _, j := range keyFeatures {
 				dist = math.Max(dist, math.Abs(d.X.At(a, j)-d.X.At(b, j)))
 			}
 			if dist < 0.01 {

@@ -19,10 +19,10 @@ const (
 
 // Where a Found file came from.
 const (
-	OriginFlag   = "-ctslice"        // the explicit path (the runner's -ctslice flag)
-	OriginEnv    = "$" + EnvVar      // the environment variable
-	OriginDir    = DefaultDir        // data/ctslice/ below the working directory
-	OriginModule = "module root"     // data/ctslice/ below the repository root
+	originFlag   = "-ctslice"        // the explicit path (the runner's -ctslice flag)
+	originEnv    = "$" + EnvVar      // the environment variable
+	originDir    = DefaultDir        // data/ctslice/ below the working directory
+	originModule = "module root"     // data/ctslice/ below the repository root
 	OriginNone   = "none (stand-in)" // nothing found
 	OriginSample = "embedded sample" // data.Sample, data/ctslice-sample.csv
 )
@@ -31,7 +31,9 @@ const (
 type Found struct {
 	// Path is the file (CSV or zip) to Load; "" when nothing was found.
 	Path string
-	// Origin says which step of the lookup order found it (one of the Origin constants).
+	// Origin says which step of the lookup order found it (one of the origin constants:
+	// "-ctslice", "$DPGIBO_CTSLICE", "data/ctslice", "module root", OriginNone or
+	// OriginSample).
 	Origin string
 }
 
@@ -43,28 +45,28 @@ type Found struct {
 //  4. data/ctslice/ below the root of the dpgibo module (the nearest parent directory of
 //     the working directory whose go.mod declares module dpgibo).
 //
-// Steps 1 and 2 may name a file (CSV or zip) or a directory (searched with FindInDir); a
-// path given there that does not exist, or a directory without the data, is an error, never
-// a silent fall-through. Steps 3 and 4 are skipped when the directory is absent or holds no
+// Steps 1 and 2 may name a file (CSV or zip) or a directory (searched for CSVName, then a
+// zip archive); a path given there that does not exist, or a directory without the data,
+// is an error, never a silent fall-through. Steps 3 and 4 are skipped when the directory is absent or holds no
 // data. When nothing is found, Find returns Found{Origin: OriginNone} and a nil error: the
 // caller then uses the stand-in.
 func Find(explicit string) (Found, error) {
 	if explicit != "" {
-		p, err := resolveGiven(explicit, OriginFlag)
-		return Found{Path: p, Origin: OriginFlag}, err
+		p, err := resolveGiven(explicit, originFlag)
+		return Found{Path: p, Origin: originFlag}, err
 	}
 	if env := os.Getenv(EnvVar); env != "" {
-		p, err := resolveGiven(env, OriginEnv)
-		return Found{Path: p, Origin: OriginEnv}, err
+		p, err := resolveGiven(env, originEnv)
+		return Found{Path: p, Origin: originEnv}, err
 	}
 	if p, err := inDirIfPresent(DefaultDir); err != nil || p != "" {
-		return Found{Path: p, Origin: OriginDir}, err
+		return Found{Path: p, Origin: originDir}, err
 	}
-	if root := ModuleRoot(); root != "" {
+	if root := moduleRoot(); root != "" {
 		wd, _ := os.Getwd()
 		if filepath.Clean(root) != filepath.Clean(wd) {
 			if p, err := inDirIfPresent(filepath.Join(root, DefaultDir)); err != nil || p != "" {
-				return Found{Path: p, Origin: OriginModule}, err
+				return Found{Path: p, Origin: originModule}, err
 			}
 		}
 	}
@@ -79,7 +81,7 @@ func resolveGiven(path, origin string) (string, error) {
 	if !info.IsDir() {
 		return path, nil
 	}
-	p, err := FindInDir(path)
+	p, err := findInDir(path)
 	if err != nil {
 		return "", err
 	}
@@ -94,12 +96,12 @@ func inDirIfPresent(dir string) (string, error) {
 	if err != nil || !info.IsDir() {
 		return "", nil
 	}
-	return FindInDir(dir)
+	return findInDir(dir)
 }
 
-// ModuleRoot returns the nearest directory, from the working directory upwards, whose
+// moduleRoot returns the nearest directory, from the working directory upwards, whose
 // go.mod declares module dpgibo; "" when there is none.
-func ModuleRoot() string {
+func moduleRoot() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""

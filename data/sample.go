@@ -13,8 +13,8 @@ const (
 	// SampleLabel is the data label of everything computed on the sample, distinct from
 	// RealLabel (the full file) and StandinLabel.
 	SampleLabel = "ctslice-sample"
-	// SampleRows is the number of data rows of the sample.
-	SampleRows = 681
+	// sampleRows is the number of data rows of the sample.
+	sampleRows = 681
 	// SampleTrainPatient and SampleValPatient are the patients of the sample's split by
 	// patient: the svr task trains on every slice of patient 0 (583 slices, reference 5.9
 	// to 39.8) and validates on the slices of patient 1 (98 slices, reference 17.7 to 23.7,
@@ -22,18 +22,18 @@ const (
 	// so a random split of the rows would validate on copies of training rows.
 	SampleTrainPatient = 0
 	SampleValPatient   = 1
-	// SampleFile is the sample's file name in data/.
-	SampleFile = "ctslice-sample.csv"
+	// sampleFile is the sample's file name in data/.
+	sampleFile = "ctslice-sample.csv"
 )
 
 //go:embed ctslice-sample.csv
 var sampleCSV []byte
 
 var loadSample = sync.OnceValues(func() (*CTSlice, error) {
-	return ReadCSV(bytes.NewReader(sampleCSV), "data/"+SampleFile, LoadOptions{ExpectRows: SampleRows})
+	return readCSV(bytes.NewReader(sampleCSV), "data/"+sampleFile, LoadOptions{ExpectRows: sampleRows})
 })
 
-// Sample returns the embedded real sample (SampleRows rows of the UCI file, unchanged).
+// Sample returns the embedded real sample (the first 681 rows of the UCI file, unchanged).
 // The returned data is shared: callers must not modify it.
 func Sample() (*CTSlice, error) {
 	d, err := loadSample()

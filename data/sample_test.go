@@ -13,8 +13,8 @@ func TestSampleIsTwoPatientsOfTheRealFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Rows() != SampleRows {
-		t.Fatalf("sample has %d rows, want %d", d.Rows(), SampleRows)
+	if d.Rows() != sampleRows {
+		t.Fatalf("sample has %d rows, want %d", d.Rows(), sampleRows)
 	}
 	train, val := PatientRows(d, SampleTrainPatient), PatientRows(d, SampleValPatient)
 	if len(train) != 583 || len(val) != 98 || len(train)+len(val) != d.Rows() {
@@ -50,7 +50,7 @@ func TestReadmeNamesTheSampleSourceAndLicence(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(b)
-	for _, want := range []string{SampleFile, SampleLabel, "CC BY 4.0", "archive.ics.uci.edu"} {
+	for _, want := range []string{sampleFile, SampleLabel, "CC BY 4.0", "archive.ics.uci.edu"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("data/README.md does not mention %q", want)
 		}

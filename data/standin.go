@@ -17,14 +17,14 @@ const (
 	// StandinSeed is the seed of the stand-in used by the tasks: the stand-in is one fixed
 	// data set, like the real file, and a task's own seed only draws rows and features.
 	StandinSeed uint64 = 206 // UCI's id of the data set
-	// StandinPatients is the number of patients of the full-size stand-in (ids 0..96, as the
+	// standinPatients is the number of patients of the full-size stand-in (ids 0..96, as the
 	// largest id of the UCI file).
-	StandinPatients = 97
+	standinPatients = 97
 )
 
-// KeyFeatures are the stand-in's key features: noise-free periodic profiles of the axial
+// keyFeatures are the stand-in's key features: noise-free periodic profiles of the axial
 // position, so that the target is a nonlinear function of any few of them.
-var KeyFeatures = func() []int {
+var keyFeatures = func() []int {
 	k := make([]int, 12)
 	for i := range k {
 		k[i] = 13 + 32*i
@@ -50,30 +50,30 @@ const standinRings = 8
 //
 // Generative model (all draws from one PCG stream seeded by seed, in a fixed order):
 //
-//   - Patients: min(StandinPatients, rows/2) patients, ids 0, 1, ...; each gets a share of
+//   - Patients: min(97, rows/2) patients, ids 0, 1, ...; each gets a share of
 //     the rows proportional to a weight drawn from U(0.4, 1.6); rows are grouped by patient.
 //   - Each patient's scan covers axial positions z in [start, start+length] with start ~
 //     U(0.01, 0.2) and length ~ U(0.15, 0.35), in ascending or descending order (fair coin),
 //     with jitter of +-0.3 slice spacings; the patient also has a body size s ~ U(0.85, 1.15)
 //     and a contrast c ~ U(0.9, 1.1).
-//   - Target: reference = TargetMax * z, so it lies in [0, 180] (in practice about 2..100,
+//   - Target: reference = 180 z, so it lies in [0, 180] (in practice about 2..100,
 //     like the UCI file).
 //   - Features: feature j belongs to ring (j mod 48)/6 of standinRings; the body radius at
 //     z is s*(0.85 + 0.2 sin(4 pi z + 1)), and a bin whose ring centre (ring+0.5)/8 lies
-//     beyond it is outside the image: value OutsideImage (-0.25). Inside, feature j is a
+//     beyond it is outside the image: value -0.25. Inside, feature j is a
 //     bump A_j c exp(-((z-m_j)/w_j)^2/2) plus N(0, sd_j^2) noise, with m_j ~ U(-0.05, 0.65),
 //     w_j ~ U(0.02, 0.1), A_j ~ U(0.3, 1), sd_j ~ U(0.01, 0.1), set to 0 below 0.1 and
 //     clipped to [0, 1] (so most entries are 0, as in the UCI file).
-//   - Key features (KeyFeatures, 12 of them) are always inside the image and noise-free:
+//   - Key features (12 of them) are always inside the image and noise-free:
 //     0.5 + 0.5 sin(2 pi f_k z + phi_k) with f_k ~ U(0.8, 2.5), phi_k ~ U(0, 2 pi). The
 //     target is therefore a nonlinear function of a few features, and every other feature
 //     carries noisy information about it.
-func Standin(seed uint64) *CTSlice { return StandinRows(FullRows, seed) }
+func Standin(seed uint64) *CTSlice { return standinRows(FullRows, seed) }
 
-// StandinRows is Standin with a given number of rows (at least 2).
-func StandinRows(rows int, seed uint64) *CTSlice {
+// standinRows is Standin with a given number of rows (at least 2).
+func standinRows(rows int, seed uint64) *CTSlice {
 	if rows < 2 {
-		panic(fmt.Sprintf("data: StandinRows needs at least 2 rows, got %d", rows))
+		panic(fmt.Sprintf("data: standinRows needs at least 2 rows, got %d", rows))
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x637473_6c696365))
 	uniform := func(lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
@@ -95,14 +95,14 @@ func StandinRows(rows int, seed uint64) *CTSlice {
 			ring:    (j % 48) / 6,
 		}
 	}
-	for _, j := range KeyFeatures {
+	for _, j := range keyFeatures {
 		prof[j].key = true
 		prof[j].freq = uniform(0.8, 2.5)
 		prof[j].phase = uniform(0, 2*math.Pi)
 	}
 
 	// Patients and their row counts.
-	patients := min(StandinPatients, rows/2)
+	patients := min(standinPatients, rows/2)
 	weights := make([]float64, patients)
 	total := 0.0
 	for p := range weights {
@@ -157,7 +157,7 @@ func StandinRows(rows int, seed uint64) *CTSlice {
 					continue
 				}
 				if (float64(pj.ring)+0.5)/standinRings > radius {
-					x[j] = OutsideImage
+					x[j] = outsideImage
 					continue
 				}
 				t := (za - pj.centre) / pj.width
@@ -168,7 +168,7 @@ func StandinRows(rows int, seed uint64) *CTSlice {
 				x[j] = math.Min(1, v)
 			}
 			out.PatientID[row] = p
-			out.Y[row] = TargetMax * z
+			out.Y[row] = targetMax * z
 			row++
 		}
 	}

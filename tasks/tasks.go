@@ -123,16 +123,6 @@ func CheckTheta(task string, theta, lo, hi []float64) error {
 	return nil
 }
 
-// LogBox returns the box of log-values for d coordinates whose natural values lie in
-// [lo, hi] (both positive): every coordinate gets [log lo, log hi].
-func LogBox(d int, lo, hi float64) (blo, bhi []float64) {
-	blo, bhi = make([]float64, d), make([]float64, d)
-	for j := range blo {
-		blo[j], bhi[j] = math.Log(lo), math.Log(hi)
-	}
-	return blo, bhi
-}
-
 // Exp returns exp of every coordinate of theta (log-space hyperparameters to natural ones).
 func Exp(dst, theta []float64) []float64 {
 	if dst == nil {

@@ -1,7 +1,8 @@
 // Command exported counts, per package, the exported identifiers a reader of the project
 // pays for: top-level consts, vars, funcs and types, methods, and struct fields, in every
 // package but package main, leaving _test.go files out. It prints one table row per
-// package and a total.
+// package and a total, and exits 1 when the exported top-level names (consts, vars, funcs,
+// types) number more than budget.
 //
 //	cd .ci/exported && go run . ../..
 package main
@@ -79,7 +80,15 @@ func main() {
 	}
 	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", total.consts, total.vars, total.funcs, total.types, total.topLevel(), total.methods, total.fields)
 	tw.Flush()
+	if n := total.topLevel(); n > budget {
+		fmt.Fprintf(os.Stderr, "exported: %d exported top-level names, above the budget of %d: unexport what no other package and no user needs, or raise the budget in .ci/exported/main.go with the reason\n", n, budget)
+		os.Exit(1)
+	}
 }
+
+// budget is the most exported top-level names the project may have (issue 59: 789 when it
+// was set). A change that needs more raises it here, in the same commit, with its reason.
+const budget = 600
 
 // count adds the exported identifiers of one file to c.
 func count(f *ast.File, c *counts) {

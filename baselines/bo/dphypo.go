@@ -34,7 +34,7 @@ import (
 //     confidence bound mu + tau sigma of a score to maximise; here the loss is minimised),
 //     beta = SelectConfig.Temperature, tau = SelectConfig.UCBWeight;
 //  3. its Euclidean projection onto the densities with c <= pi/pi_0 <= C
-//     (ProjectDensity; c, C = SelectConfig.DensityLower, DensityUpper).
+//     (c, C = SelectConfig.DensityLower, DensityUpper).
 //
 // The release is the candidate of smallest noisy score. Its Renyi DP is Wang et al.'s
 // Theorem 1 (accounting.SelectionRDP with density ratio C/c), which at C = c = 1 is
@@ -102,11 +102,11 @@ func (m DPHyPO) Check() error {
 	return nil
 }
 
-// ProjectDensity returns the Euclidean projection of the probability vector pi (on n
+// projectDensity returns the Euclidean projection of the probability vector pi (on n
 // points, pi_0 = 1/n each) onto {f : lower/n <= f_i <= upper/n, sum f = 1}: f_i =
 // clamp(pi_i + nu) with nu found by bisection (the projection's optimality conditions),
 // normalised to sum 1. It needs 0 < lower <= 1 <= upper.
-func ProjectDensity(pi []float64, lower, upper float64) []float64 {
+func projectDensity(pi []float64, lower, upper float64) []float64 {
 	n := float64(len(pi))
 	lo, hi := lower/n, upper/n
 	sum := func(nu float64) float64 {
@@ -201,7 +201,7 @@ func (s *hypoSampler) observe(theta []float64, score float64) error {
 	for i := range pi {
 		pi[i] /= total
 	}
-	s.weight = ProjectDensity(pi, s.cfg.DensityLower, s.cfg.DensityUpper)
+	s.weight = projectDensity(pi, s.cfg.DensityLower, s.cfg.DensityUpper)
 	return nil
 }
 

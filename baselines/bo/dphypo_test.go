@@ -26,7 +26,7 @@ func TestProjectDensity(t *testing.T) {
 		for i := range pi {
 			pi[i] /= total
 		}
-		f := ProjectDensity(pi, 0.8, 1.25)
+		f := projectDensity(pi, 0.8, 1.25)
 		sum := 0.0
 		shift := math.NaN()
 		for i, v := range f {
@@ -47,7 +47,7 @@ func TestProjectDensity(t *testing.T) {
 		}
 	}
 	inside := []float64{0.2, 0.3, 0.25, 0.25}
-	if f := ProjectDensity(inside, 0.8, 1.25); !slicesClose(f, inside, 1e-12) {
+	if f := projectDensity(inside, 0.8, 1.25); !slicesClose(f, inside, 1e-12) {
 		t.Errorf("a density inside the bounds moved: %v -> %v", inside, f)
 	}
 }

@@ -19,12 +19,12 @@ import (
 // 0 and standard deviation 1. dp-ucb raises the lower noise bound to its release variance
 // (see UCB).
 const (
-	UCBMinLengthscale = 0.01 // smallest RBF length-scale (unit-cube units)
-	UCBMaxLengthscale = 10   // largest RBF length-scale
-	UCBMinSignalVar   = 0.05 // smallest RBF signal variance (standardised units)
-	UCBMaxSignalVar   = 20   // largest RBF signal variance
-	UCBMinNoiseVar    = 1e-6 // smallest observation noise variance (standardised units)
-	UCBMaxNoiseVar    = 1    // largest observation noise variance (raised to the lower bound if that is above it)
+	ucbMinLengthscale = 0.01 // smallest RBF length-scale (unit-cube units)
+	ucbMaxLengthscale = 10   // largest RBF length-scale
+	ucbMinSignalVar   = 0.05 // smallest RBF signal variance (standardised units)
+	ucbMaxSignalVar   = 20   // largest RBF signal variance
+	ucbMinNoiseVar    = 1e-6 // smallest observation noise variance (standardised units)
+	ucbMaxNoiseVar    = 1    // largest observation noise variance (raised to the lower bound if that is above it)
 )
 
 // gpHyper are the GP surrogate's hyperparameters.
@@ -49,11 +49,11 @@ type hyperBox struct{ Lo, Hi [3]float64 }
 // ucbHyperBox returns the bounds of the constants above with the noise variance floored at
 // noiseFloor (standardised units).
 func ucbHyperBox(noiseFloor float64) hyperBox {
-	noiseLo := math.Max(UCBMinNoiseVar, noiseFloor)
-	noiseHi := math.Max(UCBMaxNoiseVar, noiseLo)
+	noiseLo := math.Max(ucbMinNoiseVar, noiseFloor)
+	noiseHi := math.Max(ucbMaxNoiseVar, noiseLo)
 	return hyperBox{
-		Lo: [3]float64{math.Log(UCBMinLengthscale), math.Log(UCBMinSignalVar), math.Log(noiseLo)},
-		Hi: [3]float64{math.Log(UCBMaxLengthscale), math.Log(UCBMaxSignalVar), math.Log(noiseHi)},
+		Lo: [3]float64{math.Log(ucbMinLengthscale), math.Log(ucbMinSignalVar), math.Log(noiseLo)},
+		Hi: [3]float64{math.Log(ucbMaxLengthscale), math.Log(ucbMaxSignalVar), math.Log(noiseHi)},
 	}
 }
 

@@ -72,7 +72,7 @@ func (c UCBConfig) resolved() (UCBConfig, error) {
 	return c, nil
 }
 
-// Beta is the exploration weight beta_t of GP-UCB when choosing the t-th observation in
+// beta is the exploration weight beta_t of GP-UCB when choosing the t-th observation in
 // dimension d:
 //
 //	beta_t = 2 log(d t^2 pi^2 / (6 delta))
@@ -81,7 +81,7 @@ func (c UCBConfig) resolved() (UCBConfig, error) {
 // replaced by d (a common practical choice for continuous domains), times
 // UCBConfig.BetaScale. The acquisition is the lower confidence bound
 // mu(x) - sqrt(beta_t) sigma(x) of the standardised loss.
-func Beta(d, t int, delta float64) float64 {
+func beta(d, t int, delta float64) float64 {
 	tt := float64(t)
 	return 2 * math.Log(float64(d)*tt*tt*math.Pi*math.Pi/(6*delta))
 }
@@ -93,15 +93,18 @@ func Beta(d, t int, delta float64) float64 {
 //     deviation 1; a standard deviation of 0 is treated as 1);
 //   - the surrogate is a zero-mean GP with algo.RBF kernel and Gaussian noise; its
 //     length-scale, signal variance and noise variance maximise the log marginal
-//     likelihood within the bounds UCBMinLengthscale..UCBMaxNoiseVar, by L-BFGS on the
-//     reparameterisation x = lo + (hi-lo)*sigmoid(z) of each log-hyperparameter, started
-//     from the previous fit (and, at the first and every tenth model update, also from the
-//     geometric mid-point of the bounds); the model is updated after every evaluation and
-//     the hyperparameters refitted at every update (or as UCBConfig.RefitGrowth schedules);
+//     likelihood within the bounds (length-scale 0.01 to 10 in unit-cube units, signal
+//     variance 0.05 to 20 and noise variance 1e-6 to 1 in standardised units), by L-BFGS
+//     on the reparameterisation x = lo + (hi-lo)*sigmoid(z) of each log-hyperparameter,
+//     started from the previous fit (and, at the first and every tenth model update, also
+//     from the geometric mid-point of the bounds); the model is updated after every
+//     evaluation and the hyperparameters refitted at every update (or as
+//     UCBConfig.RefitGrowth schedules);
 //   - the first min(d+1, budget) points are uniform in the box; every later point
-//     minimises mu(x) - sqrt(beta_t) sigma(x) (see Beta, t = index of the observation being
-//     chosen) by L-BFGS in the unit cube through x = sigmoid(z), started from the best
-//     observed point and the best UCBConfig.RawSamples uniform points;
+//     minimises mu(x) - sqrt(beta_t) sigma(x) (beta_t = 2 log(d t^2 pi^2 / (6 delta))
+//     times UCBConfig.BetaScale, t = index of the observation being chosen) by L-BFGS in
+//     the unit cube through x = sigmoid(z), started from the best observed point and the
+//     best UCBConfig.RawSamples uniform points;
 //   - it releases the best observed point (smallest mean loss so far).
 //
 // It is NOT differentially private, as in the paper; its ledger is accounting.NonPrivateLedger().
@@ -329,7 +332,7 @@ func (s *ucbState) update() error {
 		return fmt.Errorf("GP at fitted hyperparameters %+v: %w", s.hyp, err)
 	}
 	s.kernel = algo.RBF{Lengthscale: s.hyp.Lengthscale, Variance: s.hyp.SignalVar}
-	s.beta = s.cfg.BetaScale * Beta(s.d, m+1, s.cfg.Delta)
+	s.beta = s.cfg.BetaScale * beta(s.d, m+1, s.cfg.Delta)
 	return nil
 }
 

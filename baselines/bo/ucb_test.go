@@ -146,7 +146,7 @@ func TestHyperReparameterisationStaysInBounds(t *testing.T) {
 	if math.Abs(math.Exp(b.Lo[2])-0.5) > 1e-12 {
 		t.Errorf("noise floor 0.5 gave lower noise bound %v", math.Exp(b.Lo[2]))
 	}
-	// A floor above UCBMaxNoiseVar fixes the noise variance at the floor.
+	// A floor above ucbMaxNoiseVar fixes the noise variance at the floor.
 	b = ucbHyperBox(3)
 	if b.Lo[2] != b.Hi[2] || math.Abs(math.Exp(b.Lo[2])-3) > 1e-12 {
 		t.Errorf("noise floor 3 gave noise bounds [%v, %v], want [3, 3]", math.Exp(b.Lo[2]), math.Exp(b.Hi[2]))
@@ -200,11 +200,11 @@ func TestUCBBeatsRandomOnQuadratic(t *testing.T) {
 
 func TestBetaSchedule(t *testing.T) {
 	// beta_t = 2 log(d t^2 pi^2 / (6 delta)), increasing in t and d.
-	if got, want := Beta(2, 3, 0.1), 2*math.Log(2*9*math.Pi*math.Pi/0.6); math.Abs(got-want) > 1e-12 {
-		t.Errorf("Beta(2, 3, 0.1) = %v, want %v", got, want)
+	if got, want := beta(2, 3, 0.1), 2*math.Log(2*9*math.Pi*math.Pi/0.6); math.Abs(got-want) > 1e-12 {
+		t.Errorf("beta(2, 3, 0.1) = %v, want %v", got, want)
 	}
-	if !(Beta(2, 4, 0.1) > Beta(2, 3, 0.1) && Beta(3, 3, 0.1) > Beta(2, 3, 0.1)) {
-		t.Error("Beta is not increasing in t and d")
+	if !(beta(2, 4, 0.1) > beta(2, 3, 0.1) && beta(3, 3, 0.1) > beta(2, 3, 0.1)) {
+		t.Error("beta is not increasing in t and d")
 	}
 }
 

@@ -7,7 +7,6 @@
 package registry
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -240,13 +239,4 @@ func Register(proto baselines.Method, ctor func(Options) (baselines.Method, erro
 	}
 	entries = append(entries, entry{proto, ctor})
 	return nil
-}
-
-// Legend is the legend of the method registered under name (cmp.Or: its Info's Legend,
-// else name itself, also for a name the registry does not hold).
-func Legend(name string) string {
-	if m, ok := Lookup(name); ok {
-		return cmp.Or(m.Info().Legend, name)
-	}
-	return name
 }

@@ -90,8 +90,9 @@ type SelectConfig struct {
 	// distribution of Wang et al.'s experiments).
 	HyPOShape float64
 	// DensityUpper and DensityLower are DP-HyPO's C and c: every sampling density pi_j is
-	// projected so that c <= pi_j/pi_0 <= C (defaults 2 and 0.75, Wang et al.'s MNIST and
-	// CIFAR-10 setting, Appendix E). They must satisfy 0 < c <= 1 <= C.
+	// projected so that c <= pi_j/pi_0 <= C (defaults 1.25 and 0.8, c = 1/C, Wang et al.'s
+	// federated-learning setting; docs/library.md, "Private comparators", says why not their
+	// MNIST and CIFAR-10 one, 2 and 0.75). They must satisfy 0 < c <= 1 <= C.
 	DensityUpper, DensityLower float64
 	// UCBWeight and Temperature are DP-HyPO's tau and beta: the density before projection
 	// is proportional to exp(-beta (m(x) - tau s(x))), m and s the GP's posterior mean and
@@ -114,10 +115,10 @@ const (
 	DefaultHyPOShape    = 1
 	DefaultDensityUpper = 1.25
 	DefaultDensityLower = 0.8
-	DefaultUCBWeight    = 0.1
-	DefaultTemperature  = 1
-	DefaultCandidates   = 1024
-	DefaultWindow       = 200
+	defaultUCBWeight    = 0.1
+	defaultTemperature  = 1
+	defaultCandidates   = 1024
+	defaultWindow       = 200
 	DefaultTailShare    = 0.1
 )
 
@@ -128,10 +129,10 @@ func (c SelectConfig) Resolved() (SelectConfig, error) {
 	c.HyPOShape = cmp.Or(c.HyPOShape, DefaultHyPOShape)
 	c.DensityUpper = cmp.Or(c.DensityUpper, DefaultDensityUpper)
 	c.DensityLower = cmp.Or(c.DensityLower, DefaultDensityLower)
-	c.UCBWeight = cmp.Or(c.UCBWeight, DefaultUCBWeight)
-	c.Temperature = cmp.Or(c.Temperature, DefaultTemperature)
-	c.Candidates = cmp.Or(c.Candidates, DefaultCandidates)
-	c.Window = cmp.Or(c.Window, DefaultWindow)
+	c.UCBWeight = cmp.Or(c.UCBWeight, defaultUCBWeight)
+	c.Temperature = cmp.Or(c.Temperature, defaultTemperature)
+	c.Candidates = cmp.Or(c.Candidates, defaultCandidates)
+	c.Window = cmp.Or(c.Window, defaultWindow)
 	c.TailShare = cmp.Or(c.TailShare, DefaultTailShare)
 	finitePos := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
 	switch {
@@ -298,9 +299,9 @@ func NegBinPlan(mu float64, budget int, cfg SelectConfig) (SelectionPlan, error)
 	return rdpSelectionPlan("dp-select-negbin", mu, CurrencyEpsDelta, t, 1, cfg.TailShare)
 }
 
-// PoissonPlan is dp-select-poisson's plan for a budget at DP-GIBO's mu (primary currency),
+// poissonPlan is dp-select-poisson's plan for a budget at DP-GIBO's mu (primary currency),
 // with the share tailShare of delta on the cap (0: the default).
-func PoissonPlan(mu float64, budget int, tailShare float64) (SelectionPlan, error) {
+func poissonPlan(mu float64, budget int, tailShare float64) (SelectionPlan, error) {
 	cfg, err := SelectConfig{TailShare: tailShare}.Resolved()
 	if err != nil {
 		return SelectionPlan{}, err
@@ -607,7 +608,7 @@ type Poisson struct {
 
 // Plan is the selection's plan for budget.
 func (m Poisson) Plan(budget int) (SelectionPlan, error) {
-	return PoissonPlan(m.Mu, budget, m.TailShare)
+	return poissonPlan(m.Mu, budget, m.TailShare)
 }
 
 // laplace draws from the Laplace distribution of scale b as b times the difference of two

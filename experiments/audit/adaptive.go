@@ -13,32 +13,32 @@ import (
 // clipped at every iteration in X and never in X', so each released count differs by one
 // and each clipped mean gradient by B_t/n.
 const (
-	// DPGIBOAdaptive is Algorithm 1 (gradient-descent step) with adaptive clipping; the
+	// dpgiboAdaptive is Algorithm 1 (gradient-descent step) with adaptive clipping; the
 	// statistic is the released theta's first coordinate and the claim the total Mu.
-	DPGIBOAdaptive = "dp-gibo-adaptive"
-	// DPGIBOAdaptiveCounts audits the released counts of the same runs directly: the
+	dpgiboAdaptive = "dp-gibo-adaptive"
+	// dpgiboAdaptiveCounts audits the released counts of the same runs directly: the
 	// statistic is the sum of the T released counts, whose mean differs by exactly T between
 	// the neighbours, and the claim is the count part mu_c of Mu (algo.AdaptiveClip.CountMu).
-	DPGIBOAdaptiveCounts = "dp-gibo-adaptive-counts"
-	// ControlAdaptiveCountNoiseHalved runs the real algo.Minimize with Mu doubled, so that
+	dpgiboAdaptiveCounts = "dp-gibo-adaptive-counts"
+	// controlAdaptiveCountNoiseHalved runs the real algo.Minimize with Mu doubled, so that
 	// mu_c doubles and the count noise sqrt(T)/mu_c halves, while claiming the configured
 	// mu_c for the released counts: the count audit must flag it.
-	ControlAdaptiveCountNoiseHalved = ControlPrefix + "adaptive-count-noise-halved"
+	controlAdaptiveCountNoiseHalved = controlPrefix + "adaptive-count-noise-halved"
 )
 
 func adaptiveNames() []string {
-	return []string{DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved}
+	return []string{dpgiboAdaptive, dpgiboAdaptiveCounts, controlAdaptiveCountNoiseHalved}
 }
 
-// NewFlipNeighbours returns the pair (X, X') of the adaptive-clipping audit in dimension dim
+// newFlipNeighbours returns the pair (X, X') of the adaptive-clipping audit in dimension dim
 // with users users and the box [-halfWidth, halfWidth]^dim: in X user 0's loss is
 // Slope*theta_1 (gradient norm Slope, clipped whenever B_t < Slope), in X' it is zero like
 // every other user's (gradient 0, never clipped). Every other user is under the bound in
 // both, so the count of users at or under B_t is n-1 in X and n in X' at every iteration:
 // the count's sensitivity 1 is used in full. The clipped mean gradients differ by B_t/n,
 // half the gradient sensitivity.
-func NewFlipNeighbours(dim, users int, slope, halfWidth float64) (x, xPrime *LinearNeighbour, err error) {
-	x, xPrime, err = NewLinearNeighbours(dim, users, slope, halfWidth)
+func newFlipNeighbours(dim, users int, slope, halfWidth float64) (x, xPrime *linearNeighbour, err error) {
+	x, xPrime, err = newLinearNeighbours(dim, users, slope, halfWidth)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -48,24 +48,24 @@ func NewFlipNeighbours(dim, users int, slope, halfWidth float64) (x, xPrime *Lin
 
 // adaptiveSettings returns the settings of an adaptive-clipping mechanism and the mu it
 // claims for its statistic.
-func adaptiveSettings(cfg Config, name string) (algo.Settings, float64) {
+func adaptiveSettings(cfg config, name string) (algo.Settings, float64) {
 	a := algo.AdaptiveClip{Quantile: cfg.ClipQuantile, Rate: cfg.ClipRate, CountShare: cfg.ClipCountShare, Start: cfg.Clip}
 	s := algo.Settings{Iters: cfg.Iters, Mu: cfg.Mu, Step: cfg.Step, StepRule: algo.GradientDescent, Clipping: a}
 	muCount := a.CountMu(cfg.Mu)
 	switch name {
-	case DPGIBOAdaptive:
+	case dpgiboAdaptive:
 		return s, cfg.Mu
-	case ControlAdaptiveCountNoiseHalved:
+	case controlAdaptiveCountNoiseHalved:
 		s.Mu = 2 * cfg.Mu
 	}
 	return s, muCount
 }
 
 // buildAdaptiveMechanism builds one of the adaptive-clipping mechanisms.
-func buildAdaptiveMechanism(cfg Config, name string) (Mechanism, error) {
+func buildAdaptiveMechanism(cfg config, name string) (mechanism, error) {
 	s, claim := adaptiveSettings(cfg, name)
-	counts := name != DPGIBOAdaptive
-	return Mechanism{
+	counts := name != dpgiboAdaptive
+	return mechanism{
 		Name:      name,
 		MuClaimed: claim,
 		Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
@@ -80,7 +80,7 @@ func buildAdaptiveMechanism(cfg Config, name string) (Mechanism, error) {
 
 // runAdaptive runs algo.Minimize on the flip neighbour X (prime false) or X' from theta = 0
 // and returns the released theta and the sum of the released counts.
-func runAdaptive(ctx context.Context, cfg Config, s algo.Settings, prime bool, rng *rand.Rand) ([]float64, float64, error) {
+func runAdaptive(ctx context.Context, cfg config, s algo.Settings, prime bool, rng *rand.Rand) ([]float64, float64, error) {
 	obj, err := flipNeighbour(cfg, prime)
 	if err != nil {
 		return nil, 0, err
@@ -100,28 +100,28 @@ func runAdaptive(ctx context.Context, cfg Config, s algo.Settings, prime bool, r
 }
 
 // flipNeighbour returns the flip neighbour X (prime false) or X' of cfg.
-func flipNeighbour(cfg Config, prime bool) (*LinearNeighbour, error) {
-	x, xPrime, err := NewFlipNeighbours(cfg.Dim, cfg.Users, cfg.Slope, cfg.HalfWidth)
+func flipNeighbour(cfg config, prime bool) (*linearNeighbour, error) {
+	x, xPrime, err := newFlipNeighbours(cfg.Dim, cfg.Users, cfg.Slope, cfg.HalfWidth)
 	if prime {
 		return xPrime, err
 	}
 	return x, err
 }
 
-// CheckFlip verifies on noiseless runs (Mu = +Inf, otherwise the audited adaptive settings)
+// checkFlip verifies on noiseless runs (Mu = +Inf, otherwise the audited adaptive settings)
 // that the flip neighbours flip: at every iteration the count of users at or under B_t is
 // n-1 in X (user 0 clipped) and n in X' (user 0 not clipped), and B_t stays below Slope/2,
 // so that the count noise of the private runs would have to push B_t up by more than a
 // factor 2 to unclip user 0 in X.
-func CheckFlip(ctx context.Context, cfg Config) error {
+func checkFlip(ctx context.Context, cfg config) error {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return err
 	}
-	s, _ := adaptiveSettings(cfg, DPGIBOAdaptive)
+	s, _ := adaptiveSettings(cfg, dpgiboAdaptive)
 	s.Mu = math.Inf(1)
 	for _, prime := range []bool{false, true} {
-		x, xPrime, err := NewFlipNeighbours(cfg.Dim, cfg.Users, cfg.Slope, cfg.HalfWidth)
+		x, xPrime, err := newFlipNeighbours(cfg.Dim, cfg.Users, cfg.Slope, cfg.HalfWidth)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,7 @@
 // Package audit tests the mu-GDP claim of DP-GIBO (and of the private baselines) empirically.
 //
 // It runs the complete released mechanism many times on two neighbouring validation datasets
-// X and X' built as a worst case (see LinearNeighbour), applies threshold tests to the released
+// X and X' built as a worst case (see linearNeighbour), applies threshold tests to the released
 // hyperparameter along the direction in which the datasets differ, and turns the false-positive
 // and false-negative rates of the best test into a point estimate mu_hat and a
 // Clopper-Pearson lower confidence bound mu_lb on the mu that the observed separation implies
@@ -31,37 +31,37 @@ import (
 	"dpgibo/internal/records"
 )
 
-// Mechanism names audited by default, in table order. Names starting with ControlPrefix are
+// Mechanism names audited by default, in table order. Names starting with controlPrefix are
 // negative controls.
 const (
 	// DPGIBO is Algorithm 1 with the plain gradient step (StepRule GradientDescent), the
 	// configuration whose audit is tight.
 	DPGIBO = "dp-gibo"
-	// DPGIBOAdaGrad is Algorithm 1 with the AdaGrad step of the paper's experiments.
-	DPGIBOAdaGrad = "dp-gibo-adagrad"
+	// dpgiboAdaGrad is Algorithm 1 with the AdaGrad step of the paper's experiments.
+	dpgiboAdaGrad = "dp-gibo-adagrad"
 	// ControlNoiseHalved runs the real algo.Minimize with Mu doubled while claiming the
 	// configured Mu: its noise standard deviation is half of what the claim requires.
-	ControlNoiseHalved = ControlPrefix + "noise-halved"
-	// ControlNoiseThird runs the real algo.Minimize with Mu tripled while claiming the
+	ControlNoiseHalved = controlPrefix + "noise-halved"
+	// controlNoiseThird runs the real algo.Minimize with Mu tripled while claiming the
 	// configured Mu: a third of the noise.
-	ControlNoiseThird = ControlPrefix + "noise-third"
-	// ControlNoClip runs the real algo.Minimize with a clipping norm so large that user 0's
+	controlNoiseThird = controlPrefix + "noise-third"
+	// controlNoClip runs the real algo.Minimize with a clipping norm so large that user 0's
 	// gradient is never clipped, and Mu scaled by the same factor so that the noise standard
 	// deviation 2*Clip*sqrt(T)/(n*Mu) is the one the claim calibrates for the configured Clip.
-	ControlNoClip = ControlPrefix + "no-clip"
-	// ControlPrefix starts the name of every negative control.
-	ControlPrefix = "control:"
+	controlNoClip = controlPrefix + "no-clip"
+	// controlPrefix starts the name of every negative control.
+	controlPrefix = "control:"
 )
 
-// Verdicts of a Row.
+// Verdicts of a row.
 const (
-	Pass      = "pass"
-	Violation = "violation"
+	pass      = "pass"
+	violation = "violation"
 )
 
-// Config configures an audit. The zero value of every field means the default given in its
+// config configures an audit. The zero value of every field means the default given in its
 // comment (DefaultConfig spells them out).
-type Config struct {
+type config struct {
 	// Runs is R, the number of runs of each mechanism on each dataset (default 5000). Half
 	// of them pick the threshold test, the other half measure it.
 	Runs int
@@ -71,7 +71,7 @@ type Config struct {
 	Mu float64
 	// Users is n, the number of validation users (default 10).
 	Users int
-	// Dim is the number of hyperparameters (default 1; see LinearNeighbour for why 1 gives
+	// Dim is the number of hyperparameters (default 1; see linearNeighbour for why 1 gives
 	// a tight audit). The statistic is the released theta's first coordinate.
 	Dim int
 	// Clip is B, DP-GIBO's clipping norm (default 1).
@@ -86,7 +86,7 @@ type Config struct {
 	// the defaults the released theta has standard deviation 2 and mean +-1, so projection
 	// onto the box never binds for the gradient-descent row).
 	HalfWidth float64
-	// NoClipFactor sets the clipping norm of ControlNoClip to NoClipFactor*Slope
+	// NoClipFactor sets the clipping norm of controlNoClip to NoClipFactor*Slope
 	// (default 100), far above any surrogate gradient of user 0.
 	NoClipFactor float64
 	// Seed seeds every run; run r of mechanism m on dataset X or X' has its own stream, so
@@ -95,7 +95,7 @@ type Config struct {
 	// Mechanisms lists the mechanisms to audit by name (default: dp-gibo, dp-gibo-adagrad,
 	// control:noise-halved, control:no-clip, dp-random, dp-ucb,
 	// control:dp-random-noise-halved, the adaptive-clipping and clip-calibration rows and their
-	// controls; KnownMechanisms lists them all).
+	// controls; knownMechanisms lists them all).
 	Mechanisms []string
 	// Confidence is the confidence level of mu_lb (default 0.95).
 	Confidence float64
@@ -138,8 +138,8 @@ type Config struct {
 }
 
 // DefaultConfig is the audit of the -suite=audit: R = 5000 runs per dataset and mechanism.
-func DefaultConfig() Config {
-	return Config{
+func DefaultConfig() config {
+	return config{
 		Runs:         5000,
 		Iters:        10,
 		Mu:           1,
@@ -151,9 +151,9 @@ func DefaultConfig() Config {
 		HalfWidth:    100,
 		NoClipFactor: 100,
 		Seed:         1,
-		Mechanisms: append(append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoiseThird, ControlNoClip, DPRandom, DPUCB, ControlDPRandomNoiseHalved,
-			DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved,
-			DPGIBOCalibrated, DPGIBOCalibrationCount, ControlCalibrationNoiseHalved},
+		Mechanisms: append(append([]string{DPGIBO, dpgiboAdaGrad, ControlNoiseHalved, controlNoiseThird, controlNoClip, dpRandom, dpucb, controlDPRandomNoiseHalved,
+			dpgiboAdaptive, dpgiboAdaptiveCounts, controlAdaptiveCountNoiseHalved,
+			dpgiboCalibrated, dpgiboCalibrationCount, controlCalibrationNoiseHalved},
 			selectionNames()...), append(safeReleaseNames(), tuneNames()...)...),
 		Confidence:         0.95,
 		ClipQuantile:       0.5,
@@ -173,18 +173,18 @@ func DefaultConfig() Config {
 // QuickConfig is the small audit of -suite=quick and of the tests: a few hundred runs per
 // dataset, the gradient-descent mechanism, dp-random and the three controls (dp-ucb, about
 // 20 ms a run, is left to the full audit), a few seconds.
-func QuickConfig() Config {
+func QuickConfig() config {
 	c := DefaultConfig()
 	c.Runs = 400
 	c.Iters = 5
-	c.Mechanisms = []string{DPGIBO, ControlNoiseHalved, ControlNoClip, DPRandom, ControlDPRandomNoiseHalved,
-		DPGIBOAdaptive, DPGIBOAdaptiveCounts, ControlAdaptiveCountNoiseHalved,
-		DPGIBOCalibrated, DPGIBOCalibrationCount, ControlCalibrationNoiseHalved}
+	c.Mechanisms = []string{DPGIBO, ControlNoiseHalved, controlNoClip, dpRandom, controlDPRandomNoiseHalved,
+		dpgiboAdaptive, dpgiboAdaptiveCounts, controlAdaptiveCountNoiseHalved,
+		dpgiboCalibrated, dpgiboCalibrationCount, controlCalibrationNoiseHalved}
 	return c
 }
 
 // withDefaults fills zero fields and validates.
-func (c Config) withDefaults() (Config, error) {
+func (c config) withDefaults() (config, error) {
 	d := DefaultConfig()
 	c.Runs = cmp.Or(c.Runs, d.Runs)
 	c.Iters = cmp.Or(c.Iters, d.Iters)
@@ -249,18 +249,18 @@ func (c Config) withDefaults() (Config, error) {
 	return c, nil
 }
 
-// Mechanism is one audited row: a name, the mu it claims, and Run, which runs the complete
+// mechanism is one audited row: a name, the mu it claims, and Run, which runs the complete
 // mechanism once on dataset X (prime false) or X' (prime true) with randomness from rng and
 // returns the statistic on which the threshold tests act (for DP-GIBO, the released theta's
 // first coordinate). Run must be safe for concurrent use.
-type Mechanism struct {
+type mechanism struct {
 	Name      string
 	MuClaimed float64
 	// EpsClaimed and DeltaClaimed, when EpsClaimed > 0, make the claim (epsilon, delta)-DP
 	// instead of mu-GDP (MuClaimed is then NaN): the audit chooses and measures its test by
-	// EpsSeparation and the row passes when eps_lb <= eps_claimed.
+	// epsSeparation and the row passes when eps_lb <= eps_claimed.
 	EpsClaimed, DeltaClaimed float64
-	// Runs is the row's R (0: Config.Runs).
+	// Runs is the row's R (0: config.Runs).
 	Runs int
 	// Population, when positive, is the exact population mu (or epsilon) of the real
 	// mechanism's test on this row's pair, computed from pinned numbers (population.go): a
@@ -271,8 +271,8 @@ type Mechanism struct {
 	Run        func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error)
 }
 
-// Row is one line of audit.csv.
-type Row struct {
+// row is one line of audit.csv.
+type row struct {
 	Mechanism string  `csv:"mechanism"`
 	MuClaimed float64 `csv:"mu_claimed"`
 	MuHat     float64 `csv:"mu_hat"`
@@ -304,45 +304,45 @@ type Row struct {
 	HolmP      records.OptFloat `csv:"p_holm"`
 }
 
-// Verdict is Pass when the lower bound muLB (or epsilon's) is at most the claim and
-// Violation otherwise.
-func Verdict(muLB, muClaimed float64) string {
+// verdict is pass when the lower bound muLB (or epsilon's) is at most the claim and
+// violation otherwise.
+func verdict(muLB, muClaimed float64) string {
 	if muLB <= muClaimed {
-		return Pass
+		return pass
 	}
-	return Violation
+	return violation
 }
 
-// Audit runs every configured mechanism Runs times on each of X and X' and returns one Row
+// Audit runs every configured mechanism Runs times on each of X and X' and returns one row
 // per mechanism, in the configured order.
-func Audit(ctx context.Context, cfg Config) ([]Row, error) {
+func Audit(ctx context.Context, cfg config) ([]row, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	mechs, err := Mechanisms(cfg)
+	mechs, err := mechanisms(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckWorstCase(ctx, cfg); err != nil {
+	if err := checkWorstCase(ctx, cfg); err != nil {
 		return nil, err
 	}
 	if slices.ContainsFunc(cfg.Mechanisms, func(m string) bool { return slices.Contains(adaptiveNames(), m) }) {
-		if err := CheckFlip(ctx, cfg); err != nil {
+		if err := checkFlip(ctx, cfg); err != nil {
 			return nil, err
 		}
 	}
 	if slices.ContainsFunc(cfg.Mechanisms, func(m string) bool { return slices.Contains(calibrationNames(), m) }) {
-		if err := CheckCalibrationFlip(ctx, cfg); err != nil {
+		if err := checkCalibrationFlip(ctx, cfg); err != nil {
 			return nil, err
 		}
 	}
-	return AuditMechanisms(ctx, cfg, mechs)
+	return auditMechanisms(ctx, cfg, mechs)
 }
 
-// AuditMechanisms audits the given mechanisms with cfg's Runs (or each mechanism's own),
+// auditMechanisms audits the given mechanisms with cfg's Runs (or each mechanism's own),
 // Seed, Confidence, Workers and Progress.
-func AuditMechanisms(ctx context.Context, cfg Config, mechs []Mechanism) ([]Row, error) {
+func auditMechanisms(ctx context.Context, cfg config, mechs []mechanism) ([]row, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -382,13 +382,13 @@ func AuditMechanisms(ctx context.Context, cfg Config, mechs []Mechanism) ([]Row,
 		return nil, fmt.Errorf("audit: %w", err)
 	}
 
-	rows := make([]Row, len(mechs))
+	rows := make([]row, len(mechs))
 	for m, mech := range mechs {
-		row := Row{Mechanism: mech.Name, MuClaimed: mech.MuClaimed, Runs: runs[m]}
-		var est Estimate
+		row := row{Mechanism: mech.Name, MuClaimed: mech.MuClaimed, Runs: runs[m]}
+		var est estimate
 		claim, lb := mech.MuClaimed, 0.0
 		if mech.EpsClaimed > 0 {
-			if est, err = EstimateEps(outs[m][0], outs[m][1], mech.DeltaClaimed, cfg.Confidence); err != nil {
+			if est, err = estimateEps(outs[m][0], outs[m][1], mech.DeltaClaimed, cfg.Confidence); err != nil {
 				return nil, fmt.Errorf("audit: %s: %w", mech.Name, err)
 			}
 			row.MuClaimed, row.Tightness = math.NaN(), math.NaN()
@@ -404,11 +404,11 @@ func AuditMechanisms(ctx context.Context, cfg Config, mechs []Mechanism) ([]Row,
 		row.MuHat, row.MuLB, row.Threshold, row.Above = est.MuHat, est.MuLB, est.Threshold, est.Above
 		row.FPR, row.FNR, row.FPRUpper, row.FNRUpper = est.FPR, est.FNR, est.FPRUpper, est.FNRUpper
 		row.LBOverClaim = lb / claim
-		row.Verdict = Verdict(lb, claim)
+		row.Verdict = verdict(lb, claim)
 		if mech.Population > 0 {
 			row.Population = records.Some(mech.Population)
-			if IsControl(mech.Name) {
-				row.Verdict = Verdict(lb, mech.Population)
+			if isControl(mech.Name) {
+				row.Verdict = verdict(lb, mech.Population)
 			} else {
 				row.PValue = records.Some(populationPValue(est, mech))
 			}
@@ -423,16 +423,16 @@ func AuditMechanisms(ctx context.Context, cfg Config, mechs []Mechanism) ([]Row,
 // most its Population", from the held-out rates of the chosen test: the smallest a at which
 // the lower bound at confidence 1 - a (each rate's Clopper-Pearson bound at 1 - a/2)
 // exceeds Population, found by bisection on log a; 1 when even the point estimate does not.
-func populationPValue(est Estimate, mech Mechanism) float64 {
+func populationPValue(est estimate, mech mechanism) float64 {
 	n := est.Evaluation
 	fp, fn := int(math.Round(est.FPR*float64(n))), int(math.Round(est.FNR*float64(n)))
-	sep := GDPSeparation
+	sep := gdpSeparation
 	if mech.EpsClaimed > 0 {
-		sep = func(a, b float64) float64 { return EpsSeparation(a, b, mech.DeltaClaimed) }
+		sep = func(a, b float64) float64 { return epsSeparation(a, b, mech.DeltaClaimed) }
 	}
 	exceeds := func(a float64) bool {
-		au, err1 := ClopperPearsonUpper(fp, n, 1-a/2)
-		bu, err2 := ClopperPearsonUpper(fn, n, 1-a/2)
+		au, err1 := clopperPearsonUpper(fp, n, 1-a/2)
+		bu, err2 := clopperPearsonUpper(fn, n, 1-a/2)
 		return err1 == nil && err2 == nil && sep(au, bu) > mech.Population
 	}
 	lo, hi := math.Log(1e-300), 0.0
@@ -456,7 +456,7 @@ func populationPValue(est Estimate, mech Mechanism) float64 {
 // holm sets the Holm-adjusted p-values (stats.Holm) of the rows with one (the real
 // mechanisms judged against a population value) and marks `violation` where the adjusted
 // p-value is below alpha.
-func holm(rows []Row, alpha float64) {
+func holm(rows []row, alpha float64) {
 	var idx []int
 	var p []float64
 	for i, r := range rows {
@@ -467,7 +467,7 @@ func holm(rows []Row, alpha float64) {
 	for j, adj := range stats.Holm(p) {
 		rows[idx[j]].HolmP = records.Some(adj)
 		if adj < alpha {
-			rows[idx[j]].Verdict = Violation
+			rows[idx[j]].Verdict = violation
 		}
 	}
 }
@@ -479,24 +479,24 @@ func datasetName(prime int) string {
 	return "X"
 }
 
-// IsControl reports whether a mechanism name is a negative control.
-func IsControl(name string) bool { return strings.HasPrefix(name, ControlPrefix) }
+// isControl reports whether a mechanism name is a negative control.
+func isControl(name string) bool { return strings.HasPrefix(name, controlPrefix) }
 
-// KnownMechanisms lists the names Mechanisms accepts.
-func KnownMechanisms() []string {
-	names := append([]string{DPGIBO, DPGIBOAdaGrad, ControlNoiseHalved, ControlNoiseThird, ControlNoClip}, baselineNames()...)
+// knownMechanisms lists the names mechanisms accepts.
+func knownMechanisms() []string {
+	names := append([]string{DPGIBO, dpgiboAdaGrad, ControlNoiseHalved, controlNoiseThird, controlNoClip}, baselineNames()...)
 	return append(append(append(append(append(names, adaptiveNames()...), calibrationNames()...), selectionNames()...), safeReleaseNames()...), tuneNames()...)
 }
 
-// Mechanisms builds the configured mechanisms. An unknown name is an error listing the known
+// mechanisms builds the configured mechanisms. An unknown name is an error listing the known
 // ones.
-func Mechanisms(cfg Config) ([]Mechanism, error) {
+func mechanisms(cfg config) ([]mechanism, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	known := KnownMechanisms()
-	out := make([]Mechanism, 0, len(cfg.Mechanisms))
+	known := knownMechanisms()
+	out := make([]mechanism, 0, len(cfg.Mechanisms))
 	for _, name := range cfg.Mechanisms {
 		if !slices.Contains(known, name) {
 			return nil, fmt.Errorf("audit: unknown mechanism %q (known: %s)", name, strings.Join(known, ", "))

@@ -11,7 +11,7 @@ import (
 )
 
 func TestNeighboursDifferInUserZeroOnly(t *testing.T) {
-	x, xp, err := NewLinearNeighbours(3, 5, 4, 10)
+	x, xp, err := newLinearNeighbours(3, 5, 4, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,45 +35,45 @@ func TestNeighboursDifferInUserZeroOnly(t *testing.T) {
 	if err := x.Losses(theta[:2], lx); err == nil {
 		t.Error("short theta: no error")
 	}
-	if _, _, err := NewLinearNeighbours(1, 0, 4, 10); err == nil {
+	if _, _, err := newLinearNeighbours(1, 0, 4, 10); err == nil {
 		t.Error("zero users: no error")
 	}
 }
 
 func TestConfigValidation(t *testing.T) {
-	for name, mutate := range map[string]func(*Config){
-		"negative slope": func(c *Config) { c.Slope = -1 },
-		"runs":           func(c *Config) { c.Runs = 3 },
-		"confidence":     func(c *Config) { c.Confidence = 1 },
-		"mu inf":         func(c *Config) { c.Mu = math.Inf(1) },
-		"unknown":        func(c *Config) { c.Mechanisms = []string{"dp-nothing"} },
+	for name, mutate := range map[string]func(*config){
+		"negative slope": func(c *config) { c.Slope = -1 },
+		"runs":           func(c *config) { c.Runs = 3 },
+		"confidence":     func(c *config) { c.Confidence = 1 },
+		"mu inf":         func(c *config) { c.Mu = math.Inf(1) },
+		"unknown":        func(c *config) { c.Mechanisms = []string{"dp-nothing"} },
 	} {
 		c := QuickConfig()
 		mutate(&c)
-		if _, err := Mechanisms(c); err == nil {
+		if _, err := mechanisms(c); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
 }
 
 func TestWorstCaseConstruction(t *testing.T) {
-	if err := CheckWorstCase(context.Background(), QuickConfig()); err != nil {
+	if err := checkWorstCase(context.Background(), QuickConfig()); err != nil {
 		t.Fatal(err)
 	}
 	// A slope so small that user 0's surrogate gradient is not clipped is not a worst
 	// case, and the check must say so.
 	c := QuickConfig()
 	c.Slope = 0.5 * c.Clip
-	if err := CheckWorstCase(context.Background(), c); err == nil {
+	if err := checkWorstCase(context.Background(), c); err == nil {
 		t.Error("slope below Clip passed the worst-case check")
 	}
 }
 
 func TestFlipNeighbours(t *testing.T) {
-	if err := CheckFlip(context.Background(), QuickConfig()); err != nil {
+	if err := checkFlip(context.Background(), QuickConfig()); err != nil {
 		t.Fatal(err)
 	}
-	x, xp, err := NewFlipNeighbours(2, 4, 3, 10)
+	x, xp, err := newFlipNeighbours(2, 4, 3, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestFlipNeighbours(t *testing.T) {
 	// must say so.
 	c := QuickConfig()
 	c.Slope = 0.5 * c.Clip
-	if err := CheckFlip(context.Background(), c); err == nil {
+	if err := checkFlip(context.Background(), c); err == nil {
 		t.Error("slope below B_0 passed the flip check")
 	}
 }
@@ -95,12 +95,12 @@ func TestFlipNeighbours(t *testing.T) {
 // The calibration's first count flips between the neighbours without noise, and a slope
 // below the first candidate (so user 0 is not counted above it in X) fails the check.
 func TestCalibrationFlip(t *testing.T) {
-	if err := CheckCalibrationFlip(context.Background(), QuickConfig()); err != nil {
+	if err := checkCalibrationFlip(context.Background(), QuickConfig()); err != nil {
 		t.Fatal(err)
 	}
 	c := QuickConfig()
 	c.Slope = 1e-4 * c.Clip
-	if err := CheckCalibrationFlip(context.Background(), c); err == nil {
+	if err := checkCalibrationFlip(context.Background(), c); err == nil {
 		t.Error("a slope below the first candidate passed the calibration flip check")
 	}
 }
@@ -118,9 +118,9 @@ func TestQuickAudit(t *testing.T) {
 	}
 	for _, r := range rows {
 		t.Logf("%-22s mu=%.2f mu_hat=%.3f mu_lb=%.3f R=%d %s", r.Mechanism, r.MuClaimed, r.MuHat, r.MuLB, r.Runs, r.Verdict)
-		want := Pass
-		if IsControl(r.Mechanism) {
-			want = Violation
+		want := pass
+		if isControl(r.Mechanism) {
+			want = violation
 		}
 		if r.Verdict != want {
 			t.Errorf("%s: verdict %s, want %s (mu_lb %.3f, claimed %.3f)", r.Mechanism, r.Verdict, want, r.MuLB, r.MuClaimed)
@@ -135,7 +135,7 @@ func TestRunWritesTable(t *testing.T) {
 	dir := t.TempDir()
 	cfg := QuickConfig()
 	cfg.Runs = 100
-	cfg.Mechanisms = []string{DPGIBO, ControlNoClip}
+	cfg.Mechanisms = []string{DPGIBO, controlNoClip}
 	if err := Run(context.Background(), cfg, dir); err != nil {
 		t.Fatal(err)
 	}
@@ -151,14 +151,14 @@ func TestRunWritesTable(t *testing.T) {
 	if got := strings.Join(recs[0][:6], ","); got != "mechanism,mu_claimed,mu_hat,mu_lb,R,verdict" {
 		t.Errorf("header %q", got)
 	}
-	if len(recs) != 3 || recs[1][0] != DPGIBO || recs[2][0] != ControlNoClip {
+	if len(recs) != 3 || recs[1][0] != DPGIBO || recs[2][0] != controlNoClip {
 		t.Errorf("rows %v", recs)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "audit.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(md), "| "+ControlNoClip+" |") {
+	if !strings.Contains(string(md), "| "+controlNoClip+" |") {
 		t.Errorf("audit.md lacks the control row:\n%s", md)
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
@@ -174,7 +174,7 @@ func TestAuditIndependentOfWorkers(t *testing.T) {
 	cfg := QuickConfig()
 	cfg.Runs = 40
 	cfg.Mechanisms = []string{DPGIBO}
-	var rows [2][]Row
+	var rows [2][]row
 	for i, w := range []int{1, 2} {
 		cfg.Workers = w
 		r, err := Audit(context.Background(), cfg)
@@ -190,7 +190,7 @@ func TestAuditIndependentOfWorkers(t *testing.T) {
 
 func TestDefaultConfigAuditsEveryKnownMechanism(t *testing.T) {
 	got := DefaultConfig().Mechanisms
-	for _, name := range KnownMechanisms() {
+	for _, name := range knownMechanisms() {
 		found := false
 		for _, g := range got {
 			found = found || g == name
@@ -199,7 +199,7 @@ func TestDefaultConfigAuditsEveryKnownMechanism(t *testing.T) {
 			t.Errorf("DefaultConfig does not audit %s", name)
 		}
 	}
-	if _, err := Mechanisms(DefaultConfig()); err != nil {
+	if _, err := mechanisms(DefaultConfig()); err != nil {
 		t.Error(err)
 	}
 }

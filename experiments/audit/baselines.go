@@ -13,34 +13,34 @@ import (
 
 // Private baselines the audit knows, by their names in the registry.
 var (
-	DPRandom = score.DPRandom{}.Info().Name
-	DPUCB    = bo.DPUCB{}.Info().Name
+	dpRandom = score.DPRandom{}.Info().Name
+	dpucb    = bo.DPUCB{}.Info().Name
 )
 
 const (
-	// ControlDPRandomNoiseHalved runs the real dp-random with Mu doubled while claiming the
+	// controlDPRandomNoiseHalved runs the real dp-random with Mu doubled while claiming the
 	// configured Mu: the score audit must flag it.
-	ControlDPRandomNoiseHalved = ControlPrefix + "dp-random-noise-halved"
+	controlDPRandomNoiseHalved = controlPrefix + "dp-random-noise-halved"
 )
 
 // baselineNames lists the private baselines (and their control) the audit knows.
-func baselineNames() []string { return []string{DPRandom, DPUCB, ControlDPRandomNoiseHalved} }
+func baselineNames() []string { return []string{dpRandom, dpucb, controlDPRandomNoiseHalved} }
 
-// ConstantNeighbour is one of a pair of neighbouring datasets built for the audit of the
+// constantNeighbour is one of a pair of neighbouring datasets built for the audit of the
 // score-releasing baselines: every user's loss is 0 everywhere except user 0's, which is
 // 0 in X and LossBound in X' at every theta. Clipped to [0, Lmax], user 0 therefore moves
 // every pre-noise score (the clipped mean loss) by exactly Lmax/n, the sensitivity the
 // baselines calibrate their noise to, at whatever candidates they evaluate.
-type ConstantNeighbour struct {
+type constantNeighbour struct {
 	dim, users int
 	user0      float64 // user 0's loss
 	bound      float64
 	lo, hi     []float64
 }
 
-// NewConstantNeighbours returns the pair (X, X') on [0, 1]^dim with users users and loss
+// newConstantNeighbours returns the pair (X, X') on [0, 1]^dim with users users and loss
 // bound lossBound.
-func NewConstantNeighbours(dim, users int, lossBound float64) (x, xPrime *ConstantNeighbour, err error) {
+func newConstantNeighbours(dim, users int, lossBound float64) (x, xPrime *constantNeighbour, err error) {
 	switch {
 	case dim < 1:
 		return nil, nil, fmt.Errorf("audit: neighbours need dim >= 1, got %d", dim)
@@ -54,25 +54,25 @@ func NewConstantNeighbours(dim, users int, lossBound float64) (x, xPrime *Consta
 	for j := range hi {
 		hi[j] = 1
 	}
-	x = &ConstantNeighbour{dim: dim, users: users, user0: 0, bound: lossBound, lo: lo, hi: hi}
-	xPrime = &ConstantNeighbour{dim: dim, users: users, user0: lossBound, bound: lossBound, lo: lo, hi: hi}
+	x = &constantNeighbour{dim: dim, users: users, user0: 0, bound: lossBound, lo: lo, hi: hi}
+	xPrime = &constantNeighbour{dim: dim, users: users, user0: lossBound, bound: lossBound, lo: lo, hi: hi}
 	return x, xPrime, nil
 }
 
 // Dim is the number of hyperparameters.
-func (o *ConstantNeighbour) Dim() int { return o.dim }
+func (o *constantNeighbour) Dim() int { return o.dim }
 
 // Bounds returns [0, 1]^dim.
-func (o *ConstantNeighbour) Bounds() (lo, hi []float64) { return o.lo, o.hi }
+func (o *constantNeighbour) Bounds() (lo, hi []float64) { return o.lo, o.hi }
 
 // Users is n.
-func (o *ConstantNeighbour) Users() int { return o.users }
+func (o *constantNeighbour) Users() int { return o.users }
 
 // LossBound is the public per-user loss bound Lmax.
-func (o *ConstantNeighbour) LossBound() float64 { return o.bound }
+func (o *constantNeighbour) LossBound() float64 { return o.bound }
 
 // Losses writes user 0's loss (0 in X, Lmax in X') and 0 for every other user.
-func (o *ConstantNeighbour) Losses(theta, dst []float64) error {
+func (o *constantNeighbour) Losses(theta, dst []float64) error {
 	if len(theta) != o.dim || len(dst) != o.users {
 		return fmt.Errorf("audit: ConstantNeighbour.Losses: theta has length %d (want %d), dst %d (want %d)", len(theta), o.dim, len(dst), o.users)
 	}
@@ -88,21 +88,21 @@ func (o *ConstantNeighbour) Losses(theta, dst []float64) error {
 // On the constant neighbours each score's mean differs by Lmax/n between X and X' and
 // carries noise (Lmax/n)*sqrt(K)/mu, so the mean of the K scores separates X from X' by
 // exactly mu: a correctly calibrated baseline reads mu_hat/mu near 1.
-func buildBaselineMechanism(cfg Config, name string) (Mechanism, error) {
+func buildBaselineMechanism(cfg config, name string) (mechanism, error) {
 	method, runMu := name, cfg.Mu
 	switch name {
-	case DPRandom, DPUCB:
-	case ControlDPRandomNoiseHalved:
-		method, runMu = DPRandom, 2*cfg.Mu
+	case dpRandom, dpucb:
+	case controlDPRandomNoiseHalved:
+		method, runMu = dpRandom, 2*cfg.Mu
 	default:
-		return Mechanism{}, fmt.Errorf("audit: unknown mechanism %q", name)
+		return mechanism{}, fmt.Errorf("audit: unknown mechanism %q", name)
 	}
 	budget := cfg.BaselineBudget
-	return Mechanism{
+	return mechanism{
 		Name:      name,
 		MuClaimed: cfg.Mu,
 		Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
-			x, xPrime, err := NewConstantNeighbours(cfg.Dim, cfg.Users, cfg.LossBound)
+			x, xPrime, err := newConstantNeighbours(cfg.Dim, cfg.Users, cfg.LossBound)
 			if err != nil {
 				return 0, err
 			}

@@ -24,7 +24,7 @@ var (
 )
 
 // giboVariant returns the settings of a DP-GIBO mechanism or control.
-func giboVariant(cfg Config, name string) (giboRow, bool) {
+func giboVariant(cfg config, name string) (giboRow, bool) {
 	s := algo.Settings{
 		Iters:       cfg.Iters,
 		Clipping:    algo.FixedClip(cfg.Clip),
@@ -35,14 +35,14 @@ func giboVariant(cfg Config, name string) (giboRow, bool) {
 		LocalRadius: auditLocalRadius}
 	switch name {
 	case DPGIBO:
-	case DPGIBOAdaGrad:
+	case dpgiboAdaGrad:
 		s.StepRule = algo.AdaGrad
 	case ControlNoiseHalved:
 		// The real code path with Mu doubled: PrivacyNoiseStd halves, the claim stays cfg.Mu.
 		s.Mu = 2 * cfg.Mu
-	case ControlNoiseThird:
+	case controlNoiseThird:
 		s.Mu = 3 * cfg.Mu
-	case ControlNoClip:
+	case controlNoClip:
 		// Clipping never binds at Clip*NoClipFactor*Slope/Clip; Mu scales with the clipping
 		// norm so that the noise std 2*Clip*sqrt(T)/(n*Mu) is still the claimed one.
 		noClip := cfg.NoClipFactor * cfg.Slope
@@ -56,19 +56,19 @@ func giboVariant(cfg Config, name string) (giboRow, bool) {
 
 // giboPopulation is the population mu of the gradient-descent row's test and of its noise
 // controls: on the linear neighbours the released theta_1 is Gaussian with a shift of exactly
-// the claimed mu standard deviations (CheckWorstCase confirms every step's clipping), so the
+// the claimed mu standard deviations (checkWorstCase confirms every step's clipping), so the
 // test's mu is the claim. The other rows have none.
-func giboPopulation(cfg Config, name string) float64 {
+func giboPopulation(cfg config, name string) float64 {
 	switch name {
-	case DPGIBO, ControlNoiseHalved, ControlNoiseThird:
+	case DPGIBO, ControlNoiseHalved, controlNoiseThird:
 		return cfg.Mu
 	}
 	return 0
 }
 
-func buildMechanism(cfg Config, name string) (Mechanism, error) {
+func buildMechanism(cfg config, name string) (mechanism, error) {
 	if g, ok := giboVariant(cfg, name); ok {
-		return Mechanism{
+		return mechanism{
 			Name:       name,
 			MuClaimed:  g.muClaimed,
 			Population: giboPopulation(cfg, name),
@@ -101,8 +101,8 @@ func buildMechanism(cfg Config, name string) (Mechanism, error) {
 
 // runGIBO runs algo.Minimize on X (prime false) or X' from theta0 and returns the released
 // theta.
-func runGIBO(ctx context.Context, cfg Config, s algo.Settings, prime bool, theta0 []float64, rng *rand.Rand) ([]float64, error) {
-	x, xPrime, err := NewLinearNeighbours(cfg.Dim, cfg.Users, cfg.Slope, cfg.HalfWidth)
+func runGIBO(ctx context.Context, cfg config, s algo.Settings, prime bool, theta0 []float64, rng *rand.Rand) ([]float64, error) {
+	x, xPrime, err := newLinearNeighbours(cfg.Dim, cfg.Users, cfg.Slope, cfg.HalfWidth)
 	if err != nil {
 		return nil, err
 	}
@@ -120,16 +120,16 @@ func runGIBO(ctx context.Context, cfg Config, s algo.Settings, prime bool, theta
 	return res.Theta, nil
 }
 
-// WorstCaseTol is the relative tolerance of CheckWorstCase.
-const WorstCaseTol = 1e-6
+// worstCaseTol is the relative tolerance of checkWorstCase.
+const worstCaseTol = 1e-6
 
-// CheckWorstCase verifies, on noiseless runs (Mu = +Inf, otherwise the audited settings),
+// checkWorstCase verifies, on noiseless runs (Mu = +Inf, otherwise the audited settings),
 // that the neighbours are the worst case the audit needs: from several starts spread over
 // the region the noisy runs visit, each of the T gradient steps moves theta_1 by exactly
 // -Sign*Step*Clip/n on X and X' (user 0's surrogate gradient is clipped, points along e_1 with
 // a fixed sign), and that with the no-clip control's clipping norm the steps are larger than
 // Step*Clip/n but not clipped (so that control really has clipping removed).
-func CheckWorstCase(ctx context.Context, cfg Config) error {
+func checkWorstCase(ctx context.Context, cfg config) error {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return err
@@ -157,7 +157,7 @@ func CheckWorstCase(ctx context.Context, cfg Config) error {
 				return fmt.Errorf("audit: worst-case check: %w", err)
 			}
 			moved := theta[0] - start
-			if math.Abs(moved-(-sign*want)) > WorstCaseTol*want {
+			if math.Abs(moved-(-sign*want)) > worstCaseTol*want {
 				return fmt.Errorf("audit: worst-case check failed from theta_1 = %v on %s: noiseless DP-GIBO moved theta_1 by %v, want %v "+
 					"(user 0's surrogate gradient is not clipped to +-Clip*e_1 at every iterate; raise Slope)",
 					start, datasetName(boolInt(prime)), moved, -sign*want)
@@ -170,7 +170,7 @@ func CheckWorstCase(ctx context.Context, cfg Config) error {
 			}
 			moved = -sign * (theta[0] - start)
 			ceiling := float64(cfg.Iters) * cfg.Step * noClip / float64(cfg.Users)
-			if !(moved > want*(1+WorstCaseTol) && moved < ceiling*(1-WorstCaseTol)) {
+			if !(moved > want*(1+worstCaseTol) && moved < ceiling*(1-worstCaseTol)) {
 				return fmt.Errorf("audit: no-clip check failed from theta_1 = %v on %s: noiseless run with Clip %v moved theta_1 by %v, want strictly between %v and %v",
 					start, datasetName(boolInt(prime)), noClip, moved, want, ceiling)
 			}

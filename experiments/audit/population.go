@@ -15,8 +15,8 @@ import (
 // the real mechanism's test; the real mechanism must not, after Holm over those rows.
 
 // pinnedSelection is a selection with a random number of trials at the audit's default
-// settings (Config.SelectionMu 0.5, so epsilon 1.9930914 at delta 1e-5, and
-// Config.SelectionBudget 20): its distribution of K, cap, trial noise and claimed delta.
+// settings (config.SelectionMu 0.5, so epsilon 1.9930914 at delta 1e-5, and
+// config.SelectionBudget 20): its distribution of K, cap, trial noise and claimed delta.
 type pinnedSelection struct {
 	// pmf is P(K = k) for k = 0..cap, the mass beyond the cap moved onto it (the selection
 	// stops there).
@@ -25,7 +25,7 @@ type pinnedSelection struct {
 	// standard deviation noise*Delta (Delta = Lmax/n).
 	laplace bool
 	noise   float64
-	// delta is the plan's delta, the claim's and EpsSeparation's.
+	// delta is the plan's delta, the claim's and epsSeparation's.
 	delta float64
 }
 
@@ -50,14 +50,14 @@ const (
 
 // pinnedSelections returns the audit's selections at their pinned settings, by registry
 // name; ok is false at any other settings.
-func pinnedSelections(cfg Config) (map[string]pinnedSelection, bool) {
+func pinnedSelections(cfg config) (map[string]pinnedSelection, bool) {
 	if cfg.SelectionMu != pinnedSelectionMu || cfg.SelectionBudget != pinnedSelectionBudget {
 		return nil, false
 	}
 	return map[string]pinnedSelection{
-		DPSelectGeometric: {pmf: capPMF(negBinPMF(1, 1.0/20, 400), 311), laplace: true, noise: 3 / pinnedEpsilon, delta: 9.842665e-07},
-		DPSelectNegBin:    {pmf: capPMF(negBinPMF(2, pinnedNegBinGamma, 400), 196), noise: pinnedNegBinZ, delta: 9.964706e-06},
-		DPSelectPoisson:   {pmf: capPMF(poissonPMF(20, 400), 47), noise: pinnedPoissonZ, delta: 9.652624e-06},
+		dpSelectGeometric: {pmf: capPMF(negBinPMF(1, 1.0/20, 400), 311), laplace: true, noise: 3 / pinnedEpsilon, delta: 9.842665e-07},
+		dpSelectNegBin:    {pmf: capPMF(negBinPMF(2, pinnedNegBinGamma, 400), 196), noise: pinnedNegBinZ, delta: 9.964706e-06},
+		dpSelectPoisson:   {pmf: capPMF(poissonPMF(20, 400), 47), noise: pinnedPoissonZ, delta: 9.652624e-06},
 	}, true
 }
 

@@ -23,9 +23,9 @@ func TestPopulationAgainstIndependentQuadrature(t *testing.T) {
 		t.Fatal("the default config has no pinned selections")
 	}
 	for name, want := range map[string][3]float64{
-		DPSelectGeometric: {0.594818, 1.158303, 1.665679},
-		DPSelectNegBin:    {0.309817, 0.619897, 0.930185},
-		DPSelectPoisson:   {0.352212, 0.708175, 1.071505},
+		dpSelectGeometric: {0.594818, 1.158303, 1.665679},
+		dpSelectNegBin:    {0.309817, 0.619897, 0.930185},
+		dpSelectPoisson:   {0.352212, 0.708175, 1.071505},
 	} {
 		for i, div := range []float64{1, 2, 3} {
 			if got := splitPopulation(sels[name], div); math.Abs(got-want[i]) > 2e-6 {
@@ -38,7 +38,7 @@ func TestPopulationAgainstIndependentQuadrature(t *testing.T) {
 			t.Errorf("dp-rnm, 10 candidates, noise / %d: %.7f, independent %.6f", i+1, got, want)
 		}
 	}
-	if _, ok := pinnedSelections(Config{SelectionMu: 1, SelectionBudget: 20}); ok {
+	if _, ok := pinnedSelections(config{SelectionMu: 1, SelectionBudget: 20}); ok {
 		t.Error("pinned selections offered at mu 1, where nothing is pinned")
 	}
 }
@@ -55,9 +55,9 @@ func TestTrialsFollowTheirDistribution(t *testing.T) {
 	}
 	pinned, _ := pinnedSelections(cfg)
 	wrong := map[string][]float64{
-		DPSelectGeometric: capPMF(negBinPMF(1, 1.0/24, 400), 311),
-		DPSelectNegBin:    capPMF(negBinPMF(2, 0.0773503, 400), 196), // mean 24
-		DPSelectPoisson:   capPMF(poissonPMF(24, 400), 47),
+		dpSelectGeometric: capPMF(negBinPMF(1, 1.0/24, 400), 311),
+		dpSelectNegBin:    capPMF(negBinPMF(2, 0.0773503, 400), 196), // mean 24
+		dpSelectPoisson:   capPMF(poissonPMF(24, 400), 47),
 	}
 	const runs = 20000
 	for name, sel := range pinned {
@@ -72,7 +72,7 @@ func TestTrialsFollowTheirDistribution(t *testing.T) {
 			t.Fatal(err)
 		}
 		counts := make([]float64, len(sel.pmf))
-		x, _, _ := NewConstantNeighbours(1, cfg.Users, cfg.LossBound)
+		x, _, _ := newConstantNeighbours(1, cfg.Users, cfg.LossBound)
 		rng := rand.New(rand.NewPCG(42, 7))
 		for range runs {
 			res, err := selection.Selection{Name: name, Plan: plan, LossBound: cfg.LossBound}.Run(context.Background(), x, rng, nil)
@@ -125,18 +125,18 @@ func chiSquareP(counts, pmf []float64) float64 {
 // a real row is marked `violation` where the adjusted value is below alpha, and rows without
 // a p-value (controls, rows without a population) are left alone.
 func TestHolm(t *testing.T) {
-	rows := []Row{
-		{Mechanism: "a", PValue: records.Some(0.04), Verdict: Pass},
-		{Mechanism: "b", PValue: records.Some(0.01), Verdict: Pass},
-		{Mechanism: "control:c", Verdict: Violation},
-		{Mechanism: "d", PValue: records.Some(0.03), Verdict: Pass},
+	rows := []row{
+		{Mechanism: "a", PValue: records.Some(0.04), Verdict: pass},
+		{Mechanism: "b", PValue: records.Some(0.01), Verdict: pass},
+		{Mechanism: "control:c", Verdict: violation},
+		{Mechanism: "d", PValue: records.Some(0.03), Verdict: pass},
 	}
 	holm(rows, 0.05)
-	want := map[string][2]any{"a": {0.06, Pass}, "b": {0.03, Violation}, "d": {0.06, Pass}}
+	want := map[string][2]any{"a": {0.06, pass}, "b": {0.03, violation}, "d": {0.06, pass}}
 	for _, r := range rows {
 		w, ok := want[r.Mechanism]
 		if !ok {
-			if r.HolmP.Valid || r.Verdict != Violation {
+			if r.HolmP.Valid || r.Verdict != violation {
 				t.Errorf("%s changed: %+v", r.Mechanism, r)
 			}
 			continue
@@ -160,7 +160,7 @@ func TestPopulationPValueMatchesTheLowerBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, pop := range []float64{0.5, 0.8, est.MuLB - 0.01, est.MuLB + 0.01, 1, 1.2} {
-		p := populationPValue(est, Mechanism{Population: pop})
+		p := populationPValue(est, mechanism{Population: pop})
 		if (p < 0.05) != (est.MuLB > pop) {
 			t.Errorf("population %v: p = %v, mu_lb %v", pop, p, est.MuLB)
 		}

@@ -19,26 +19,26 @@ import (
 // full sensitivity, and the released choice is its threshold test at 0: the audit's
 // statistic (1 when theta0 is released) reaches the claim.
 const (
-	// DPGIBOSafeRelease is SafeGIBO with the release's mu at the audit's Mu (the run's
+	// dpgiboSafeRelease is SafeGIBO with the release's mu at the audit's Mu (the run's
 	// total Mu is Mu/sqrt(private.DefaultReleaseShare)); the claim is the release's mu.
-	DPGIBOSafeRelease = "dp-gibo-safe-release"
-	// ControlSafeReleaseNoiseHalved runs SafeGIBO with twice that total Mu, so that the
+	dpgiboSafeRelease = "dp-gibo-safe-release"
+	// controlSafeReleaseNoiseHalved runs SafeGIBO with twice that total Mu, so that the
 	// release's noise halves, while claiming the same release mu: the audit must flag it.
-	ControlSafeReleaseNoiseHalved = ControlPrefix + "safe-release-noise-halved"
-	// ControlSafeReleaseNoiseThird runs SafeGIBO with three times that total Mu.
-	ControlSafeReleaseNoiseThird = ControlPrefix + "safe-release-noise-third"
-	// DPGIBOHybridStart is the start choice of private.HybridGIBO on the same neighbours, in
+	controlSafeReleaseNoiseHalved = controlPrefix + "safe-release-noise-halved"
+	// controlSafeReleaseNoiseThird runs SafeGIBO with three times that total Mu.
+	controlSafeReleaseNoiseThird = controlPrefix + "safe-release-noise-third"
+	// dpgiboHybridStart is the start choice of private.HybridGIBO on the same neighbours, in
 	// d = 1 a choice between theta0 and one uniform point: its statistic is 1 when the
 	// chosen start is theta0, its claim the start choice's mu (the run's total Mu is the
 	// audit's Mu over sqrt(private.DefaultStartShare)).
-	DPGIBOHybridStart = "dp-gibo-hybrid-start"
-	// ControlHybridStartNoiseHalved runs HybridGIBO with twice that total Mu while claiming
+	dpgiboHybridStart = "dp-gibo-hybrid-start"
+	// controlHybridStartNoiseHalved runs HybridGIBO with twice that total Mu while claiming
 	// the same start mu: the audit must flag it.
-	ControlHybridStartNoiseHalved = ControlPrefix + "hybrid-start-noise-halved"
+	controlHybridStartNoiseHalved = controlPrefix + "hybrid-start-noise-halved"
 )
 
 func safeReleaseNames() []string {
-	return []string{DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved, ControlSafeReleaseNoiseThird, DPGIBOHybridStart, ControlHybridStartNoiseHalved}
+	return []string{dpgiboSafeRelease, controlSafeReleaseNoiseHalved, controlSafeReleaseNoiseThird, dpgiboHybridStart, controlHybridStartNoiseHalved}
 }
 
 // spikeNeighbour is one of the safe release's neighbours (see above).
@@ -68,7 +68,7 @@ func (o *spikeNeighbour) Losses(theta, dst []float64) error {
 
 // spikeNeighbours returns the safe release's neighbours in dimension cfg.Dim, with theta0
 // at the origin.
-func spikeNeighbours(cfg Config, prime bool) *spikeNeighbour {
+func spikeNeighbours(cfg config, prime bool) *spikeNeighbour {
 	lo, hi := make([]float64, cfg.Dim), make([]float64, cfg.Dim)
 	for j := range lo {
 		lo[j], hi[j] = -cfg.HalfWidth, cfg.HalfWidth
@@ -78,17 +78,17 @@ func spikeNeighbours(cfg Config, prime bool) *spikeNeighbour {
 
 // buildSafeReleaseMechanism builds the safe release's row, the hybrid's start choice's, or
 // their controls.
-func buildSafeReleaseMechanism(cfg Config, name string) (Mechanism, error) {
-	hybrid := name == DPGIBOHybridStart || name == ControlHybridStartNoiseHalved
+func buildSafeReleaseMechanism(cfg config, name string) (mechanism, error) {
+	hybrid := name == dpgiboHybridStart || name == controlHybridStartNoiseHalved
 	share := gibo.DefaultReleaseShare
 	if hybrid {
 		share = gibo.DefaultStartShare
 	}
 	total := cfg.Mu / math.Sqrt(share)
 	switch name {
-	case ControlSafeReleaseNoiseHalved, ControlHybridStartNoiseHalved:
+	case controlSafeReleaseNoiseHalved, controlHybridStartNoiseHalved:
 		total *= 2
-	case ControlSafeReleaseNoiseThird:
+	case controlSafeReleaseNoiseThird:
 		total *= 3
 	}
 	// The released choice is a threshold test at 0 of a Gaussian shifted by exactly the
@@ -103,7 +103,7 @@ func buildSafeReleaseMechanism(cfg Config, name string) (Mechanism, error) {
 	if hybrid {
 		budget += cfg.Dim + 1
 	}
-	return Mechanism{
+	return mechanism{
 		Name:       name,
 		MuClaimed:  cfg.Mu,
 		Population: population,

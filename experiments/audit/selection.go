@@ -16,49 +16,49 @@ import (
 	"dpgibo/baselines/selection"
 )
 
-// dp-rnm (report noisy min) is audited on a pair of many candidates (SwapNeighbour with
-// Config.RNMCandidates evaluations) at the secondary currency: its claim is pure
+// dp-rnm (report noisy min) is audited on a pair of many candidates (swapNeighbour with
+// config.RNMCandidates evaluations) at the secondary currency: its claim is pure
 // epsilon-DP at epsilon = accounting.PureWithinGDP(Mu), the release that implies Mu-GDP. On
 // that pair user 0 raises the first candidate's score and lowers every other one, so the
 // first candidate's noisy score moves by 2 Lmax/n against the rest, the case for which report
 // noisy min needs its noise scale 2 Delta/eps: with ten candidates the test "the first is
 // released" has a population epsilon of 0.803 against the claim 0.807, and the controls
 // with half and a third of the noise (run at twice and three times epsilon) 1.585 and 2.324.
-// DPRNM is report-noisy-min's row, its name in the registry.
-var DPRNM = selection.RNM{}.Info().Name
+// dprnm is report-noisy-min's row, its name in the registry.
+var dprnm = selection.RNM{}.Info().Name
 
 const (
-	// ControlDPRNMNoiseHalved and ControlDPRNMNoiseThird run the real dp-rnm at twice and
+	// controlDPRNMNoiseHalved and controlDPRNMNoiseThird run the real dp-rnm at twice and
 	// three times the claimed epsilon (half and a third of the noise scale).
-	ControlDPRNMNoiseHalved = ControlPrefix + "dp-rnm-noise-halved"
-	ControlDPRNMNoiseThird  = ControlPrefix + "dp-rnm-noise-third"
+	controlDPRNMNoiseHalved = controlPrefix + "dp-rnm-noise-halved"
+	controlDPRNMNoiseThird  = controlPrefix + "dp-rnm-noise-third"
 )
 
 // selectionNames lists the private selections (and their controls) the audit knows.
 func selectionNames() []string {
-	return append([]string{DPRNM, ControlDPRNMNoiseHalved, ControlDPRNMNoiseThird}, randomSelections()...)
+	return append([]string{dprnm, controlDPRNMNoiseHalved, controlDPRNMNoiseThird}, randomSelections()...)
 }
 
-// SwapNeighbour is one of the pair of neighbouring datasets of dp-rnm's audit: every user's
+// swapNeighbour is one of the pair of neighbouring datasets of dp-rnm's audit: every user's
 // loss is 0 except user 0's, which is Lmax at the first point evaluated and 0 at every later
 // one in X, and the reverse in X'. Replacing user 0 thus moves the first candidate's clipped
 // mean loss by Lmax/n one way and every other candidate's by Lmax/n the other way, the case
 // for which report noisy min needs its noise scale 2 Delta/eps. The candidates are drawn by
 // the method without looking at the data, so for each draw the two datasets are a fixed
 // neighbouring pair. First returns the first point evaluated.
-type SwapNeighbour struct {
+type swapNeighbour struct {
 	unitNeighbour
 	calls int
 	first []float64
 }
 
-// NewSwapNeighbour returns X (prime false) or X' on [0, 1]^dim.
-func NewSwapNeighbour(dim, users int, lossBound float64, prime bool) (*SwapNeighbour, error) {
+// newSwapNeighbour returns X (prime false) or X' on [0, 1]^dim.
+func newSwapNeighbour(dim, users int, lossBound float64, prime bool) (*swapNeighbour, error) {
 	u, err := newUnitNeighbour(dim, users, lossBound, prime)
 	if err != nil {
 		return nil, err
 	}
-	return &SwapNeighbour{unitNeighbour: u}, nil
+	return &swapNeighbour{unitNeighbour: u}, nil
 }
 
 // unitNeighbour is what the selection audits' neighbours share: [0, 1]^dim, n users,
@@ -70,10 +70,10 @@ type unitNeighbour struct {
 	lo, hi     []float64
 }
 
-// newUnitNeighbour validates the settings (as NewConstantNeighbours does) and returns X
+// newUnitNeighbour validates the settings (as newConstantNeighbours does) and returns X
 // (prime false) or X'.
 func newUnitNeighbour(dim, users int, lossBound float64, prime bool) (unitNeighbour, error) {
-	x, _, err := NewConstantNeighbours(dim, users, lossBound)
+	x, _, err := newConstantNeighbours(dim, users, lossBound)
 	if err != nil {
 		return unitNeighbour{}, err
 	}
@@ -94,10 +94,10 @@ func (o *unitNeighbour) Users() int { return o.users }
 func (o *unitNeighbour) LossBound() float64 { return o.bound }
 
 // First is a copy of the first point evaluated (nil before any).
-func (o *SwapNeighbour) First() []float64 { return append([]float64(nil), o.first...) }
+func (o *swapNeighbour) First() []float64 { return append([]float64(nil), o.first...) }
 
-// Losses writes user 0's loss (see SwapNeighbour) and 0 for every other user.
-func (o *SwapNeighbour) Losses(theta, dst []float64) error {
+// Losses writes user 0's loss (see swapNeighbour) and 0 for every other user.
+func (o *swapNeighbour) Losses(theta, dst []float64) error {
 	if len(theta) != o.dim || len(dst) != o.users {
 		return fmt.Errorf("audit: SwapNeighbour.Losses: theta has length %d (want %d), dst %d (want %d)", len(theta), o.dim, len(dst), o.users)
 	}
@@ -116,24 +116,24 @@ func (o *SwapNeighbour) Losses(theta, dst []float64) error {
 
 // buildSelectionMechanism audits dp-rnm (or a control) on the many-candidate swap pair: the
 // statistic is 1 when the released point is the first candidate and 0 otherwise.
-func buildSelectionMechanism(cfg Config, name string) (Mechanism, error) {
+func buildSelectionMechanism(cfg config, name string) (mechanism, error) {
 	if slices.Contains(randomSelections(), name) {
 		return buildRandomSelection(cfg, name)
 	}
-	divisor := map[string]float64{DPRNM: 1, ControlDPRNMNoiseHalved: 2, ControlDPRNMNoiseThird: 3}[name]
+	divisor := map[string]float64{dprnm: 1, controlDPRNMNoiseHalved: 2, controlDPRNMNoiseThird: 3}[name]
 	if divisor == 0 {
-		return Mechanism{}, fmt.Errorf("audit: unknown mechanism %q", name)
+		return mechanism{}, fmt.Errorf("audit: unknown mechanism %q", name)
 	}
 	eps, err := accounting.PureWithinGDP(cfg.Mu)
 	if err != nil {
-		return Mechanism{}, err
+		return mechanism{}, err
 	}
 	runMu, err := accounting.PureToGDP(divisor * eps)
 	if err != nil {
-		return Mechanism{}, err
+		return mechanism{}, err
 	}
 	m := cfg.RNMCandidates
-	return Mechanism{
+	return mechanism{
 		Name: name, MuClaimed: math.NaN(), EpsClaimed: eps, Runs: cfg.TrialRuns,
 		Population: rnmPopulation(m, eps, 1),
 		Run: firstChosen(cfg, func(ctx context.Context, obj algo.Objective, rng *rand.Rand) ([]float64, error) {
@@ -147,9 +147,9 @@ func buildSelectionMechanism(cfg Config, name string) (Mechanism, error) {
 // firstChosen is the run of a selection audited on the swap neighbours (cfg's dimension,
 // users and loss bound): release returns the selection's released theta on X or X', and
 // the run reads 1 when it is the first candidate, else 0.
-func firstChosen(cfg Config, release func(ctx context.Context, obj algo.Objective, rng *rand.Rand) ([]float64, error)) func(context.Context, bool, *rand.Rand) (float64, error) {
+func firstChosen(cfg config, release func(ctx context.Context, obj algo.Objective, rng *rand.Rand) ([]float64, error)) func(context.Context, bool, *rand.Rand) (float64, error) {
 	return func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
-		obj, err := NewSwapNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
+		obj, err := newSwapNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
 		if err != nil {
 			return 0, err
 		}
@@ -165,7 +165,7 @@ func firstChosen(cfg Config, release func(ctx context.Context, obj algo.Objectiv
 }
 
 // The private selections with a random number of trials, audited at their primary
-// currency against (epsilon, delta) claims (Config.SelectionMu, mean Config.SelectionBudget
+// currency against (epsilon, delta) claims (config.SelectionMu, mean config.SelectionBudget
 // trials), end to end on split neighbours and trial by trial on constant neighbours.
 //
 // End to end, each but dp-hypo has controls that run the real selection's loop with the
@@ -174,38 +174,38 @@ func firstChosen(cfg Config, release func(ctx context.Context, obj algo.Objectiv
 // epsilon of the real selection's test (splitPopulation); dp-hypo, whose adaptive proposals
 // have no closed form there, keeps a control without noise.
 //
-// Trial by trial (name + TrialSuffix), the statistic is the first trial's noisy score
+// Trial by trial (name + trialSuffix), the statistic is the first trial's noisy score
 // (OnScore), which on constant neighbours moves by exactly Delta = Lmax/n: a Gaussian trial
 // claims mu = 1/z, the Laplace trial of dp-select-geometric pure eps_0 = eps/3, from the
 // pinned noise multipliers.
 var (
-	DPSelectGeometric = selection.Geometric{}.Info().Name
-	DPSelectNegBin    = selection.NegBin{}.Info().Name
-	DPSelectPoisson   = selection.Poisson{}.Info().Name
-	DPHyPO            = bo.DPHyPO{}.Info().Name
+	dpSelectGeometric = selection.Geometric{}.Info().Name
+	dpSelectNegBin    = selection.NegBin{}.Info().Name
+	dpSelectPoisson   = selection.Poisson{}.Info().Name
+	dpHyPO            = bo.DPHyPO{}.Info().Name
 )
 
 const (
-	ControlSelectionSuffix   = "-no-noise"
-	ControlNoiseHalvedSuffix = "-noise-halved"
-	ControlNoiseThirdSuffix  = "-noise-third"
-	// ControlEps0DroppedSuffix is dp-select-geometric's noise / 3 control: Laplace scale
+	controlSelectionSuffix   = "-no-noise"
+	controlNoiseHalvedSuffix = "-noise-halved"
+	controlNoiseThirdSuffix  = "-noise-third"
+	// controlEps0DroppedSuffix is dp-select-geometric's noise / 3 control: Laplace scale
 	// Delta/eps instead of Delta/eps_0 = 3 Delta/eps.
-	ControlEps0DroppedSuffix = "-eps0-dropped"
-	TrialSuffix              = "-trial"
+	controlEps0DroppedSuffix = "-eps0-dropped"
+	trialSuffix              = "-trial"
 )
 
 // randomSelections lists the selections with a random number of trials, their controls and
 // their trial rows, in table order.
 func randomSelections() []string {
 	out := []string{
-		DPSelectGeometric, ControlPrefix + DPSelectGeometric + ControlNoiseHalvedSuffix, ControlPrefix + DPSelectGeometric + ControlEps0DroppedSuffix,
-		DPSelectNegBin, ControlPrefix + DPSelectNegBin + ControlNoiseHalvedSuffix, ControlPrefix + DPSelectNegBin + ControlNoiseThirdSuffix,
-		DPSelectPoisson, ControlPrefix + DPSelectPoisson + ControlNoiseHalvedSuffix, ControlPrefix + DPSelectPoisson + ControlNoiseThirdSuffix,
-		DPHyPO, ControlPrefix + DPHyPO + ControlSelectionSuffix,
+		dpSelectGeometric, controlPrefix + dpSelectGeometric + controlNoiseHalvedSuffix, controlPrefix + dpSelectGeometric + controlEps0DroppedSuffix,
+		dpSelectNegBin, controlPrefix + dpSelectNegBin + controlNoiseHalvedSuffix, controlPrefix + dpSelectNegBin + controlNoiseThirdSuffix,
+		dpSelectPoisson, controlPrefix + dpSelectPoisson + controlNoiseHalvedSuffix, controlPrefix + dpSelectPoisson + controlNoiseThirdSuffix,
+		dpHyPO, controlPrefix + dpHyPO + controlSelectionSuffix,
 	}
-	for _, m := range []string{DPSelectGeometric, DPSelectNegBin, DPSelectPoisson, DPHyPO} {
-		out = append(out, m+TrialSuffix)
+	for _, m := range []string{dpSelectGeometric, dpSelectNegBin, dpSelectPoisson, dpHyPO} {
+		out = append(out, m+trialSuffix)
 	}
 	return out
 }
@@ -213,14 +213,14 @@ func randomSelections() []string {
 // selectionRow parses a random selection's row name: the method, the divisor of its noise
 // (0: no noise), and whether it is a trial row.
 func selectionRow(name string) (method string, divisor float64, trial bool) {
-	if m, ok := strings.CutSuffix(name, TrialSuffix); ok {
+	if m, ok := strings.CutSuffix(name, trialSuffix); ok {
 		return m, 1, true
 	}
-	rest, control := strings.CutPrefix(name, ControlPrefix)
+	rest, control := strings.CutPrefix(name, controlPrefix)
 	if !control {
 		return name, 1, false
 	}
-	for suffix, div := range map[string]float64{ControlNoiseHalvedSuffix: 2, ControlNoiseThirdSuffix: 3, ControlEps0DroppedSuffix: 3, ControlSelectionSuffix: 0} {
+	for suffix, div := range map[string]float64{controlNoiseHalvedSuffix: 2, controlNoiseThirdSuffix: 3, controlEps0DroppedSuffix: 3, controlSelectionSuffix: 0} {
 		if m, ok := strings.CutSuffix(rest, suffix); ok {
 			return m, div, false
 		}
@@ -228,25 +228,25 @@ func selectionRow(name string) (method string, divisor float64, trial bool) {
 	return rest, 1, false
 }
 
-// SplitNeighbour is one of the pair of neighbouring datasets of the audit of the
+// splitNeighbour is one of the pair of neighbouring datasets of the audit of the
 // selections with a random number of trials, on [0, 1]^dim: every user's loss is 0 except
 // user 0's, which is Lmax where theta_1 < 1/2 in X and where theta_1 >= 1/2 in X'. Every
 // candidate's clipped mean loss moves by Lmax/n between the two, in opposite directions on
 // the two halves of the box, so X favours the upper half and X' the lower; the statistic
 // is the released theta_1.
-type SplitNeighbour struct{ unitNeighbour }
+type splitNeighbour struct{ unitNeighbour }
 
-// NewSplitNeighbour returns X (prime false) or X'.
-func NewSplitNeighbour(dim, users int, lossBound float64, prime bool) (*SplitNeighbour, error) {
+// newSplitNeighbour returns X (prime false) or X'.
+func newSplitNeighbour(dim, users int, lossBound float64, prime bool) (*splitNeighbour, error) {
 	u, err := newUnitNeighbour(dim, users, lossBound, prime)
 	if err != nil {
 		return nil, err
 	}
-	return &SplitNeighbour{u}, nil
+	return &splitNeighbour{u}, nil
 }
 
-// Losses writes user 0's loss (see SplitNeighbour) and 0 for every other user.
-func (o *SplitNeighbour) Losses(theta, dst []float64) error {
+// Losses writes user 0's loss (see splitNeighbour) and 0 for every other user.
+func (o *splitNeighbour) Losses(theta, dst []float64) error {
 	if len(theta) != o.dim || len(dst) != o.users {
 		return fmt.Errorf("audit: SplitNeighbour.Losses: theta has length %d (want %d), dst %d (want %d)", len(theta), o.dim, len(dst), o.users)
 	}
@@ -261,7 +261,7 @@ func (o *SplitNeighbour) Losses(theta, dst []float64) error {
 
 // buildRandomSelection audits a selection with a random number of trials, a control or a
 // trial row.
-func buildRandomSelection(cfg Config, name string) (Mechanism, error) {
+func buildRandomSelection(cfg config, name string) (mechanism, error) {
 	method, divisor, trial := selectionRow(name)
 	// DP-HyPO's density is post-processing of released scores: a coarser discretisation
 	// changes its run time, not the privacy audited.
@@ -269,30 +269,30 @@ func buildRandomSelection(cfg Config, name string) (Mechanism, error) {
 	opt := registry.Options{Mu: cfg.SelectionMu, LossBound: cfg.LossBound, Select: sel, UCB: cfg.UCB}
 	m, err := registry.New(method, opt)
 	if err != nil {
-		return Mechanism{}, fmt.Errorf("audit: %s: %w", name, err)
+		return mechanism{}, fmt.Errorf("audit: %s: %w", name, err)
 	}
 	planned, ok := m.(interface {
 		Plan(budget int) (selection.SelectionPlan, error)
 	})
 	if !ok {
-		return Mechanism{}, fmt.Errorf("audit: %s: %s is not a selection with a random number of trials", name, method)
+		return mechanism{}, fmt.Errorf("audit: %s: %s is not a selection with a random number of trials", name, method)
 	}
 	plan, err := planned.Plan(cfg.SelectionBudget)
 	if err != nil {
-		return Mechanism{}, fmt.Errorf("audit: %s: %w", name, err)
+		return mechanism{}, fmt.Errorf("audit: %s: %w", name, err)
 	}
 	pinned, havePinned := pinnedSelections(cfg)
 	if trial {
 		return buildTrialRow(cfg, name, method, plan)
 	}
-	mech := Mechanism{Name: name, MuClaimed: math.NaN(), EpsClaimed: plan.Epsilon, DeltaClaimed: plan.Delta}
+	mech := mechanism{Name: name, MuClaimed: math.NaN(), EpsClaimed: plan.Epsilon, DeltaClaimed: plan.Delta}
 	if p, ok := pinned[method]; ok && havePinned {
 		mech.Population = splitPopulation(p, 1)
 	}
 	if divisor == 1 {
 		// The real method, through the registry.
 		mech.Run = func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
-			obj, err := NewSplitNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
+			obj, err := newSplitNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
 			if err != nil {
 				return 0, err
 			}
@@ -316,7 +316,7 @@ func buildRandomSelection(cfg Config, name string) (Mechanism, error) {
 		broken.NoiseMultiplier /= divisor
 	}
 	mech.Run = func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
-		obj, err := NewSplitNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
+		obj, err := newSplitNeighbour(cfg.Dim, cfg.Users, cfg.LossBound, prime)
 		if err != nil {
 			return 0, err
 		}
@@ -335,7 +335,7 @@ var errFirstTrial = errors.New("audit: the first trial is scored")
 // firstTrialObjective is a constant neighbour that lets one evaluation through and refuses
 // the next with errFirstTrial.
 type firstTrialObjective struct {
-	*ConstantNeighbour
+	*constantNeighbour
 	calls int
 }
 
@@ -343,7 +343,7 @@ func (o *firstTrialObjective) Losses(theta, dst []float64) error {
 	if o.calls++; o.calls > 1 {
 		return errFirstTrial
 	}
-	return o.ConstantNeighbour.Losses(theta, dst)
+	return o.constantNeighbour.Losses(theta, dst)
 }
 
 // buildTrialRow audits one trial of a selection: its loop with the plan the code computes
@@ -351,12 +351,12 @@ func (o *firstTrialObjective) Losses(theta, dst []float64) error {
 // constant neighbours, stopped after the first trial; the statistic is that trial's noisy
 // score. The claim is the pinned trial privacy (1/z, or eps/3 for the Laplace trial), or
 // the plan's own at other settings.
-func buildTrialRow(cfg Config, name, method string, plan selection.SelectionPlan) (Mechanism, error) {
-	mech := Mechanism{Name: name, Runs: cfg.TrialRuns}
+func buildTrialRow(cfg config, name, method string, plan selection.SelectionPlan) (mechanism, error) {
+	mech := mechanism{Name: name, Runs: cfg.TrialRuns}
 	laplace := plan.Accounting == accounting.PureDP
 	z := plan.NoiseMultiplier
 	if _, ok := pinnedSelections(cfg); ok {
-		z = map[string]float64{DPSelectGeometric: 3 / pinnedEpsilon, DPSelectNegBin: pinnedNegBinZ, DPSelectPoisson: pinnedPoissonZ, DPHyPO: pinnedHyPOZ}[method]
+		z = map[string]float64{dpSelectGeometric: 3 / pinnedEpsilon, dpSelectNegBin: pinnedNegBinZ, dpSelectPoisson: pinnedPoissonZ, dpHyPO: pinnedHyPOZ}[method]
 	}
 	if laplace {
 		mech.MuClaimed, mech.EpsClaimed = math.NaN(), 1/z
@@ -364,13 +364,13 @@ func buildTrialRow(cfg Config, name, method string, plan selection.SelectionPlan
 		mech.MuClaimed = 1 / z
 	}
 	mech.Run = func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
-		x, xPrime, err := NewConstantNeighbours(cfg.Dim, cfg.Users, cfg.LossBound)
+		x, xPrime, err := newConstantNeighbours(cfg.Dim, cfg.Users, cfg.LossBound)
 		if err != nil {
 			return 0, err
 		}
-		obj := &firstTrialObjective{ConstantNeighbour: x}
+		obj := &firstTrialObjective{constantNeighbour: x}
 		if prime {
-			obj.ConstantNeighbour = xPrime
+			obj.constantNeighbour = xPrime
 		}
 		score := math.NaN()
 		s := selection.Selection{Name: name, Plan: plan, LossBound: cfg.LossBound, OnScore: func(_ []float64, v float64) {

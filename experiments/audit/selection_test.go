@@ -14,7 +14,7 @@ import (
 func TestSwapNeighbour(t *testing.T) {
 	points := [][]float64{{0.1, 0.2}, {0.5, 0.9}, {0.3, 0.3}}
 	losses := func(prime bool) [][]float64 {
-		o, err := NewSwapNeighbour(2, 4, 3, prime)
+		o, err := newSwapNeighbour(2, 4, 3, prime)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,13 +54,13 @@ func TestSwapNeighbour(t *testing.T) {
 func TestSelectionAudit(t *testing.T) {
 	cfg := QuickConfig()
 	cfg.TrialRuns = 6000
-	cfg.Mechanisms = []string{DPRNM, ControlDPRNMNoiseHalved}
+	cfg.Mechanisms = []string{dprnm, controlDPRNMNoiseHalved}
 	rows, err := Audit(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	real, control := rows[0], rows[1]
-	if real.Verdict != Pass || control.Verdict != Violation || !real.HolmP.Valid || control.PValue.Valid {
+	if real.Verdict != pass || control.Verdict != violation || !real.HolmP.Valid || control.PValue.Valid {
 		t.Fatalf("dp-rnm %s (eps_lb %v, Holm p %v), control %s (eps_lb %v), want pass and violation against %v",
 			real.Verdict, real.EpsLB, real.HolmP, control.Verdict, control.EpsLB, real.Population)
 	}
@@ -69,7 +69,7 @@ func TestSelectionAudit(t *testing.T) {
 	}
 }
 
-// EpsSeparation is the bound a test's rates put on epsilon under (epsilon, delta)-DP,
+// epsSeparation is the bound a test's rates put on epsilon under (epsilon, delta)-DP,
 // from both events of the test.
 func TestEpsSeparation(t *testing.T) {
 	for _, c := range []struct{ alpha, beta, delta, want float64 }{
@@ -78,17 +78,17 @@ func TestEpsSeparation(t *testing.T) {
 		{0.1, 0.2, 0.05, math.Log(0.75 / 0.1)},
 		{0.5, 0.5, 0, 0},
 	} {
-		if got := EpsSeparation(c.alpha, c.beta, c.delta); math.Abs(got-c.want) > 1e-12 {
+		if got := epsSeparation(c.alpha, c.beta, c.delta); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("EpsSeparation(%v, %v, %v) = %v, want %v", c.alpha, c.beta, c.delta, got, c.want)
 		}
 	}
-	if got := EpsSeparation(0.3, 0.96, 0.05); !math.IsInf(got, -1) && got > 0 {
+	if got := epsSeparation(0.3, 0.96, 0.05); !math.IsInf(got, -1) && got > 0 {
 		t.Errorf("a test within delta separates: %v", got)
 	}
 }
 
 // The Laplace mechanism with scale 1 on a sensitivity-1 pair is exactly 1-DP, attained by
-// tests in the tails: EstimateEps's lower bound stays at or below 1 and its estimate is
+// tests in the tails: estimateEps's lower bound stays at or below 1 and its estimate is
 // near it.
 func TestEstimateEpsOnLaplace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -98,14 +98,14 @@ func TestEstimateEpsOnLaplace(t *testing.T) {
 		outX[i] = rng.ExpFloat64() - rng.ExpFloat64()
 		outXp[i] = 1 + rng.ExpFloat64() - rng.ExpFloat64()
 	}
-	est, err := EstimateEps(outX, outXp, 0, 0.95)
+	est, err := estimateEps(outX, outXp, 0, 0.95)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if est.EpsLB > 1 || est.EpsHat < 0.7 || est.EpsHat > 1.3 {
 		t.Errorf("Laplace, eps 1: eps_hat %v, eps_lb %v", est.EpsHat, est.EpsLB)
 	}
-	if _, err := EstimateEps(outX, outXp, 1, 0.95); err == nil {
+	if _, err := estimateEps(outX, outXp, 1, 0.95); err == nil {
 		t.Error("delta 1 accepted")
 	}
 }
@@ -113,8 +113,8 @@ func TestEstimateEpsOnLaplace(t *testing.T) {
 // The split pair moves user 0's loss by Lmax between the halves of theta_1, in opposite
 // directions in X and X'.
 func TestSplitNeighbour(t *testing.T) {
-	x, _ := NewSplitNeighbour(2, 3, 2, false)
-	xp, _ := NewSplitNeighbour(2, 3, 2, true)
+	x, _ := newSplitNeighbour(2, 3, 2, false)
+	xp, _ := newSplitNeighbour(2, 3, 2, true)
 	dst := make([]float64, 3)
 	for _, c := range []struct {
 		theta0       float64
@@ -142,21 +142,21 @@ func TestSplitNeighbour(t *testing.T) {
 func TestRandomSelectionAudit(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Runs = 1500
-	cfg.Mechanisms = []string{DPSelectGeometric, ControlPrefix + DPSelectGeometric + ControlEps0DroppedSuffix,
-		DPSelectNegBin, ControlPrefix + DPSelectNegBin + ControlNoiseThirdSuffix}
-	mechs, err := Mechanisms(cfg)
+	cfg.Mechanisms = []string{dpSelectGeometric, controlPrefix + dpSelectGeometric + controlEps0DroppedSuffix,
+		dpSelectNegBin, controlPrefix + dpSelectNegBin + controlNoiseThirdSuffix}
+	mechs, err := mechanisms(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := AuditMechanisms(context.Background(), cfg, mechs)
+	rows, err := auditMechanisms(context.Background(), cfg, mechs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	eps, _ := accounting.EpsilonForDelta(cfg.SelectionMu, accounting.DefaultDelta)
 	for _, r := range rows {
-		want := Pass
-		if IsControl(r.Mechanism) {
-			want = Violation
+		want := pass
+		if isControl(r.Mechanism) {
+			want = violation
 		}
 		if r.Verdict != want || r.EpsClaimed.Value != eps || !math.IsNaN(r.MuClaimed) || !r.Population.Valid {
 			t.Errorf("%s: eps_lb %v against population %v (claim %v): %s, want %s", r.Mechanism, r.EpsLB.Value, r.Population, r.EpsClaimed.Value, r.Verdict, want)
@@ -171,16 +171,16 @@ func TestRandomSelectionAudit(t *testing.T) {
 func TestTrialRows(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.TrialRuns = 40000
-	cfg.Mechanisms = []string{DPSelectNegBin + TrialSuffix, DPSelectGeometric + TrialSuffix}
+	cfg.Mechanisms = []string{dpSelectNegBin + trialSuffix, dpSelectGeometric + trialSuffix}
 	rows, err := Audit(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	negbin, geometric := rows[0], rows[1]
-	if negbin.Verdict != Pass || math.Abs(negbin.MuClaimed-1/pinnedNegBinZ) > 1e-12 || math.Abs(negbin.Tightness-1) > 0.25 {
+	if negbin.Verdict != pass || math.Abs(negbin.MuClaimed-1/pinnedNegBinZ) > 1e-12 || math.Abs(negbin.Tightness-1) > 0.25 {
 		t.Errorf("negbin trial: claim %v, mu_hat %v (%s)", negbin.MuClaimed, negbin.MuHat, negbin.Verdict)
 	}
-	if geometric.Verdict != Pass || math.Abs(geometric.EpsClaimed.Value-pinnedEpsilon/3) > 1e-12 || geometric.LBOverClaim < 0.75 {
+	if geometric.Verdict != pass || math.Abs(geometric.EpsClaimed.Value-pinnedEpsilon/3) > 1e-12 || geometric.LBOverClaim < 0.75 {
 		t.Errorf("geometric trial: claim %v, eps_hat %v, eps_lb %v (%s)", geometric.EpsClaimed, geometric.EpsHat, geometric.EpsLB, geometric.Verdict)
 	}
 	t.Logf("negbin trial mu_hat/mu %.3f lb/claim %.3f; geometric trial eps_hat %.3f lb/claim %.3f", negbin.Tightness, negbin.LBOverClaim, geometric.EpsHat.Value, geometric.LBOverClaim)
@@ -192,14 +192,14 @@ func TestTrialRows(t *testing.T) {
 func TestSafeReleaseAudit(t *testing.T) {
 	cfg := QuickConfig()
 	cfg.Runs = 2000
-	cfg.Mechanisms = []string{DPGIBOSafeRelease, ControlSafeReleaseNoiseHalved, DPGIBOHybridStart, ControlHybridStartNoiseHalved}
+	cfg.Mechanisms = []string{dpgiboSafeRelease, controlSafeReleaseNoiseHalved, dpgiboHybridStart, controlHybridStartNoiseHalved}
 	rows, err := Audit(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < len(rows); i += 2 {
 		real, control := rows[i], rows[i+1]
-		if real.Verdict != Pass || control.Verdict != Violation {
+		if real.Verdict != pass || control.Verdict != violation {
 			t.Errorf("%s %s (mu_lb %v), %s %s (mu_lb %v), want pass and violation",
 				real.Mechanism, real.Verdict, real.MuLB, control.Mechanism, control.Verdict, control.MuLB)
 		}

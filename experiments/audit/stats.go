@@ -9,11 +9,11 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// ClopperPearsonUpper is the one-sided Clopper-Pearson upper confidence bound, at level
+// clopperPearsonUpper is the one-sided Clopper-Pearson upper confidence bound, at level
 // confidence, on the success probability p of a binomial from k successes in trials trials:
 // the confidence quantile of Beta(k+1, trials-k), and 1 when k == trials. With probability at
 // least confidence over the draw of k, p is at most the bound.
-func ClopperPearsonUpper(k, trials int, confidence float64) (float64, error) {
+func clopperPearsonUpper(k, trials int, confidence float64) (float64, error) {
 	if err := checkBinomial(k, trials, confidence); err != nil {
 		return 0, err
 	}
@@ -23,9 +23,9 @@ func ClopperPearsonUpper(k, trials int, confidence float64) (float64, error) {
 	return distuv.Beta{Alpha: float64(k + 1), Beta: float64(trials - k)}.Quantile(confidence), nil
 }
 
-// ClopperPearsonLower is the one-sided Clopper-Pearson lower confidence bound, at level
+// clopperPearsonLower is the one-sided Clopper-Pearson lower confidence bound, at level
 // confidence: the (1-confidence) quantile of Beta(k, trials-k+1), and 0 when k == 0.
-func ClopperPearsonLower(k, trials int, confidence float64) (float64, error) {
+func clopperPearsonLower(k, trials int, confidence float64) (float64, error) {
 	if err := checkBinomial(k, trials, confidence); err != nil {
 		return 0, err
 	}
@@ -45,7 +45,7 @@ func checkBinomial(k, trials int, confidence float64) error {
 	return nil
 }
 
-// GDPSeparation is the smallest mu for which a test with false-positive rate alpha and
+// gdpSeparation is the smallest mu for which a test with false-positive rate alpha and
 // false-negative rate beta is allowed under mu-GDP. A mu-GDP mechanism satisfies
 // beta >= Phi(Phi^{-1}(1-alpha) - mu) for every test (Dong, Roth and Su 2022), that is
 //
@@ -54,16 +54,16 @@ func checkBinomial(k, trials int, confidence float64) error {
 // It is decreasing in alpha and in beta, so upper bounds on the two rates give a lower bound
 // on mu, and point rates give a point estimate. The result may be negative (a test worse
 // than guessing) and is -Inf when alpha or beta is 1.
-func GDPSeparation(alpha, beta float64) float64 {
+func gdpSeparation(alpha, beta float64) float64 {
 	return distuv.UnitNormal.Quantile(1-alpha) - distuv.UnitNormal.Quantile(beta)
 }
 
-// Estimate is the outcome of a threshold audit of one mechanism on one pair of neighbouring
+// estimate is the outcome of a threshold audit of one mechanism on one pair of neighbouring
 // datasets X and X'. The test says "X'" when the statistic lies above Threshold (Above true)
 // or below it (Above false). The runs of each dataset are split in two halves by run index:
 // the first half picks the test, the second half (Evaluation runs per dataset) measures it,
 // so the confidence statement needs no correction for the choice among thresholds.
-type Estimate struct {
+type estimate struct {
 	Threshold  float64 // the chosen threshold c
 	Above      bool    // the test says X' when out > c (true) or out < c (false)
 	Selection  int     // runs per dataset used to choose the test
@@ -72,34 +72,34 @@ type Estimate struct {
 	FNR        float64 // held-out false-negative rate beta = P(test says X | X')
 	FPRUpper   float64 // Clopper-Pearson upper bound on alpha
 	FNRUpper   float64 // Clopper-Pearson upper bound on beta
-	MuHat      float64 // GDPSeparation(FPR, FNR), rates clamped to [1/(2N), 1-1/(2N)], floored at 0
-	MuLB       float64 // GDPSeparation(FPRUpper, FNRUpper) floored at 0: mu >= MuLB with the stated confidence
-	// EpsHat and EpsLB are EpsSeparation's point estimate and lower bound, set by
-	// EstimateEps only (an (epsilon, delta) claim).
+	MuHat      float64 // gdpSeparation(FPR, FNR), rates clamped to [1/(2N), 1-1/(2N)], floored at 0
+	MuLB       float64 // gdpSeparation(FPRUpper, FNRUpper) floored at 0: mu >= MuLB with the stated confidence
+	// EpsHat and EpsLB are epsSeparation's point estimate and lower bound, set by
+	// estimateEps only (an (epsilon, delta) claim).
 	EpsHat, EpsLB float64
 }
 
-// MaxThresholds is the number of candidate thresholds (pooled quantiles of the selection
+// maxThresholds is the number of candidate thresholds (pooled quantiles of the selection
 // half) tried in each direction.
-const MaxThresholds = 200
+const maxThresholds = 200
 
 // EstimateMu runs the threshold audit on the statistics outX (runs on dataset X) and outXp
-// (runs on X'). Candidate thresholds are up to MaxThresholds quantiles of the pooled selection
+// (runs on X'). Candidate thresholds are up to maxThresholds quantiles of the pooled selection
 // half, in both directions; the one with the largest lower bound on the selection half is
 // evaluated on the held-out half. The two one-sided Clopper-Pearson bounds are each taken at
 // level 1 - (1-confidence)/2, so that with probability at least confidence both hold and the
 // true mu is at least MuLB (union bound).
-func EstimateMu(outX, outXp []float64, confidence float64) (Estimate, error) {
-	return estimateWith(outX, outXp, confidence, GDPSeparation)
+func EstimateMu(outX, outXp []float64, confidence float64) (estimate, error) {
+	return estimateWith(outX, outXp, confidence, gdpSeparation)
 }
 
-// EpsSeparation is the smallest epsilon for which a test with false-positive rate alpha
+// epsSeparation is the smallest epsilon for which a test with false-positive rate alpha
 // and false-negative rate beta is allowed under (epsilon, delta)-DP: the event "says X'"
 // gives 1 - beta <= e^eps alpha + delta, the event "says X" gives 1 - alpha <= e^eps beta
 // + delta, so eps >= log((1 - delta - beta)/alpha) and eps >= log((1 - delta - alpha)/beta).
 // It is decreasing in alpha and beta (upper bounds on the rates give a lower bound) and
 // -Inf when neither event separates the datasets by more than delta.
-func EpsSeparation(alpha, beta, delta float64) float64 {
+func epsSeparation(alpha, beta, delta float64) float64 {
 	sep := func(a, b float64) float64 {
 		if 1-delta-b <= 0 {
 			return math.Inf(-1)
@@ -109,17 +109,17 @@ func EpsSeparation(alpha, beta, delta float64) float64 {
 	return math.Max(sep(alpha, beta), sep(beta, alpha))
 }
 
-// EstimateEps is EstimateMu for an (epsilon, delta)-DP claim: the test is chosen, and
-// measured, by EpsSeparation at delta; EpsHat and EpsLB are set (floored at 0), and MuHat
+// estimateEps is EstimateMu for an (epsilon, delta)-DP claim: the test is chosen, and
+// measured, by epsSeparation at delta; EpsHat and EpsLB are set (floored at 0), and MuHat
 // and MuLB are the same test's GDP separation, for information.
-func EstimateEps(outX, outXp []float64, delta, confidence float64) (Estimate, error) {
+func estimateEps(outX, outXp []float64, delta, confidence float64) (estimate, error) {
 	if !(delta >= 0 && delta < 1) {
-		return Estimate{}, fmt.Errorf("audit: EstimateEps: delta must lie in [0, 1), got %v", delta)
+		return estimate{}, fmt.Errorf("audit: EstimateEps: delta must lie in [0, 1), got %v", delta)
 	}
-	sep := func(a, b float64) float64 { return EpsSeparation(a, b, delta) }
+	sep := func(a, b float64) float64 { return epsSeparation(a, b, delta) }
 	est, err := estimateWith(outX, outXp, confidence, sep)
 	if err != nil {
-		return Estimate{}, err
+		return estimate{}, err
 	}
 	nX, nXp := est.Evaluation, est.Evaluation
 	est.EpsLB = math.Max(0, sep(est.FPRUpper, est.FNRUpper))
@@ -130,17 +130,17 @@ func EstimateEps(outX, outXp []float64, delta, confidence float64) (Estimate, er
 // estimateWith is the threshold audit with the separation sep(alpha, beta) that the claim
 // bounds: the test is chosen on the selection half by the largest sep of the rates' upper
 // bounds and measured on the held-out half; MuHat and MuLB are its GDP separation.
-func estimateWith(outX, outXp []float64, confidence float64, sep func(alpha, beta float64) float64) (Estimate, error) {
+func estimateWith(outX, outXp []float64, confidence float64, sep func(alpha, beta float64) float64) (estimate, error) {
 	if len(outX) < 4 || len(outXp) < 4 {
-		return Estimate{}, fmt.Errorf("audit: EstimateMu needs at least 4 runs per dataset, got %d and %d", len(outX), len(outXp))
+		return estimate{}, fmt.Errorf("audit: EstimateMu needs at least 4 runs per dataset, got %d and %d", len(outX), len(outXp))
 	}
 	if !(confidence > 0 && confidence < 1) {
-		return Estimate{}, fmt.Errorf("audit: confidence must lie in (0, 1), got %v", confidence)
+		return estimate{}, fmt.Errorf("audit: confidence must lie in (0, 1), got %v", confidence)
 	}
 	for _, s := range [][]float64{outX, outXp} {
 		for i, v := range s {
 			if math.IsNaN(v) {
-				return Estimate{}, fmt.Errorf("audit: statistic of run %d is NaN", i)
+				return estimate{}, fmt.Errorf("audit: statistic of run %d is NaN", i)
 			}
 		}
 	}
@@ -150,40 +150,40 @@ func estimateWith(outX, outXp []float64, confidence float64, sep func(alpha, bet
 
 	pooled := append(append([]float64(nil), selX...), selXp...)
 	sort.Float64s(pooled)
-	candidates := quantiles(pooled, MaxThresholds)
+	candidates := quantiles(pooled, maxThresholds)
 
-	best := Estimate{MuLB: math.Inf(-1)}
+	best := estimate{MuLB: math.Inf(-1)}
 	found := false
 	for _, c := range candidates {
 		for _, above := range []bool{true, false} {
 			lb, err := lowerBoundAt(selX, selXp, c, above, each, sep)
 			if err != nil {
-				return Estimate{}, err
+				return estimate{}, err
 			}
 			if !found || lb > best.MuLB {
-				best = Estimate{Threshold: c, Above: above, MuLB: lb}
+				best = estimate{Threshold: c, Above: above, MuLB: lb}
 				found = true
 			}
 		}
 	}
 	if !found {
-		return Estimate{}, errors.New("audit: no candidate threshold")
+		return estimate{}, errors.New("audit: no candidate threshold")
 	}
 
-	est := Estimate{Threshold: best.Threshold, Above: best.Above, Selection: len(selX), Evaluation: len(evalX)}
+	est := estimate{Threshold: best.Threshold, Above: best.Above, Selection: len(selX), Evaluation: len(evalX)}
 	fp := countSays(evalX, est.Threshold, est.Above)
 	fn := len(evalXp) - countSays(evalXp, est.Threshold, est.Above)
 	est.FPR = float64(fp) / float64(len(evalX))
 	est.FNR = float64(fn) / float64(len(evalXp))
 	var err error
-	if est.FPRUpper, err = ClopperPearsonUpper(fp, len(evalX), each); err != nil {
-		return Estimate{}, err
+	if est.FPRUpper, err = clopperPearsonUpper(fp, len(evalX), each); err != nil {
+		return estimate{}, err
 	}
-	if est.FNRUpper, err = ClopperPearsonUpper(fn, len(evalXp), each); err != nil {
-		return Estimate{}, err
+	if est.FNRUpper, err = clopperPearsonUpper(fn, len(evalXp), each); err != nil {
+		return estimate{}, err
 	}
-	est.MuLB = math.Max(0, GDPSeparation(est.FPRUpper, est.FNRUpper))
-	est.MuHat = math.Max(0, GDPSeparation(clampRate(est.FPR, len(evalX)), clampRate(est.FNR, len(evalXp))))
+	est.MuLB = math.Max(0, gdpSeparation(est.FPRUpper, est.FNRUpper))
+	est.MuHat = math.Max(0, gdpSeparation(clampRate(est.FPR, len(evalX)), clampRate(est.FNR, len(evalXp))))
 	return est, nil
 }
 
@@ -223,11 +223,11 @@ func countSays(sorted []float64, c float64, above bool) int {
 func lowerBoundAt(sortedX, sortedXp []float64, c float64, above bool, each float64, sep func(alpha, beta float64) float64) (float64, error) {
 	fp := countSays(sortedX, c, above)
 	fn := len(sortedXp) - countSays(sortedXp, c, above)
-	au, err := ClopperPearsonUpper(fp, len(sortedX), each)
+	au, err := clopperPearsonUpper(fp, len(sortedX), each)
 	if err != nil {
 		return 0, err
 	}
-	bu, err := ClopperPearsonUpper(fn, len(sortedXp), each)
+	bu, err := clopperPearsonUpper(fn, len(sortedXp), each)
 	if err != nil {
 		return 0, err
 	}

@@ -15,7 +15,7 @@ func TestClopperPearsonClosedForms(t *testing.T) {
 		trials     int
 		confidence float64
 	}{{10, 0.975}, {200, 0.95}, {5000, 0.99}} {
-		up, err := ClopperPearsonUpper(0, tc.trials, tc.confidence)
+		up, err := clopperPearsonUpper(0, tc.trials, tc.confidence)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -23,7 +23,7 @@ func TestClopperPearsonClosedForms(t *testing.T) {
 		if math.Abs(up-want) > 1e-9 {
 			t.Errorf("upper(0, %d, %v) = %v, want %v", tc.trials, tc.confidence, up, want)
 		}
-		lo, err := ClopperPearsonLower(tc.trials, tc.trials, tc.confidence)
+		lo, err := clopperPearsonLower(tc.trials, tc.trials, tc.confidence)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func TestClopperPearsonDefinition(t *testing.T) {
 	// The upper bound u is the p at which P(Binomial(N, p) <= k) = 1-confidence.
 	const trials, conf = 60, 0.95
 	for _, k := range []int{1, 7, 30, 59} {
-		u, err := ClopperPearsonUpper(k, trials, conf)
+		u, err := clopperPearsonUpper(k, trials, conf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func TestClopperPearsonDefinition(t *testing.T) {
 		if math.Abs(cdf-(1-conf)) > 1e-6 {
 			t.Errorf("k=%d: P(Bin(%d, %v) <= k) = %v, want %v", k, trials, u, cdf, 1-conf)
 		}
-		l, err := ClopperPearsonLower(k, trials, conf)
+		l, err := clopperPearsonLower(k, trials, conf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func TestClopperPearsonCoverage(t *testing.T) {
 				k++
 			}
 		}
-		u, err := ClopperPearsonUpper(k, trials, conf)
+		u, err := clopperPearsonUpper(k, trials, conf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func TestClopperPearsonRejectsBadInput(t *testing.T) {
 		k, n int
 		conf float64
 	}{{-1, 10, 0.9}, {11, 10, 0.9}, {0, 0, 0.9}, {1, 10, 1}, {1, 10, 0}} {
-		if _, err := ClopperPearsonUpper(tc.k, tc.n, tc.conf); err == nil {
+		if _, err := clopperPearsonUpper(tc.k, tc.n, tc.conf); err == nil {
 			t.Errorf("ClopperPearsonUpper(%d, %d, %v): no error", tc.k, tc.n, tc.conf)
 		}
 	}
@@ -99,7 +99,7 @@ func TestGDPSeparationOfGaussianShift(t *testing.T) {
 		for _, c := range []float64{-1, 0.2, 1.7} {
 			alpha := 1 - distuv.UnitNormal.CDF(c)
 			beta := distuv.UnitNormal.CDF(c - mu)
-			if got := GDPSeparation(alpha, beta); math.Abs(got-mu) > 1e-9 {
+			if got := gdpSeparation(alpha, beta); math.Abs(got-mu) > 1e-9 {
 				t.Errorf("mu=%v c=%v: separation %v", mu, c, got)
 			}
 		}

@@ -20,9 +20,9 @@ func TestTuneAudit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range rows {
-		want := Pass
-		if IsControl(r.Mechanism) {
-			want = Violation
+		want := pass
+		if isControl(r.Mechanism) {
+			want = violation
 		}
 		if r.Verdict != want {
 			t.Errorf("%s: %s (mu_lb %v, eps_lb %v), want %s", r.Mechanism, r.Verdict, r.MuLB, r.EpsLB, want)

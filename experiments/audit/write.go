@@ -16,11 +16,11 @@ import (
 	"dpgibo/internal/records"
 )
 
-// Run audits the configured mechanisms and writes outDir/audit.csv (one Row per mechanism)
+// Run audits the configured mechanisms and writes outDir/audit.csv (one row per mechanism)
 // and outDir/audit.md (the same table with the configuration and how to read it). Both
 // files are written atomically. Run returns an error when a negative control passes, since
 // the audit then has no power; the files are written first so the failure can be inspected.
-func Run(ctx context.Context, cfg Config, outDir string) error {
+func Run(ctx context.Context, cfg config, outDir string) error {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return err
@@ -39,12 +39,12 @@ func Run(ctx context.Context, cfg Config, outDir string) error {
 	if err := writeFile(filepath.Join(outDir, "audit.csv"), csvBytes); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(outDir, "audit.md"), []byte(Markdown(cfg, rows))); err != nil {
+	if err := writeFile(filepath.Join(outDir, "audit.md"), []byte(markdown(cfg, rows))); err != nil {
 		return err
 	}
 	var weak []string
 	for _, r := range rows {
-		if IsControl(r.Mechanism) && r.Verdict != Violation {
+		if isControl(r.Mechanism) && r.Verdict != violation {
 			weak = append(weak, r.Mechanism)
 		}
 	}
@@ -54,8 +54,8 @@ func Run(ctx context.Context, cfg Config, outDir string) error {
 	return nil
 }
 
-// Markdown renders rows as the audit.md report.
-func Markdown(cfg Config, rows []Row) string {
+// markdown renders rows as the audit.md report.
+func markdown(cfg config, rows []row) string {
 	var b strings.Builder
 	alpha := 1 - cfg.Confidence
 	fmt.Fprintf(&b, "# Privacy audit\n\n")
@@ -87,24 +87,24 @@ func Markdown(cfg Config, rows []Row) string {
 		"with `%s`, a deliberately broken mechanism) that has a population value reads `%s` when its lower bound exceeds that value, "+
 		"and must; a real mechanism that has one reads `%s` when its lower bound exceeds its claim or its Holm-adjusted p-value is "+
 		"below alpha = %.3g (multiplicity: Holm over the real rows with a population value; each control is judged on its own, at "+
-		"confidence %g).\n\n", ControlPrefix, Violation, Violation, alpha, cfg.Confidence)
+		"confidence %g).\n\n", controlPrefix, violation, violation, alpha, cfg.Confidence)
 	fmt.Fprintf(&b, "Controls:\n\n")
 	fmt.Fprintf(&b, "- `%s`, `%s`: algo.Minimize with Mu = 2 and 3 times mu_claimed (noise std %.4g and %.4g instead of %.4g per coordinate and step).\n",
-		ControlNoiseHalved, ControlNoiseThird, algo.PrivacyNoiseStd(cfg.Clip, cfg.Iters, cfg.Users, 2*cfg.Mu),
+		ControlNoiseHalved, controlNoiseThird, algo.PrivacyNoiseStd(cfg.Clip, cfg.Iters, cfg.Users, 2*cfg.Mu),
 		algo.PrivacyNoiseStd(cfg.Clip, cfg.Iters, cfg.Users, 3*cfg.Mu), algo.PrivacyNoiseStd(cfg.Clip, cfg.Iters, cfg.Users, cfg.Mu))
 	fmt.Fprintf(&b, "- `%s`: algo.Minimize with Clip = %g (never binds) and Mu scaled by the same factor, so the noise is the one claimed for Clip = %g.\n",
-		ControlNoClip, cfg.NoClipFactor*cfg.Slope, cfg.Clip)
-	fmt.Fprintf(&b, "- `%s`: the real dp-random with Mu = 2*mu_claimed.\n", ControlDPRandomNoiseHalved)
-	fmt.Fprintf(&b, "- `%s`: adaptive clipping with Mu doubled, so the count noise std is half of sqrt(T)/mu_c, audited on its counts against the configured mu_c.\n", ControlAdaptiveCountNoiseHalved)
-	fmt.Fprintf(&b, "- `%s`: clip calibration with Mu doubled, so the noise of each count is half of sqrt(Queries)/mu_cal, audited on its first count against the configured per-count mu.\n", ControlCalibrationNoiseHalved)
-	fmt.Fprintf(&b, "- `%s`, `%s`: the real dp-rnm at twice and three times the claimed epsilon (half and a third of its noise scale).\n", ControlDPRNMNoiseHalved, ControlDPRNMNoiseThird)
+		controlNoClip, cfg.NoClipFactor*cfg.Slope, cfg.Clip)
+	fmt.Fprintf(&b, "- `%s`: the real dp-random with Mu = 2*mu_claimed.\n", controlDPRandomNoiseHalved)
+	fmt.Fprintf(&b, "- `%s`: adaptive clipping with Mu doubled, so the count noise std is half of sqrt(T)/mu_c, audited on its counts against the configured mu_c.\n", controlAdaptiveCountNoiseHalved)
+	fmt.Fprintf(&b, "- `%s`: clip calibration with Mu doubled, so the noise of each count is half of sqrt(Queries)/mu_cal, audited on its first count against the configured per-count mu.\n", controlCalibrationNoiseHalved)
+	fmt.Fprintf(&b, "- `%s`, `%s`: the real dp-rnm at twice and three times the claimed epsilon (half and a third of its noise scale).\n", controlDPRNMNoiseHalved, controlDPRNMNoiseThird)
 	fmt.Fprintf(&b, "- `%s<selection>%s`, `%s<selection>%s`: the selection's loop with the plan's noise divided by 2 and by 3; for dp-select-geometric the "+
 		"division by 3 is `%s%s%s`, the dropped factor 3 of eps_0 = eps/3 (Laplace scale Delta/eps instead of 3 Delta/eps), counted once.\n",
-		ControlPrefix, ControlNoiseHalvedSuffix, ControlPrefix, ControlNoiseThirdSuffix, ControlPrefix, DPSelectGeometric, ControlEps0DroppedSuffix)
+		controlPrefix, controlNoiseHalvedSuffix, controlPrefix, controlNoiseThirdSuffix, controlPrefix, dpSelectGeometric, controlEps0DroppedSuffix)
 	fmt.Fprintf(&b, "- `%s%s%s`: DP-HyPO without noise (its adaptive proposals leave its split test without a closed form, so it has no population value; its trial row is its tight row).\n",
-		ControlPrefix, DPHyPO, ControlSelectionSuffix)
+		controlPrefix, dpHyPO, controlSelectionSuffix)
 	fmt.Fprintf(&b, "- `%s`, `%s`, `%s`: the safe release with 2 and 3 times its mu, the hybrid's start choice with twice its mu.\n\n",
-		ControlSafeReleaseNoiseHalved, ControlSafeReleaseNoiseThird, ControlHybridStartNoiseHalved)
+		controlSafeReleaseNoiseHalved, controlSafeReleaseNoiseThird, controlHybridStartNoiseHalved)
 	fmt.Fprintf(&b, "DP-GIBO: neighbours X, X' differ in user 0 only, whose loss is +-%g*theta_1 (all other users' losses are 0); "+
 		"noiseless runs confirm that every step moves theta_1 by exactly Step*Clip/n, so the pre-noise aggregates differ by 2*Clip/n. "+
 		"With the gradient-descent step and a box that never binds, the released theta_1 is Gaussian with means -+T*Step*Clip/n "+
@@ -120,14 +120,14 @@ func Markdown(cfg Config, rows []Row) string {
 		"which noiseless runs confirm through counts of exactly n-1 and n. `%s` releases theta_1 (claim: the total mu; "+
 		"the gradients differ by B_t/n, half their sensitivity, so the row is loose by design); `%s` is the sum of the T "+
 		"released counts, whose means differ by exactly T against noise std T/mu_c: its tight row.\n\n",
-		cfg.ClipQuantile, cfg.ClipRate, cfg.ClipCountShare, muCount, cfg.Slope, DPGIBOAdaptive, DPGIBOAdaptiveCounts)
+		cfg.ClipQuantile, cfg.ClipRate, cfg.ClipCountShare, muCount, cfg.Slope, dpgiboAdaptive, dpgiboAdaptiveCounts)
 	perCount := cfg.Mu * math.Sqrt(cfg.CalibrationShare/float64(cfg.CalibrationQueries))
 	fmt.Fprintf(&b, "Clip calibration (algo.ClipCalibration, share %g of mu^2, %d counts, so each count is %.3g-GDP) is audited on the "+
 		"same flip neighbours: the first count of the binary search, at the same candidate in X and X', is 1 in X and 0 in X' "+
 		"before noise, which a noiseless run confirms. `%s` releases theta_1 (claim: the total mu; loose by design, as the "+
 		"gradients differ by at most half their sensitivity); `%s` is that first count, whose means differ by exactly 1 against "+
 		"noise std sqrt(Queries)/mu_cal: its tight row.\n\n",
-		cfg.CalibrationShare, cfg.CalibrationQueries, perCount, DPGIBOCalibrated, DPGIBOCalibrationCount)
+		cfg.CalibrationShare, cfg.CalibrationQueries, perCount, dpgiboCalibrated, dpgiboCalibrationCount)
 	eps, _ := accounting.PureWithinGDP(cfg.Mu)
 	fmt.Fprintf(&b, "dp-rnm claims pure epsilon = %.4g (its release at mu = %g, the secondary currency) and is audited on a pair of %d "+
 		"candidates (R = %d): user 0's loss is Lmax at the first candidate evaluated and 0 at the others in X, the reverse in X', "+
@@ -144,7 +144,7 @@ func Markdown(cfg Config, rows []Row) string {
 		"in X, Lmax in X' everywhere) the first trial's noisy score, read through OnScore, moves by exactly Lmax/n, so a Gaussian "+
 		"trial claims mu = 1/z and the Laplace trial of dp-select-geometric pure eps_0 = eps/3, from the pinned noise multipliers. "+
 		"A chi-square test in `go test` checks that the drawn numbers of trials follow their distribution, cap included.\n\n",
-		cfg.SelectionMu, cfg.SelectionBudget, cfg.LossBound, TrialSuffix, cfg.TrialRuns)
+		cfg.SelectionMu, cfg.SelectionBudget, cfg.LossBound, trialSuffix, cfg.TrialRuns)
 	fmt.Fprintf(&b, "The safe release of gibo.Safe (`%s`) is audited as a component with its own claim, the release's mu "+
 		"(the run's total mu is that over sqrt(%g), the release's share of mu^2), on spike neighbours: user 0's loss is Lmax = %g at "+
 		"exactly theta0 in X and 0 there in X', and 0 in X and Lmax in X' everywhere else; every other user's is 0. With DP-GIBO's last "+
@@ -153,7 +153,7 @@ func Markdown(cfg Config, rows []Row) string {
 		"of exactly the claim, its population mu. The hybrid's start choice "+
 		"(`%s`, gibo.Hybrid, share %g of mu^2; in d = 1 a choice between theta0 and one uniform point) is audited the same "+
 		"way, its statistic 1 when the chosen start is theta0.\n",
-		DPGIBOSafeRelease, gibo.DefaultReleaseShare, cfg.LossBound, DPGIBOHybridStart, gibo.DefaultStartShare)
+		dpgiboSafeRelease, gibo.DefaultReleaseShare, cfg.LossBound, dpgiboHybridStart, gibo.DefaultStartShare)
 	return b.String()
 }
 

@@ -38,27 +38,24 @@ func (s Setting) String() string {
 	return fmt.Sprintf("%s on %s, d = %d, %d users, n_train = %d, data seed %d", s.Task, s.Data, s.D, s.NUsers, s.NTrain, s.DataSeed)
 }
 
-// Entry is one committed best-known optimum: f* = f(Theta), found as Source says.
-type Entry struct {
+// entry is one committed best-known optimum: f* = f(Theta), found as Source says.
+type entry struct {
 	Setting
 	FStar  float64
 	Source string
 	Theta  []float64
 }
 
-// Committed returns the committed table (table.go), one entry per setting.
-func Committed() []Entry { return slices.Clone(committed) }
-
 // BySetting indexes the committed table (table.go) by setting.
-func BySetting() map[Setting]Entry {
-	m := make(map[Setting]Entry, len(committed))
+func BySetting() map[Setting]entry {
+	m := make(map[Setting]entry, len(committed))
 	for _, e := range committed {
 		m[e.Setting] = e
 	}
 	return m
 }
 
-// Budget is the search budget of a setting, set by the cost of one evaluation (measured
+// budget is the search budget of a setting, set by the cost of one evaluation (measured
 // on this machine: group LASSO 0.2-9 ms, GP regression with 1000 training points 0.11 s, SVR
 // d = 103 0.1-0.3 s). Cheap settings (group LASSO, every quick-suite size) get three starts
 // on the box's diagonal and 8 uniform starts, 100 (d + 1) evaluations each with central
@@ -71,7 +68,7 @@ func BySetting() map[Setting]Entry {
 // evaluations of L-BFGS from its best point with forward differences of step 0.01 (the SMO
 // solution is exact only to its tolerance), no polish. (ctslice-sample's committed 0.0013091
 // came from the box centre and one uniform start, before the screening was added.)
-func Budget(s Setting) optimum.Config {
+func budget(s Setting) optimum.Config {
 	d := s.D
 	switch {
 	case s.Task == "gpreg" && (s.NTrain == 0 || s.NTrain >= 300):
@@ -92,7 +89,7 @@ type Target struct {
 }
 
 // Search recomputes best-known optima: for every target, a long non-private search
-// (package optimum, budget Budget) started also from the committed theta and, for GP regression, from the
+// (package optimum, its budget from budget) started also from the committed theta and, for GP regression, from the
 // data-generating length-scales. Each setting keeps the lower of its committed and new f*.
 // After each setting it writes out/fstar_table.go (every committed entry with the new ones:
 // copy it to experiments/fstar/table.go to commit the values) and out/fstar-search.csv.
@@ -104,7 +101,7 @@ func Search(ctx context.Context, targets []Target, out string, logw io.Writer) e
 		if err != nil {
 			return err
 		}
-		cfg := Budget(tg.Setting)
+		cfg := budget(tg.Setting)
 		cfg.Seed = tg.Setting.DataSeed
 		old, haveOld := table[tg.Setting]
 		if haveOld {
@@ -124,7 +121,7 @@ func Search(ctx context.Context, targets []Target, out string, logw io.Writer) e
 		if err != nil {
 			return fmt.Errorf("f* of %s: %w", tg.Setting, err)
 		}
-		e := Entry{Setting: tg.Setting, FStar: res.F, Theta: res.Theta,
+		e := entry{Setting: tg.Setting, FStar: res.F, Theta: res.Theta,
 			Source: res.Describe(cfg) + fmt.Sprintf(" (%s)", time.Since(start).Round(time.Second))}
 		if haveOld && old.FStar <= res.F {
 			e = old
@@ -135,7 +132,7 @@ func Search(ctx context.Context, targets []Target, out string, logw io.Writer) e
 		}
 		s := e.Setting
 		found = append(found, records.FStar{Task: s.Task, Data: s.Data, D: s.D, NUsers: s.NUsers, NTrain: s.NTrain, FStar: e.FStar, ThetaSource: e.Source})
-		if err := WriteTable(filepath.Join(out, "fstar_table.go"), table); err != nil {
+		if err := writeTable(filepath.Join(out, "fstar_table.go"), table); err != nil {
 			return err
 		}
 		data, err := records.Marshal(found)
@@ -152,21 +149,21 @@ func Search(ctx context.Context, targets []Target, out string, logw io.Writer) e
 	return nil
 }
 
-func describeOld(e Entry, ok bool) string {
+func describeOld(e entry, ok bool) string {
 	if !ok {
 		return "none"
 	}
 	return strconv.FormatFloat(e.FStar, 'g', 10, 64)
 }
 
-// WriteTable writes the Go source of committed holding every entry of table, in a
+// writeTable writes the Go source of committed holding every entry of table, in a
 // fixed order, every float in its shortest exact form.
-func WriteTable(path string, table map[Setting]Entry) error {
-	entries := make([]Entry, 0, len(table))
+func writeTable(path string, table map[Setting]entry) error {
+	entries := make([]entry, 0, len(table))
 	for _, e := range table {
 		entries = append(entries, e)
 	}
-	slices.SortFunc(entries, func(a, b Entry) int {
+	slices.SortFunc(entries, func(a, b entry) int {
 		return strings.Compare(sortKey(a.Setting), sortKey(b.Setting))
 	})
 	var buf bytes.Buffer
@@ -174,7 +171,7 @@ func WriteTable(path string, table map[Setting]Entry) error {
 	buf.WriteString("package fstar\n\n")
 	buf.WriteString("// committed holds the best-known optimum f* of every data setting of the paper,\n")
 	buf.WriteString("// private and quick suites, with the theta attaining it and how it was found.\n")
-	buf.WriteString("var committed = []Entry{\n")
+	buf.WriteString("var committed = []entry{\n")
 	for _, e := range entries {
 		s := e.Setting
 		fmt.Fprintf(&buf, "\t{Setting: Setting{Task: %q, Data: %q, D: %d, NUsers: %d, NTrain: %d, DataSeed: %d},\n",

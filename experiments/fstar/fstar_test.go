@@ -59,11 +59,11 @@ func TestCommittedFStarIsAttainedAtItsTheta(t *testing.T) {
 	}
 }
 
-// The committed table is exactly what WriteTable writes of it: the file is generated, and
+// The committed table is exactly what writeTable writes of it: the file is generated, and
 // writing it back (as -suite=fstar does after each setting) moves no value.
 func TestCommittedTableIsWhatWriteTableWrites(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "table.go")
-	if err := WriteTable(path, BySetting()); err != nil {
+	if err := writeTable(path, BySetting()); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(path)

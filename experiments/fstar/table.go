@@ -4,7 +4,7 @@ package fstar
 
 // committed holds the best-known optimum f* of every data setting of the paper,
 // private and quick suites, with the theta attaining it and how it was found.
-var committed = []Entry{
+var committed = []entry{
 	{Setting: Setting{Task: "bowl", Data: "synthetic", D: 5, NUsers: 200, NTrain: 0, DataSeed: 1},
 		FStar:  0.020637021087182954,
 		Source: "L-BFGS with restarts (central differences) from box centre, 5% of the box, 95% of the box + 8 uniform starts + coordinate grid (25 points, up to 10 sweeps) + Nelder-Mead polish + bound snapping; 6015 evaluations; best from uniform start 2 (0s)",

@@ -27,8 +27,8 @@ import (
 	"dpgibo/internal/boxmap"
 )
 
-// Objective is the part of algo.Objective the search needs (tasks implement it).
-type Objective interface {
+// objective is the part of algo.objective the search needs (tasks implement it).
+type objective interface {
 	Dim() int
 	Bounds() (lo, hi []float64)
 	Users() int
@@ -79,8 +79,8 @@ type Config struct {
 	Log func(format string, args ...any)
 }
 
-// Result is the best point found.
-type Result struct {
+// result is the best point found.
+type result struct {
 	// F is the smallest f(theta) evaluated and Theta its theta (inside the box).
 	F     float64
 	Theta []float64
@@ -93,7 +93,7 @@ type Result struct {
 }
 
 // Describe says in one line how the result was found (the theta_source of fstar.csv).
-func (r Result) Describe(cfg Config) string {
+func (r result) Describe(cfg Config) string {
 	var named []string
 	for _, s := range cfg.Starts {
 		named = append(named, s.Name)
@@ -159,11 +159,11 @@ var errBudget = errors.New("evaluation budget of the local search used")
 
 // search is the state of one Search call.
 type search struct {
-	obj    Objective
+	obj    objective
 	lo, hi []float64
 	losses []float64
 	theta  []float64
-	best   Result
+	best   result
 	err    error // first evaluation error
 	used   int   // evaluations of the current local search
 	limit  int   // cap of the current local search
@@ -250,9 +250,9 @@ func (s *search) status() (optimize.Status, error) {
 // Search runs the local searches and the polish and returns the best point evaluated.
 // It stops between local searches when ctx is cancelled (returning ctx's error) and
 // returns the first evaluation error.
-func Search(ctx context.Context, obj Objective, cfg Config) (Result, error) {
+func Search(ctx context.Context, obj objective, cfg Config) (result, error) {
 	if err := checkSearch(obj, cfg); err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	lo, hi := obj.Bounds()
 	s := &search{obj: obj, lo: lo, hi: hi, losses: make([]float64, obj.Users()), theta: make([]float64, obj.Dim()),
@@ -300,7 +300,7 @@ func Search(ctx context.Context, obj Objective, cfg Config) (Result, error) {
 }
 
 // checkSearch rejects an objective without a proper box or users and starts outside it.
-func checkSearch(obj Objective, cfg Config) error {
+func checkSearch(obj objective, cfg Config) error {
 	d := obj.Dim()
 	lo, hi := obj.Bounds()
 	if d < 1 || len(lo) != d || len(hi) != d || obj.Users() < 1 {

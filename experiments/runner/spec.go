@@ -76,7 +76,7 @@ const (
 )
 
 // AlgoDefaultsRevision numbers algo's zero-value defaults; a "library" cell records it
-// (Cell.DefaultsRevision), so that a change of algo's defaults changes the stems of
+// (cellSpec.DefaultsRevision), so that a change of algo's defaults changes the stems of
 // the cells that ran with them and -resume never mixes the two. Revision 1: B = S/(4 l)
 // fixed, Step = W/(2 sqrt T). Revision 2: B calibrated privately (the lower quartile of the
 // users' gradient norms, 5% of mu^2), Step = W/sqrt(T). Revision 3: the upper quartile

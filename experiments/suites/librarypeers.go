@@ -17,8 +17,8 @@ const LibraryPeers = "library-peers"
 // with algo's defaults).
 var LibraryPeerMus = []num{0.5, 1, 2, inf}
 
-// LibraryPeersPrefix names the library-peers figures: LibraryPeersPrefix + the problem.
-const LibraryPeersPrefix = "library-peers-"
+// libraryPeersPrefix names the library-peers figures: libraryPeersPrefix + the problem.
+const libraryPeersPrefix = "library-peers-"
 
 // libraryPeersFigures returns one figure per problem of defaultsFigures: its
 // "defaults=library" block at algo's current defaults (revision
@@ -38,7 +38,7 @@ func libraryPeersFigures() []runner.Figure {
 			peers := b
 			peers.Methods, peers.Algo = []string{"tpe", "cmaes"}, runner.AlgoConfig{Iters: b.Algo.Iters, Mu: b.Algo.Mu}
 			peers.CellSuite = ""
-			out = append(out, runner.Figure{Name: LibraryPeersPrefix + problem, Blocks: []runner.Block{lib, peers}})
+			out = append(out, runner.Figure{Name: libraryPeersPrefix + problem, Blocks: []runner.Block{lib, peers}})
 			break
 		}
 	}

@@ -13,44 +13,44 @@ import (
 // problems and on four it never used.
 const LibraryPrivate = "library-private"
 
-// LibraryPrivatePrefix names the library-private figures: LibraryPrivatePrefix + the problem.
-const LibraryPrivatePrefix = "library-private-"
+// libraryPrivatePrefix names the library-private figures: libraryPrivatePrefix + the problem.
+const libraryPrivatePrefix = "library-private-"
 
-// LibraryPrivateMus are the privacy levels of the study, at the primary currency.
-var LibraryPrivateMus = []num{0.5, 1, 2}
+// libraryPrivateMus are the privacy levels of the study, at the primary currency.
+var libraryPrivateMus = []num{0.5, 1, 2}
 
-// LibraryPrivateMethods are the study's private methods: DP-GIBO with algo's defaults, its
+// libraryPrivateMethods are the study's private methods: DP-GIBO with algo's defaults, its
 // safe release and the declared hybrid (package private), and fig-private-select's
 // comparators. dp-ucb does not run where d > 50, as in fig-private-select.
-var LibraryPrivateMethods = append([]string{"dpgibo", "dpgibo-safe", "dpgibo-hybrid"}, PrivateSelectMethods...)
+var libraryPrivateMethods = append([]string{"dpgibo", "dpgibo-safe", "dpgibo-hybrid"}, privateSelectMethods...)
 
 // seedsLibraryPrivate: the best method of a (problem, mu) is picked on seeds 1-5 and every
 // method judged on seeds 6-10.
 const seedsLibraryPrivate = 10
 
-// LibraryPrivateNew are the study's problems that no default or rule was chosen on, declared
+// libraryPrivateNew are the study's problems that no default or rule was chosen on, declared
 // before any run of them (docs/library.md): two real public tables and two synthetic
 // problems in regimes the nine do not cover (few users per hyperparameter).
-var LibraryPrivateNew = []string{"anes96", "randhie", "bowl20", "ridge12"}
+var libraryPrivateNew = []string{"anes96", "randhie", "bowl20", "ridge12"}
 
-// LibraryPrivateRound2 are the second round's problems (docs/library.md, "The library's
+// libraryPrivateRound2 are the second round's problems (docs/library.md, "The library's
 // private tuner, second round"), declared before any run of them and used in no earlier
 // choice: a real public table whose loss is a log loss, and three synthetic problems at
 // sizes the first round did not run.
-var LibraryPrivateRound2 = []string{"modechoice", "grouplasso5", "bowl10", "toy60"}
+var libraryPrivateRound2 = []string{"modechoice", "grouplasso5", "bowl10", "toy60"}
 
 // libraryPrivateFigures returns one figure per problem: the nine of the library study, with
-// the task, data, d and T of its "defaults=library" block, then LibraryPrivateNew at T = 20.
-// Each figure is one block: LibraryPrivateMethods at LibraryPrivateMus with algo's current
+// the task, data, d and T of its "defaults=library" block, then libraryPrivateNew at T = 20.
+// Each figure is one block: libraryPrivateMethods at libraryPrivateMus with algo's current
 // defaults for the local methods (every Settings field at its zero value but Iters and Mu,
 // the task's LossBound declared), budget T(d+1), seeds 1-10.
 func libraryPrivateFigures() []runner.Figure {
 	block := func(b runner.Block) runner.Block {
 		b.CellSuite, b.Label = "", ""
 		b.Seeds, b.SeedBase = seedsLibraryPrivate, 0
-		b.Sweep, b.Values = "mu", LibraryPrivateMus
+		b.Sweep, b.Values = "mu", libraryPrivateMus
 		b.Algo = runner.AlgoConfig{Iters: b.Algo.Iters, Mu: 1, Defaults: runner.DefaultsLibrary}
-		b.Methods = slices.Clone(LibraryPrivateMethods)
+		b.Methods = slices.Clone(libraryPrivateMethods)
 		if slices.Max(b.Dims) > 50 {
 			b.Methods = slices.DeleteFunc(b.Methods, func(m string) bool { return m == "dp-ucb" })
 		}
@@ -61,7 +61,7 @@ func libraryPrivateFigures() []runner.Figure {
 		problem, _ := strings.CutPrefix(f.Name, "defaults-")
 		for _, b := range f.Blocks {
 			if b.Algo.Defaults == runner.DefaultsLibrary && b.Algo.Rule == "" {
-				out = append(out, runner.Figure{Name: LibraryPrivatePrefix + problem, Blocks: []runner.Block{block(b)}})
+				out = append(out, runner.Figure{Name: libraryPrivatePrefix + problem, Blocks: []runner.Block{block(b)}})
 				break
 			}
 		}
@@ -72,10 +72,10 @@ func libraryPrivateFigures() []runner.Figure {
 		"bowl20":  {Task: "bowl", Dims: []int{20}, NVal: 50},
 		"ridge12": {Task: "ridge", Dims: []int{12}, NTrain: 50, NVal: 100},
 	}
-	for _, problem := range LibraryPrivateNew {
+	for _, problem := range libraryPrivateNew {
 		b := fresh[problem]
 		b.DataSeed, b.Algo.Iters = 1, 20
-		out = append(out, runner.Figure{Name: LibraryPrivatePrefix + problem, Blocks: []runner.Block{block(b)}})
+		out = append(out, runner.Figure{Name: libraryPrivatePrefix + problem, Blocks: []runner.Block{block(b)}})
 	}
 	round1 := slices.Clone(out)
 	second := map[string]runner.Block{
@@ -84,10 +84,10 @@ func libraryPrivateFigures() []runner.Figure {
 		"bowl10":      {Task: "bowl", Dims: []int{10}, NVal: 100},
 		"toy60":       {Task: "toy", Dims: []int{2}, NVal: 60},
 	}
-	for _, problem := range LibraryPrivateRound2 {
+	for _, problem := range libraryPrivateRound2 {
 		b := second[problem]
 		b.DataSeed, b.Algo.Iters = 1, 20
-		out = append(out, runner.Figure{Name: LibraryPrivatePrefix + problem, Blocks: []runner.Block{block(b)}})
+		out = append(out, runner.Figure{Name: libraryPrivatePrefix + problem, Blocks: []runner.Block{block(b)}})
 	}
 	// dp-auto, the one call, on every problem's block: a figure of its own per problem, so
 	// that the methods' committed figures keep their bytes. The first round's problems keep
@@ -95,20 +95,20 @@ func libraryPrivateFigures() []runner.Figure {
 	// is 0); the second round's keep revision 3, the second round's rule with the selections
 	// at the (epsilon, 1e-5) of mu, which their committed runs used.
 	for i, f := range slices.Clone(out) {
-		problem, _ := strings.CutPrefix(f.Name, LibraryPrivatePrefix)
+		problem, _ := strings.CutPrefix(f.Name, libraryPrivatePrefix)
 		b := f.Blocks[0]
-		b.Methods = []string{AutoMethod}
+		b.Methods = []string{autoMethod}
 		if i >= len(round1) {
 			b.Algo.AutoRevision = 3
 		}
-		out = append(out, runner.Figure{Name: LibraryAutoPrefix + problem, Blocks: []runner.Block{b}})
+		out = append(out, runner.Figure{Name: libraryAutoPrefix + problem, Blocks: []runner.Block{b}})
 	}
 	return out
 }
 
-// LibraryAutoPrefix names the figures of dp-auto, the library's one call, on the study's
-// problems: LibraryAutoPrefix + the problem.
-const LibraryAutoPrefix = "library-auto-"
+// libraryAutoPrefix names the figures of dp-auto, the library's one call, on the study's
+// problems: libraryAutoPrefix + the problem.
+const libraryAutoPrefix = "library-auto-"
 
-// AutoMethod is the registry name of the library's one call.
-const AutoMethod = "dp-auto"
+// autoMethod is the registry name of the library's one call.
+const autoMethod = "dp-auto"

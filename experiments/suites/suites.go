@@ -254,11 +254,11 @@ func designFigures() []runner.Figure {
 	return out
 }
 
-// PrecisionPrefix names the figures of the svr precision study: figure PrecisionPrefix+NAME
+// precisionPrefix names the figures of the svr precision study: figure precisionPrefix+NAME
 // holds the svr blocks of NAME (every method, the same settings and seeds) run with
 // single-precision cross products in the prediction; NAME's committed runs, computed in
 // double precision, are the reference.
-const PrecisionPrefix = "f32-"
+const precisionPrefix = "f32-"
 
 // precisionFigures returns the precision suite, the svr precision study: for every figure of
 // the paper, private and peers suites with svr blocks, those blocks with SVRPrecision
@@ -271,7 +271,7 @@ func precisionFigures() []runner.Figure {
 		figs []runner.Figure
 	}{{Paper, paperFigures()}, {Private, privateFigures()}, {Peers, peersFigures()}} {
 		for _, f := range suite.figs {
-			study := runner.Figure{Name: PrecisionPrefix + f.Name, Theta: f.Theta}
+			study := runner.Figure{Name: precisionPrefix + f.Name, Theta: f.Theta}
 			for _, b := range f.Blocks {
 				// A block that only adds seeds to a figure's curves (a seed raise) adds
 				// nothing to a study with its own seeds.
@@ -306,10 +306,10 @@ func privateFigures() []runner.Figure {
 	}}}
 }
 
-// PrivateSelectMethods are the private comparators of fig-private-select besides DP-GIBO:
+// privateSelectMethods are the private comparators of fig-private-select besides DP-GIBO:
 // the global private baselines, report-noisy-max, the private selections with a random
 // number of trials (Liu and Talwar; Papernot and Steinke) and DP-HyPO.
-var PrivateSelectMethods = []string{"dp-random", "dp-ucb", "dp-rnm", "dp-select-geometric", "dp-select-negbin", "dp-select-poisson", "dp-hypo"}
+var privateSelectMethods = []string{"dp-random", "dp-ucb", "dp-rnm", "dp-select-geometric", "dp-select-negbin", "dp-select-poisson", "dp-hypo"}
 
 // privateSelectFigures returns fig-private-select: DP-GIBO against every private method
 // the paper cites (docs/library.md, "Private comparators"), each at DP-GIBO's evaluation
@@ -322,7 +322,7 @@ var PrivateSelectMethods = []string{"dp-random", "dp-ucb", "dp-rnm", "dp-select-
 // DP-GIBO's, dp-random's and dp-ucb's cells at mu = 1 are fig-private's (same settings) for
 // seeds 1 to 11.
 func privateSelectFigures() []runner.Figure {
-	primary := append(append([]string{"dpgibo"}, PrivateSelectMethods...), "random")
+	primary := append(append([]string{"dpgibo"}, privateSelectMethods...), "random")
 	gdp := []string{"dpgibo", "dp-random", "dp-ucb", "dp-rnm", "dp-select-geometric"}
 	withoutUCB := func(ms []string) []string {
 		return slices.DeleteFunc(slices.Clone(ms), func(m string) bool { return m == "dp-ucb" })

@@ -16,7 +16,7 @@ import (
 	"math/rand/v2"
 )
 
-// Quadratic is a validation objective with per-user quadratic losses
+// quadratic is a validation objective with per-user quadratic losses
 //
 //	L_i(theta) = (Curvature/2) |theta - c_i|^2,   c_i = theta* + Spread*(u_i - mean_k u_k),
 //
@@ -24,12 +24,12 @@ import (
 // f(theta) = (Curvature/2)|theta - theta*|^2 + const, so theta* is its known minimiser
 // (inside the box), f is Curvature-smooth and Curvature-strongly convex, and the
 // suboptimality gap is Gap(theta) = (Curvature/2)|theta - theta*|^2. Every user's gradient
-// Curvature*(theta - c_i) is bounded on the box by GradientBound, a public constant: with
-// Clip >= GradientBound clipping never binds, the theorem's condition B >= B(delta).
+// Curvature*(theta - c_i) is bounded on the box by gradientBound, a public constant: with
+// Clip >= gradientBound clipping never binds, the theorem's condition B >= B(delta).
 // These are the assumptions of the appendix theorem (L-smooth, locally strongly convex,
 // bounded gradients, interior minimum); quadratics are not in the RBF kernel's RKHS, so the
 // surrogate keeps a small gradient bias, measured by the non-private reference runs.
-type Quadratic struct {
+type quadratic struct {
 	dim, users int
 	curvature  float64
 	minimiser  []float64
@@ -37,12 +37,12 @@ type Quadratic struct {
 	lo, hi     []float64
 }
 
-// MinimiserCoord is each coordinate of theta* (the minimiser is MinimiserCoord*(1,...,1)).
-const MinimiserCoord = 0.4
+// minimiserCoord is each coordinate of theta* (the minimiser is minimiserCoord*(1,...,1)).
+const minimiserCoord = 0.4
 
-// NewQuadratic draws the users' centres from rng. spread must lie in [0, 0.2] so that every
+// newQuadratic draws the users' centres from rng. spread must lie in [0, 0.2] so that every
 // centre stays inside the box.
-func NewQuadratic(dim, users int, curvature, spread float64, rng *rand.Rand) (*Quadratic, error) {
+func newQuadratic(dim, users int, curvature, spread float64, rng *rand.Rand) (*quadratic, error) {
 	switch {
 	case dim < 1:
 		return nil, fmt.Errorf("theory: quadratic needs dim >= 1, got %d", dim)
@@ -53,7 +53,7 @@ func NewQuadratic(dim, users int, curvature, spread float64, rng *rand.Rand) (*Q
 	case !(spread >= 0 && spread <= 0.2):
 		return nil, fmt.Errorf("theory: spread must lie in [0, 0.2], got %v", spread)
 	}
-	q := &Quadratic{
+	q := &quadratic{
 		dim: dim, users: users, curvature: curvature,
 		minimiser: make([]float64, dim), centres: make([]float64, users*dim),
 		lo: make([]float64, dim), hi: make([]float64, dim),
@@ -67,29 +67,29 @@ func NewQuadratic(dim, users int, curvature, spread float64, rng *rand.Rand) (*Q
 		}
 	}
 	for j := 0; j < dim; j++ {
-		q.minimiser[j] = MinimiserCoord
+		q.minimiser[j] = minimiserCoord
 		q.hi[j] = 1
 		for i := 0; i < users; i++ {
-			q.centres[i*dim+j] = MinimiserCoord + spread*(q.centres[i*dim+j]-mean[j])
+			q.centres[i*dim+j] = minimiserCoord + spread*(q.centres[i*dim+j]-mean[j])
 		}
 	}
 	return q, nil
 }
 
 // Dim is d.
-func (q *Quadratic) Dim() int { return q.dim }
+func (q *quadratic) Dim() int { return q.dim }
 
 // Bounds returns the box [0, 1]^d.
-func (q *Quadratic) Bounds() (lo, hi []float64) { return q.lo, q.hi }
+func (q *quadratic) Bounds() (lo, hi []float64) { return q.lo, q.hi }
 
 // Users is n.
-func (q *Quadratic) Users() int { return q.users }
+func (q *quadratic) Users() int { return q.users }
 
 // Minimiser returns a copy of theta*.
-func (q *Quadratic) Minimiser() []float64 { return append([]float64(nil), q.minimiser...) }
+func (q *quadratic) Minimiser() []float64 { return append([]float64(nil), q.minimiser...) }
 
 // Losses writes L_i(theta) = (Curvature/2)|theta - c_i|^2 for every user.
-func (q *Quadratic) Losses(theta, dst []float64) error {
+func (q *quadratic) Losses(theta, dst []float64) error {
 	if len(theta) != q.dim || len(dst) != q.users {
 		return fmt.Errorf("theory: Quadratic.Losses: theta has length %d (want %d), dst %d (want %d)", len(theta), q.dim, len(dst), q.users)
 	}
@@ -105,16 +105,16 @@ func (q *Quadratic) Losses(theta, dst []float64) error {
 }
 
 // Gap is the suboptimality gap f(theta) - f(theta*) = (Curvature/2)|theta - theta*|^2.
-func (q *Quadratic) Gap(theta []float64) float64 {
+func (q *quadratic) Gap(theta []float64) float64 {
 	return 0.5 * q.curvature * sqDist(theta, q.minimiser)
 }
 
 // Dist is |theta - theta*|.
-func (q *Quadratic) Dist(theta []float64) float64 { return math.Sqrt(sqDist(theta, q.minimiser)) }
+func (q *quadratic) Dist(theta []float64) float64 { return math.Sqrt(sqDist(theta, q.minimiser)) }
 
-// GradientBound is Curvature*sqrt(d), a bound on every user's gradient norm over the box
+// gradientBound is Curvature*sqrt(d), a bound on every user's gradient norm over the box
 // that holds whatever the data (theta and every centre lie in [0, 1]^d).
-func GradientBound(dim int, curvature float64) float64 {
+func gradientBound(dim int, curvature float64) float64 {
 	return curvature * math.Sqrt(float64(dim))
 }
 

@@ -19,12 +19,12 @@ import (
 // per run), theory.csv (the fitted coefficients), theory.md (the table with the setting and
 // the floor check) and theory.png (gap against n per mu, evaluations against d, with the
 // fitted lines).
-func Run(ctx context.Context, cfg Config, outDir string) error {
+func Run(ctx context.Context, cfg config, outDir string) error {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return err
 	}
-	rows, err := Sweep(ctx, cfg)
+	rows, err := sweep(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func Run(ctx context.Context, cfg Config, outDir string) error {
 	}{
 		{plotting.TheoryFile, sweepCSV},
 		{"theory.csv", fitCSV},
-		{"theory.md", []byte(Markdown(cfg, rows, fitRows))},
+		{"theory.md", []byte(markdown(cfg, rows, fitRows))},
 	} {
 		if err := writeFile(filepath.Join(outDir, f.name), f.data); err != nil {
 			return err
@@ -61,13 +61,13 @@ func Run(ctx context.Context, cfg Config, outDir string) error {
 	return err
 }
 
-// Markdown renders the fitted table and the setting as theory.md.
-func Markdown(cfg Config, rows []rates.SweepRow, fits []rates.FitRow) string {
+// markdown renders the fitted table and the setting as theory.md.
+func markdown(cfg config, rows []rates.SweepRow, fits []rates.FitRow) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Fitted rates\n\n")
 	fmt.Fprintf(&b, "Objective: per-user quadratics L_i(theta) = (%g/2)|theta - c_i|^2 on [0,1]^d, minimiser theta* = %g*(1,...,1), "+
 		"start theta0 = %g*(1,...,1); Clip = %g*sqrt(d) (no clipping), Step = %g, T = %d, gradient-descent step.\n\n",
-		cfg.Curvature, MinimiserCoord, StartCoord, cfg.Curvature, cfg.Step, cfg.Iters)
+		cfg.Curvature, minimiserCoord, startCoord, cfg.Curvature, cfg.Step, cfg.Iters)
 	fmt.Fprintf(&b, "Rate sweep: d = %d, fixed batch %d, noiseless evaluations, n in %v, mu in %v, %d seeds per setting; "+
 		"fits use the mean over seeds of each setting.\n", cfg.RateDim, cfg.RateBatch, cfg.Users, cfg.Mus, cfg.Seeds)
 	fmt.Fprintf(&b, "Evaluation sweep: n = %d, mu = %g, evaluation noise sigma = %g, adaptive batch with BiasTol = d*sigma/sqrt(omega), "+

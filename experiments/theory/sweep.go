@@ -15,9 +15,9 @@ import (
 	"dpgibo/internal/rates"
 )
 
-// Config configures the two sweeps. The zero value of every field means the default given
+// config configures the two sweeps. The zero value of every field means the default given
 // in its comment (DefaultConfig spells them out).
-type Config struct {
+type config struct {
 	// Users is the grid of n of the rate sweep (default 100, 200, 400, 800).
 	Users []int
 	// Mus is the grid of mu of the rate sweep (default 1, 2, 4). Every n is also run at
@@ -67,8 +67,8 @@ type Config struct {
 }
 
 // DefaultConfig is the -suite=theory configuration.
-func DefaultConfig() Config {
-	return Config{
+func DefaultConfig() config {
+	return config{
 		Users:              []int{100, 200, 400, 800},
 		Mus:                []float64{1, 2, 4},
 		RateDim:            2,
@@ -89,7 +89,7 @@ func DefaultConfig() Config {
 }
 
 // QuickConfig is the small sweep of -suite=quick: three n, two mu, three d, few seeds.
-func QuickConfig() Config {
+func QuickConfig() config {
 	c := DefaultConfig()
 	c.Users = []int{100, 200, 800}
 	c.Mus = []float64{1, 4}
@@ -100,7 +100,7 @@ func QuickConfig() Config {
 	return c
 }
 
-func (c Config) withDefaults() (Config, error) {
+func (c config) withDefaults() (config, error) {
 	d := DefaultConfig()
 	if len(c.Users) == 0 {
 		c.Users = d.Users
@@ -184,7 +184,7 @@ type setting struct {
 }
 
 // settings lists every run of both sweeps in a fixed order.
-func (c Config) settings() []setting {
+func (c config) settings() []setting {
 	var out []setting
 	mus := append(append([]float64(nil), c.Mus...), math.Inf(1))
 	for _, n := range c.Users {
@@ -209,21 +209,21 @@ func (c Config) settings() []setting {
 // runOne runs DP-GIBO once. The data (users' centres) and the evaluation noise depend on
 // (sweep, d, n, seed) only, so that runs at different mu see the same data; the privacy
 // noise and design randomness also depend on mu.
-func (c Config) runOne(ctx context.Context, st setting) (rates.SweepRow, error) {
+func (c config) runOne(ctx context.Context, st setting) (rates.SweepRow, error) {
 	sweepID := uint64(1)
 	if st.sweep == rates.EvalSweep {
 		sweepID = 2
 	}
 	dataKey := sweepID<<56 | uint64(st.dim)<<40 | uint64(st.users)<<16 | uint64(st.seed)
-	q, err := NewQuadratic(st.dim, st.users, c.Curvature, c.Spread, rand.New(rand.NewPCG(c.Seed, dataKey)))
+	q, err := newQuadratic(st.dim, st.users, c.Curvature, c.Spread, rand.New(rand.NewPCG(c.Seed, dataKey)))
 	if err != nil {
 		return rates.SweepRow{}, err
 	}
 	var obj algo.Objective = q
 	if st.noiseStd > 0 {
-		obj = &noisyQuadratic{Quadratic: q, std: st.noiseStd, rng: rand.New(rand.NewPCG(c.Seed^0x6e6f697365, dataKey))}
+		obj = &noisyQuadratic{quadratic: q, std: st.noiseStd, rng: rand.New(rand.NewPCG(c.Seed^0x6e6f697365, dataKey))}
 	}
-	clip := GradientBound(st.dim, c.Curvature)
+	clip := gradientBound(st.dim, c.Curvature)
 	s := algo.Settings{
 		Iters: c.Iters, Batch: st.batch, BiasTol: st.biasTol, MaxBatch: st.maxBatch,
 		Clipping: algo.FixedClip(clip), Mu: st.mu, NoiseStd: st.noiseStd, Step: c.Step, StepRule: algo.GradientDescent,
@@ -234,7 +234,7 @@ func (c Config) runOne(ctx context.Context, st setting) (rates.SweepRow, error) 
 		DesignStarts: 3, DesignEvals: 60, DesignRefine: algo.RefineJoint, MaxKept: -1}
 	theta0 := make([]float64, st.dim)
 	for j := range theta0 {
-		theta0[j] = StartCoord
+		theta0[j] = startCoord
 	}
 	capped, firstBatch := 0, 0
 	cb := func(it algo.Iteration) error {
@@ -259,19 +259,19 @@ func (c Config) runOne(ctx context.Context, st setting) (rates.SweepRow, error) 
 	}, nil
 }
 
-// StartCoord is each coordinate of theta^(0), a data-independent start at distance
+// startCoord is each coordinate of theta^(0), a data-independent start at distance
 // 0.4*sqrt(d) from theta*.
-const StartCoord = 0.8
+const startCoord = 0.8
 
 // noisyQuadratic adds N(0, std^2) evaluation noise to every per-user loss.
 type noisyQuadratic struct {
-	*Quadratic
+	*quadratic
 	std float64
 	rng *rand.Rand
 }
 
 func (q *noisyQuadratic) Losses(theta, dst []float64) error {
-	if err := q.Quadratic.Losses(theta, dst); err != nil {
+	if err := q.quadratic.Losses(theta, dst); err != nil {
 		return err
 	}
 	for i := range dst {
@@ -280,9 +280,9 @@ func (q *noisyQuadratic) Losses(theta, dst []float64) error {
 	return nil
 }
 
-// Sweep runs both sweeps and returns one rates.SweepRow per run, in a fixed order whatever
+// sweep runs both sweeps and returns one rates.SweepRow per run, in a fixed order whatever
 // Workers is.
-func Sweep(ctx context.Context, cfg Config) ([]rates.SweepRow, error) {
+func sweep(ctx context.Context, cfg config) ([]rates.SweepRow, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ import (
 func TestQuadraticGapAndGradientBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, d := range []int{1, 3, 6} {
-		q, err := NewQuadratic(d, 50, 2, 0.2, rng)
+		q, err := newQuadratic(d, 50, 2, 0.2, rng)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +30,7 @@ func TestQuadraticGapAndGradientBound(t *testing.T) {
 			return mean
 		}
 		fStar := lossesAt(q.Minimiser())
-		bound := GradientBound(d, 2)
+		bound := gradientBound(d, 2)
 		for k := 0; k < 20; k++ {
 			theta := make([]float64, d)
 			for j := range theta {
@@ -66,17 +66,17 @@ func TestQuadraticGapAndGradientBound(t *testing.T) {
 			}
 		}
 	}
-	if _, err := NewQuadratic(2, 10, 2, 0.5, rng); err == nil {
+	if _, err := newQuadratic(2, 10, 2, 0.5, rng); err == nil {
 		t.Error("spread 0.5: no error")
 	}
 }
 
 func TestConfigValidation(t *testing.T) {
-	for name, mutate := range map[string]func(*Config){
-		"step above 1/L": func(c *Config) { c.Step = 1 },
-		"one n":          func(c *Config) { c.Users = []int{100, 100} },
-		"two d":          func(c *Config) { c.Dims = []int{1, 2} },
-		"mu inf":         func(c *Config) { c.Mus = []float64{1, math.Inf(1)} },
+	for name, mutate := range map[string]func(*config){
+		"step above 1/L": func(c *config) { c.Step = 1 },
+		"one n":          func(c *config) { c.Users = []int{100, 100} },
+		"two d":          func(c *config) { c.Dims = []int{1, 2} },
+		"mu inf":         func(c *config) { c.Mus = []float64{1, math.Inf(1)} },
 	} {
 		c := QuickConfig()
 		mutate(&c)
@@ -87,7 +87,7 @@ func TestConfigValidation(t *testing.T) {
 }
 
 // tinyConfig is a sweep of a second or two.
-func tinyConfig() Config {
+func tinyConfig() config {
 	c := QuickConfig()
 	c.Users = []int{100, 400}
 	c.Mus = []float64{1, 4}
@@ -122,7 +122,7 @@ func TestRunWritesOutputsAndFitsFallingGap(t *testing.T) {
 	if want := 1 + 3 + 3 + 2 + 2 + 2; len(recs) != want {
 		t.Errorf("theory.csv has %d lines, want %d", len(recs), want)
 	}
-	rows, err := Sweep(context.Background(), cfg)
+	rows, err := sweep(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestSweepIndependentOfWorkers(t *testing.T) {
 	var out [2][]rates.SweepRow
 	for i, w := range []int{1, 2} {
 		cfg.Workers = w
-		rows, err := Sweep(context.Background(), cfg)
+		rows, err := sweep(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

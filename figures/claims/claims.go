@@ -130,7 +130,7 @@ func (s Side) String() string {
 
 // Claim is one test of a statement: two sides (or a trend), a kind, a metric and a margin,
 // judged on one figure. Claims are declared in code (Statements) before the runs whose
-// results judge them; ClaimsHash pins their judged content.
+// results judge them; Hash pins their judged content (the claims_hash of claims.csv).
 type Claim struct {
 	// ID is unique, e.g. fig1-dp-tracks-gibo-d20.
 	ID string

@@ -2,11 +2,11 @@ package claims
 
 import "fmt"
 
-// TrackMargin is delta of every "tracks", "competitive", "roughly the same", "no better
+// trackMargin is delta of every "tracks", "competitive", "roughly the same", "no better
 // than", "substantially" and "significant" claim: a tenth of the setting's start gap G0 =
 // median over seeds of f(theta0) - f* (0.10 on the normalised-regret scale). Declared with
 // the claims, before the runs that judge them.
-const TrackMargin = 0.10
+const trackMargin = 0.10
 
 // Asides: why a claim is shown beside a statement without deciding it.
 const (
@@ -88,7 +88,7 @@ func paperFig1() []Statement {
 		Sentence: "Random search is competitive in low dimensions"}
 	for _, m := range []string{"gibo", "dpgibo"} {
 		competitive.Claims = append(competitive.Claims, Claim{ID: "fig1-random-not-worse-than-" + m + "-d2", Figure: "fig1",
-			Kind: NotWorse, Margin: TrackMargin, A: side("random", 2), B: side(m, 2)})
+			Kind: NotWorse, Margin: trackMargin, A: side("random", 2), B: side(m, 2)})
 	}
 	degrades := Statement{ID: "fig1-caption-random-degrades", Source: srcFig1,
 		Sentence: "but degrades sharply as d grows"}
@@ -105,20 +105,20 @@ func paperFig1() []Statement {
 		Sentence: "In contrast, DP-GIBO closely tracks its non-private counterpart (GIBO) throughout, paying only a modest privacy cost."}
 	for _, d := range []int{2, 10, 20} {
 		tracks.Claims = append(tracks.Claims, Claim{ID: fmt.Sprintf("fig1-dp-tracks-gibo-d%d", d), Figure: "fig1",
-			Kind: NotWorse, Margin: TrackMargin, A: side("dpgibo", d), B: side("gibo", d)})
+			Kind: NotWorse, Margin: trackMargin, A: side("dpgibo", d), B: side("gibo", d)})
 	}
 	curse := Statement{ID: "intro-curse-random-not-dp", Source: srcIntro,
 		Sentence: "Figure 1 illustrates this scaling behavior on a private group LASSO tuning task, where the curse of dimensionality clearly affects random search but not DP-GIBO.",
 		Refs:     []string{"fig1-random-degrades-more-than-dpgibo-d2-d10", "fig1-random-degrades-more-than-dpgibo-d2-d20"}}
 	for _, d := range []int{10, 20} {
 		curse.Claims = append(curse.Claims, Claim{ID: fmt.Sprintf("fig1-dp-regret-not-worse-d%d-than-d2", d), Figure: "fig1",
-			Kind: NotWorse, Margin: TrackMargin, Metric: MetricRegret, A: side("dpgibo", d), B: side("dpgibo", 2)})
+			Kind: NotWorse, Margin: trackMargin, Metric: MetricRegret, A: side("dpgibo", d), B: side("dpgibo", 2)})
 	}
 	allCompetitive := Statement{ID: "s4.1-d2-all-competitive", Source: srcS41,
 		Sentence: "At d = 2 all three methods are competitive: the search space is small enough that uniform sampling finds configurations comparable to those identified by GIBO and DP-GIBO."}
 	for _, p := range [][2]string{{"random", "gibo"}, {"random", "dpgibo"}, {"dpgibo", "gibo"}} {
 		allCompetitive.Claims = append(allCompetitive.Claims, Claim{ID: fmt.Sprintf("fig1-%s-like-%s-d2", p[0], p[1]), Figure: "fig1",
-			Kind: Equivalent, Margin: TrackMargin, A: side(p[0], 2), B: side(p[1], 2)})
+			Kind: Equivalent, Margin: trackMargin, A: side(p[0], 2), B: side(p[1], 2)})
 	}
 	progress := Statement{ID: "s4.1-local-progress", Source: srcS41,
 		Sentence: "As d grows, random search degrades sharply, while GIBO and DP-GIBO continue to make meaningful progress at d = 10 and d = 20 by exploiting local gradient information rather than relying on global coverage.",
@@ -126,7 +126,7 @@ func paperFig1() []Statement {
 	for _, m := range []string{"gibo", "dpgibo"} {
 		for _, d := range []int{10, 20} {
 			progress.Claims = append(progress.Claims,
-				Claim{ID: fmt.Sprintf("fig1-%s-progress-d%d", m, d), Figure: "fig1", Kind: Lower, Margin: TrackMargin,
+				Claim{ID: fmt.Sprintf("fig1-%s-progress-d%d", m, d), Figure: "fig1", Kind: Lower, Margin: trackMargin,
 					A: side(m, d), B: at(side(m, d), AtStart), Contrast: []string{"random"}},
 				Claim{ID: fmt.Sprintf("fig1-%s-below-random-d%d", m, d), Figure: "fig1", Kind: Lower,
 					A: side(m, d), B: side("random", d)})
@@ -139,7 +139,7 @@ func paperFig1() []Statement {
 		Sentence: "indicating that the privacy cost of our method does not compound with d"}
 	for _, d := range []int{10, 20} {
 		compound.Claims = append(compound.Claims, Claim{ID: fmt.Sprintf("fig1-privacy-cost-not-worse-d%d-than-d2", d), Figure: "fig1",
-			Kind: NotWorse, Margin: TrackMargin, Metric: MetricRegret,
+			Kind: NotWorse, Margin: trackMargin, Metric: MetricRegret,
 			A: Side{Method: "dpgibo", Minus: "gibo", D: d}, B: Side{Method: "dpgibo", Minus: "gibo", D: 2}})
 	}
 	hypo := Statement{ID: "s4.1-dp-hypo-like-random", Source: srcS41, Substitute: subHyPO,
@@ -167,13 +167,13 @@ func paperFig2a() []Statement {
 		Sentence: "at low dimensions, all three methods are competitive"}
 	for _, p := range [][2]string{{"dpgibo", "random"}, {"dpgibo", "ucb"}, {"random", "ucb"}} {
 		low.Claims = append(low.Claims, claims(Claim{ID: fmt.Sprintf("%s-like-%s-d2", p[0], p[1]),
-			Kind: Equivalent, Margin: TrackMargin, A: side(p[0], 2), B: side(p[1], 2)})...)
+			Kind: Equivalent, Margin: trackMargin, A: side(p[0], 2), B: side(p[1], 2)})...)
 	}
 	grows := Statement{ID: "s4.2-dp-progress-others-plateau", Source: srcS42,
 		Sentence: "but as d grows, DP-GIBO continues to make rapid progress while Random Search and Global BO plateau early at higher validation losses"}
 	for _, d := range []int{5, 10} {
 		grows.Claims = append(grows.Claims, claims(
-			Claim{ID: fmt.Sprintf("dp-progress-d%d", d), Kind: Lower, Margin: TrackMargin,
+			Claim{ID: fmt.Sprintf("dp-progress-d%d", d), Kind: Lower, Margin: trackMargin,
 				A: side("dpgibo", d), B: at(side("dpgibo", d), AtStart), Contrast: []string{"random", "ucb"}},
 			// "continues to make ... progress": the second half of the budget still lowers the
 			// loss (a plain direction; the plateau claims below carry the contrast).
@@ -182,7 +182,7 @@ func paperFig2a() []Statement {
 		for _, base := range []string{"random", "ucb"} {
 			grows.Claims = append(grows.Claims, claims(
 				Claim{ID: fmt.Sprintf("dp-below-%s-d%d", base, d), Kind: Lower, A: side("dpgibo", d), B: side(base, d)},
-				Claim{ID: fmt.Sprintf("%s-plateaus-d%d", base, d), Kind: NotWorse, Margin: TrackMargin,
+				Claim{ID: fmt.Sprintf("%s-plateaus-d%d", base, d), Kind: NotWorse, Margin: trackMargin,
 					A: at(side(base, d), AtHalf), B: side(base, d), Contrast: []string{"dpgibo"}})...)
 		}
 	}
@@ -190,7 +190,7 @@ func paperFig2a() []Statement {
 		Sentence: "Local private BO does not suffer from the curse of dimensionality."}
 	for _, d := range []int{5, 10} {
 		title.Claims = append(title.Claims, claims(Claim{ID: fmt.Sprintf("dp-regret-not-worse-d%d-than-d2", d),
-			Kind: NotWorse, Margin: TrackMargin, Metric: MetricRegret, A: side("dpgibo", d), B: side("dpgibo", 2)})...)
+			Kind: NotWorse, Margin: trackMargin, Metric: MetricRegret, A: side("dpgibo", d), B: side("dpgibo", 2)})...)
 	}
 	rapid := Statement{ID: "fig2-caption-dp-converges-rapidly", Source: srcFig2,
 		Sentence: "(a) DP-GIBO converges rapidly across all dimensions",
@@ -199,10 +199,10 @@ func paperFig2a() []Statement {
 			"The post-hoc reading fig2-caption-dp-converges-rapidly-own keeps DP-GIBO's own half-budget claims only."}
 	for _, d := range []int{2, 5, 10} {
 		rapid.Claims = append(rapid.Claims, claims(Claim{ID: fmt.Sprintf("dp-half-like-final-d%d", d), Kind: NotWorse,
-			Margin: TrackMargin, A: at(side("dpgibo", d), AtHalf), B: side("dpgibo", d), Contrast: []string{"random", "ucb"}})...)
+			Margin: trackMargin, A: at(side("dpgibo", d), AtHalf), B: side("dpgibo", d), Contrast: []string{"random", "ucb"}})...)
 		for _, base := range []string{"random", "ucb"} {
 			rapid.Claims = append(rapid.Claims, claims(Claim{ID: fmt.Sprintf("dp-half-not-worse-than-%s-final-d%d", base, d),
-				Kind: NotWorse, Margin: TrackMargin, A: at(side("dpgibo", d), AtHalf), B: side(base, d)})...)
+				Kind: NotWorse, Margin: trackMargin, A: at(side("dpgibo", d), AtHalf), B: side(base, d)})...)
 		}
 	}
 	higher := Statement{ID: "fig2-caption-others-plateau-higher", Source: srcFig2,
@@ -220,7 +220,7 @@ func paperFig2a() []Statement {
 			"fig2a-b3-ucb-substantially-above-dp-d5", "fig2a-b3-ucb-substantially-above-dp-d10"}}
 	globalBO := Statement{ID: "s4.3-global-bo-no-better-than-random", Source: srcS43,
 		Sentence: "Moreover, as already seen in Figure 2(a), Global BO performs no better than random search at high dimensions",
-		Claims: claims(Claim{ID: "ucb-no-better-than-random-d10", Kind: NotWorse, Margin: TrackMargin,
+		Claims: claims(Claim{ID: "ucb-no-better-than-random-d10", Kind: NotWorse, Margin: trackMargin,
 			A: side("random", 10), B: side("ucb", 10), Contrast: []string{"gibo", "dpgibo"}, ContrastB: true})}
 	// Group LASSO at d = 10 and 20 against random search (fig1 has no global BO).
 	for _, d := range []int{10, 20} {
@@ -238,7 +238,7 @@ func paperSVR() []Statement {
 	svr := func(s Side) Side { s.Task = "svr"; return s }
 	caption := Statement{ID: "fig2-caption-svr", Source: srcFig2, Substitute: subFig2b,
 		Sentence: "(b) Tuning a Kernel SVM in d = 103 dimensions: DP-GIBO closely matches its non-private counterpart GIBO and clearly outperforms Random Search."}
-	caption.Claims = append(caption.Claims, onFigures(Claim{ID: "dp-tracks-gibo", Kind: NotWorse, Margin: TrackMargin, A: dp, B: gibo},
+	caption.Claims = append(caption.Claims, onFigures(Claim{ID: "dp-tracks-gibo", Kind: NotWorse, Margin: trackMargin, A: dp, B: gibo},
 		[]string{"fig2b", "fig2b-real"}, []string{asideReal})...)
 	caption.Claims = append(caption.Claims, onFigures(Claim{ID: "dp-below-random", Kind: Lower, A: dp, B: random},
 		[]string{"fig2b", "fig2b-real"}, []string{asideReal})...)
@@ -259,7 +259,7 @@ func paperSVR() []Statement {
 	}
 	return []Statement{caption,
 		text("dp-tracks-gibo-mu1", "As shown in Figure 2(b), DP-GIBO closely tracks the non-private GIBO baseline even at mu = 1",
-			Claim{Kind: NotWorse, Margin: TrackMargin, A: dp, B: gibo}),
+			Claim{Kind: NotWorse, Margin: trackMargin, A: dp, B: gibo}),
 		text("dp-below-random-throughout", "and clearly outperforms random search throughout.",
 			Claim{Kind: Lower, A: dp, B: random, Throughout: true}),
 		text("private-gap-uniformly-larger", "The private suboptimality gap remains uniformly larger than the non-private one",
@@ -270,8 +270,8 @@ func paperSVR() []Statement {
 		{ID: "app-svr-converge", Source: srcAppSVR, Substitute: subFig2b,
 			Sentence: "showing that the estimates converge to an optimum",
 			Claims: []Claim{
-				{ID: "fig2b-dp-half-like-final", Figure: "fig2b", Kind: NotWorse, Margin: TrackMargin, A: at(dp, AtHalf), B: dp},
-				{ID: "fig2b-gibo-half-like-final", Figure: "fig2b", Kind: NotWorse, Margin: TrackMargin, A: at(gibo, AtHalf), B: gibo},
+				{ID: "fig2b-dp-half-like-final", Figure: "fig2b", Kind: NotWorse, Margin: trackMargin, A: at(dp, AtHalf), B: dp},
+				{ID: "fig2b-gibo-half-like-final", Figure: "fig2b", Kind: NotWorse, Margin: trackMargin, A: at(gibo, AtHalf), B: gibo},
 			}},
 		{ID: "app-svr-oscillate", Source: srcAppSVR,
 			Sentence:    "and then oscillate around it, as typically occurs when optimizing with noisy gradient descent.",
@@ -298,21 +298,21 @@ func paperAppendixGP() []Statement {
 				Increasing: true}}},
 		{ID: "app-gp-eps-03-like-05", Source: srcAppGP,
 			Sentence: "decreasing epsilon past the point where the privacy error dominates bias error ceases to improve performance; this can be seen in epsilon = 0.3 and epsilon = 0.5 producing roughly the same final loss",
-			Claims: []Claim{{ID: "fig3ab-eps03-like-eps05", Figure: "fig3ab", Kind: Equivalent, Margin: TrackMargin,
+			Claims: []Claim{{ID: "fig3ab-eps03-like-eps05", Figure: "fig3ab", Kind: Equivalent, Margin: trackMargin,
 				A: cfg(dp15, "bias_tol=0.3"), B: cfg(dp15, "bias_tol=0.5"), ContrastConfigs: []string{"bias_tol=2"}}}},
 		{ID: "app-gp-privacy-cost", Source: srcAppGP,
 			Sentence: "It is clear that in our moderate n (700) example, high levels of privacy come at a significant suboptimality gap cost.",
 			Claims: []Claim{
-				{ID: "fig3c-mu0.1-above-no-privacy", Figure: "fig3c", Kind: Higher, Margin: TrackMargin,
+				{ID: "fig3c-mu0.1-above-no-privacy", Figure: "fig3c", Kind: Higher, Margin: trackMargin,
 					A: cfg(dp15, "mu=0.1"), B: cfg(dp15, "mu=+Inf")},
-				{ID: "fig3c-mu0.5-above-no-privacy", Figure: "fig3c", Kind: Higher, Margin: TrackMargin,
+				{ID: "fig3c-mu0.5-above-no-privacy", Figure: "fig3c", Kind: Higher, Margin: trackMargin,
 					A: cfg(dp15, "mu=0.5"), B: cfg(dp15, "mu=+Inf")},
 			}},
 		{ID: "app-gp-low-noise-like-none", Source: srcAppGP,
 			Sentence: "The plot indicates that the noiseless and low noise regimes perform similarly",
 			Claims: []Claim{
-				{ID: "fig3d-noise-0.001-like-none", Figure: "fig3d", Kind: Equivalent, Margin: TrackMargin, A: noise("0.001"), B: noise("0")},
-				{ID: "fig3d-noise-0.01-like-none", Figure: "fig3d", Kind: Equivalent, Margin: TrackMargin, A: noise("0.01"), B: noise("0")},
+				{ID: "fig3d-noise-0.001-like-none", Figure: "fig3d", Kind: Equivalent, Margin: trackMargin, A: noise("0.001"), B: noise("0")},
+				{ID: "fig3d-noise-0.01-like-none", Figure: "fig3d", Kind: Equivalent, Margin: trackMargin, A: noise("0.01"), B: noise("0")},
 			}},
 		{ID: "app-gp-large-noise-suffers", Source: srcAppGP,
 			Sentence: "whereas the large noise regime suffers.",
@@ -332,7 +332,7 @@ func paperAppendixGP() []Statement {
 		{ID: "app-sigma-over-viable", Source: srcAppMis,
 			Sentence: "The sigma = 1.0 setting makes our estimate conservative but still viable",
 			Claims: []Claim{{ID: "misspec-over-not-worse-than-random", Figure: "noise-misspec", Kind: NotWorse,
-				Margin: TrackMargin, A: over, B: random}}},
+				Margin: trackMargin, A: over, B: random}}},
 		{ID: "app-sigma-under-worse-than-random", Source: srcAppMis,
 			Sentence: "whereas underestimating the noise parameter leads to worse performance than a random search.",
 			Claims:   []Claim{{ID: "misspec-under-above-random", Figure: "noise-misspec", Kind: Higher, A: under, B: random}}},
@@ -372,7 +372,7 @@ func privateClaims(prefix, mu string, kind Kind, margin float64) []Claim {
 
 // selectSettings are fig-private-select's settings where contribution (3) and the
 // discussion's "outperforms" are judged (fig-private's), with the private comparators run
-// there: every one of PrivateSelectMethods (dp-ucb is not run on SVR).
+// there: every one of suites' privateSelectMethods (dp-ucb is not run on SVR).
 var selectSettings = []struct {
 	task string
 	d    int
@@ -423,10 +423,10 @@ func hypoClaims() []Claim {
 		for _, d := range s.dims {
 			hypo := Side{Task: s.task, Method: "dp-hypo", Config: "mu=1", D: d}
 			out = append(out, Claim{ID: fmt.Sprintf("fig-private-select-hypo-like-random-%s-d%d", s.task, d), Figure: "fig-private-select",
-				Kind: Equivalent, Margin: TrackMargin, A: hypo, B: Side{Task: s.task, Method: "random", D: d}})
+				Kind: Equivalent, Margin: trackMargin, A: hypo, B: Side{Task: s.task, Method: "random", D: d}})
 			for _, m := range []string{"dp-select-geometric", "dp-select-negbin", "dp-select-poisson"} {
 				out = append(out, Claim{ID: fmt.Sprintf("fig-private-select-hypo-like-%s-%s-d%d", m, s.task, d), Figure: "fig-private-select",
-					Kind: Equivalent, Margin: TrackMargin, A: hypo, B: Side{Task: s.task, Method: m, Config: "mu=1", D: d}})
+					Kind: Equivalent, Margin: trackMargin, A: hypo, B: Side{Task: s.task, Method: m, Config: "mu=1", D: d}})
 			}
 		}
 	}
@@ -447,7 +447,7 @@ func ucbBoundClaims() []Claim {
 	var out []Claim
 	for _, d := range []int{2, 5, 10} {
 		out = append(out, Claim{ID: fmt.Sprintf("fig-private-ucb-bounds-dp-ucb-gpreg-d%d", d), Figure: "fig-private",
-			Kind: NotWorse, Margin: TrackMargin,
+			Kind: NotWorse, Margin: trackMargin,
 			A: Side{Task: "gpreg", Method: "ucb", D: d}, B: Side{Task: "gpreg", Method: "dp-ucb", Config: "mu=1", D: d}})
 	}
 	return out
@@ -476,7 +476,7 @@ func paperPrivate() []Statement {
 				// final loss not worse than the fixed batch's; d = 15, the appendix's GP setting.
 				{ID: "speedup-adaptive-fewer-evals", Figure: "speedup", Kind: Lower, Metric: MetricEvals,
 					A: cfg(side("dpgibo", 15), "bias_tol=0.5"), B: cfg(side("dpgibo", 15), "bias_tol=0")},
-				{ID: "speedup-adaptive-not-worse", Figure: "speedup", Kind: NotWorse, Margin: TrackMargin,
+				{ID: "speedup-adaptive-not-worse", Figure: "speedup", Kind: NotWorse, Margin: trackMargin,
 					A: cfg(side("dpgibo", 15), "bias_tol=0.5"), B: cfg(side("dpgibo", 15), "bias_tol=0")},
 			}},
 		{ID: "s4.2-ucb-optimistic-lower-bound", Source: srcS42,
@@ -603,7 +603,7 @@ func ownStatements() []Statement {
 	}{{"grouplasso", 10}, {"grouplasso", 20}, {"gpreg", 5}, {"gpreg", 10}, {"svr", 103}} {
 		for _, peer := range []string{"tpe", "cmaes"} {
 			peers = append(peers, Claim{ID: fmt.Sprintf("fig-peers-%s-d%d-dp-not-worse-than-%s", s.task, s.d, peer), Figure: "fig-peers",
-				Kind: NotWorse, Margin: TrackMargin,
+				Kind: NotWorse, Margin: trackMargin,
 				A: Side{Task: s.task, Method: "dpgibo", Config: "mu=1", D: s.d}, B: Side{Task: s.task, Method: peer, D: s.d}})
 		}
 	}

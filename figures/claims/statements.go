@@ -103,7 +103,7 @@ func Check(sts []Statement) error {
 	return nil
 }
 
-// claimRules names the judging rules that ClaimsHash pins beside the claims themselves.
+// claimRules names the judging rules that Hash pins beside the claims themselves.
 const claimRules = "v2: attainability control (the better side of a directional margin claim at f*, p x k <= alpha, else inconclusive); " +
 	"log-gap metric log(max((f - f*)/G0, 1e-3)); v1: margins in units of G0 = median(f(theta0) - f*); paired Wilcoxon within task, data and d " +
 	"for one method or DP-GIBO vs GIBO, else Mann-Whitney; Holm per figure at alpha 0.05; " +

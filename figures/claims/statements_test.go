@@ -16,9 +16,9 @@ func TestConditions(t *testing.T) {
 		{Claim{Figure: "fig-private-select", Metric: MetricLogGap, Margin: SubstantialMargin, A: Side{Config: "mu=1"}, B: Side{Config: "mu=1"}},
 			[]string{"currency: each comparator at the (epsilon, 1e-5) of DP-GIBO's mu", `"substantially": a gap to f* at most half the other's`}},
 		{Claim{Figure: "fig-private-select", A: Side{Config: "currency=gdp,mu=1"}}, []string{"currency: equal mu-GDP"}},
-		{Claim{Figure: "fig2a-b3", Margin: TrackMargin}, []string{"clip: B = 3, fixed before fig2a's first runs"}},
+		{Claim{Figure: "fig2a-b3", Margin: trackMargin}, []string{"clip: B = 3, fixed before fig2a's first runs"}},
 		{Claim{Figure: "noise-misspec"}, []string{"clip: the noise-floor rule B = 2 sigma/l"}},
-		{Claim{Figure: "fig1", Metric: MetricLogGap, Margin: TrackMargin}, nil},
+		{Claim{Figure: "fig1", Metric: MetricLogGap, Margin: trackMargin}, nil},
 	} {
 		if got := Conditions(c.claim); !slices.Equal(got, c.want) {
 			t.Errorf("%s: conditions %q, want %q", c.claim.Figure, got, c.want)

@@ -9,15 +9,15 @@ import (
 	"dpgibo/internal/records"
 )
 
-// BandLevel is the confidence level of the bands drawn around every median.
-const BandLevel = 0.95
+// bandLevel is the confidence level of the bands drawn around every median.
+const bandLevel = 0.95
 
-// Band is a curve summarised over seeds: at every X, the median of the seeds' values and
+// band is a curve summarised over seeds: at every X, the median of the seeds' values and
 // the distribution-free confidence interval of that median (order statistics, at
-// BandLevel; stats.MedianCI), so that a band shows how well the seeds pin the median down.
-// With too few seeds for BandLevel (fewer than 6 at 95%) no such interval exists and
+// bandLevel; stats.MedianCI), so that a band shows how well the seeds pin the median down.
+// With too few seeds for bandLevel (fewer than 6 at 95%) no such interval exists and
 // [Lo, Hi] is the range of the seeds, as stats.MedianCI returns it; Coverage tells which.
-type Band struct {
+type band struct {
 	X, Median, Lo, Hi []float64
 	// Seeds is the number of replications summarised.
 	Seeds int
@@ -26,24 +26,24 @@ type Band struct {
 	Coverage float64
 }
 
-// IsCI reports whether [Lo, Hi] is a confidence interval of the median at BandLevel, and
+// IsCI reports whether [Lo, Hi] is a confidence interval of the median at bandLevel, and
 // not merely the range of too few seeds.
-func (b Band) IsCI() bool { return isCI(b.Coverage) }
+func (b band) IsCI() bool { return isCI(b.Coverage) }
 
 // isCI reports whether an interval of the median with this coverage (stats.MedianCI) may be
-// called a BandLevel confidence interval.
-func isCI(coverage float64) bool { return coverage >= BandLevel }
+// called a bandLevel confidence interval.
+func isCI(coverage float64) bool { return coverage >= bandLevel }
 
 // point is one (x, y) of one seed's series.
 type point struct{ x, y float64 }
 
-// summarise turns one series per seed into a Band. Each series is a step function: at x its
+// summarise turns one series per seed into a band. Each series is a step function: at x its
 // value is that of its last point with abscissa <= x (the released theta does not change
 // between reports). The grid is the union of the series' abscissae from the first x at
 // which every seed has reported.
-func summarise(series map[int][]point) Band {
+func summarise(series map[int][]point) band {
 	if len(series) == 0 {
-		return Band{}
+		return band{}
 	}
 	seeds := make([]int, 0, len(series))
 	start := math.Inf(-1)
@@ -61,7 +61,7 @@ func summarise(series map[int][]point) Band {
 	sort.Ints(seeds)
 	sort.Float64s(grid)
 	grid = slices.Compact(grid)
-	b := Band{Seeds: len(seeds), Coverage: 1}
+	b := band{Seeds: len(seeds), Coverage: 1}
 	vals := make([]float64, len(seeds))
 	pos := make([]int, len(seeds))
 	for _, x := range grid {
@@ -75,7 +75,7 @@ func summarise(series map[int][]point) Band {
 			}
 			vals[k] = pts[pos[k]].y
 		}
-		lo, hi, coverage := stats.MedianCI(vals, BandLevel)
+		lo, hi, coverage := stats.MedianCI(vals, bandLevel)
 		b.Coverage = math.Min(b.Coverage, coverage)
 		b.X = append(b.X, x)
 		b.Median = append(b.Median, stats.Median(vals))

@@ -65,11 +65,11 @@ func configLegend(label string) string {
 func curveName(k groupKey, withMethod, withConfig bool) string {
 	switch {
 	case withMethod && withConfig && k.Config != "":
-		return MethodName(k.Method) + ", " + configLegend(k.Config)
+		return methodName(k.Method) + ", " + configLegend(k.Config)
 	case withConfig && k.Config != "":
 		return configLegend(k.Config)
 	}
-	return MethodName(k.Method)
+	return methodName(k.Method)
 }
 
 // sortByMethod orders keys by the legend's method order, keeping the CSV order otherwise.
@@ -103,7 +103,7 @@ func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel
 		var all []float64
 		for _, k := range keys {
 			b := summarise(seriesBy(by[k], evalsOf, lossOf))
-			if err := addBand(p, b, curveName(k, true, true), methodColor(k.Method), Solid); err != nil {
+			if err := addBand(p, b, curveName(k, true, true), methodColor(k.Method), solid); err != nil {
 				return nil, err
 			}
 			all = append(all, b.Lo...)
@@ -150,11 +150,11 @@ func drawThetaPaths(_ string, _ []records.Row, rows []records.ThetaRow) ([][]*pa
 					series[r.Seed] = append(series[r.Seed], point{float64(r.Iter), r.Value})
 				}
 			}
-			name := MethodName(m)
+			name := methodName(m)
 			if len(series) > 1 {
 				name += fmt.Sprintf(" (median of %d runs)", len(series))
 			}
-			if err := addBand(p, summarise(series), name, methodColor(m), Solid); err != nil {
+			if err := addBand(p, summarise(series), name, methodColor(m), solid); err != nil {
 				return nil, err
 			}
 		}
@@ -170,7 +170,7 @@ func sweepPanel(p *panel, rows []records.Row, x, y func(records.Row) float64, lo
 	var all []float64
 	for i, k := range keys {
 		b := summarise(seriesBy(by[k], x, y))
-		if err := addBand(p, b, curveName(k, len(distinct(rows, func(r records.Row) string { return r.Method })) > 1, true), sweepColor(i), Solid); err != nil {
+		if err := addBand(p, b, curveName(k, len(distinct(rows, func(r records.Row) string { return r.Method })) > 1, true), sweepColor(i), solid); err != nil {
 			return err
 		}
 		all = append(all, b.Lo...)
@@ -217,11 +217,11 @@ func drawSweepByIter(name string, rows []records.Row, _ []records.ThetaRow) ([][
 }
 
 // addPointsCI draws, at each x (moved right by shift), the median of values[i] with an
-// error bar joined by a line (NewMedianPoints), under name; x with no values are skipped.
-// The bar is the confidence interval of the median at BandLevel (stats.MedianCI) where
+// error bar joined by a line (newMedianPoints), under name; x with no values are skipped.
+// The bar is the confidence interval of the median at bandLevel (stats.MedianCI) where
 // there are enough values for one, their range otherwise, as the panel's title says. It
 // returns the bars' limits.
-func addPointsCI(p *panel, x []float64, values [][]float64, shift float64, name string, c color.Color, dash Dash) ([]float64, error) {
+func addPointsCI(p *panel, x []float64, values [][]float64, shift float64, name string, c color.Color, dash dash) ([]float64, error) {
 	var pts []medianCI
 	var span []float64
 	lo, hi, ci := 0, 0, true
@@ -231,7 +231,7 @@ func addPointsCI(p *panel, x []float64, values [][]float64, shift float64, name 
 			continue
 		}
 		med := stats.Median(values[i])
-		l, h, coverage := stats.MedianCI(values[i], BandLevel)
+		l, h, coverage := stats.MedianCI(values[i], bandLevel)
 		pts = append(pts, medianCI{x: x[i] + shift, median: med, lo: l, hi: h})
 		span = append(span, l, h)
 		if len(pts) == 1 {
@@ -243,7 +243,7 @@ func addPointsCI(p *panel, x []float64, values [][]float64, shift float64, name 
 		return nil, nil
 	}
 	c, dash = p.claim(c, dash)
-	mp, err := NewMedianPoints(pts, c, dash)
+	mp, err := newMedianPoints(pts, c, dash)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +277,7 @@ func drawFinalByNoise(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*
 		}
 		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
 	}
-	span, err := addPointsCI(p, x, values, 0, MethodName(r0.Method), methodColor(r0.Method), Solid)
+	span, err := addPointsCI(p, x, values, 0, methodName(r0.Method), methodColor(r0.Method), solid)
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +316,7 @@ func drawMisspec(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel
 		var all []float64
 		for _, kk := range append([]groupKey{k}, others...) {
 			b := summarise(seriesBy(by[kk], evalsOf, lossOf))
-			if err := addBand(p, b, MethodName(kk.Method), methodColor(kk.Method), Solid); err != nil {
+			if err := addBand(p, b, methodName(kk.Method), methodColor(kk.Method), solid); err != nil {
 				return nil, err
 			}
 			all = append(all, b.Lo...)
@@ -371,7 +371,7 @@ func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel
 			var span []float64
 			for i, m := range methods {
 				x, values := finalsAtDims(sub, dims, func(r records.Row) bool { return r.Method == m })
-				s, err := addPointsCI(p, x, values, dodge(dims, i, n), MethodName(m), methodColor(m), Solid)
+				s, err := addPointsCI(p, x, values, dodge(dims, i, n), methodName(m), methodColor(m), solid)
 				if err != nil {
 					return nil, err
 				}
@@ -379,7 +379,7 @@ func drawPrivate(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel
 			}
 			for i, m := range refMethods {
 				x, values := finalsAtDims(reference, dims, func(r records.Row) bool { return r.Method == m })
-				s, err := addPointsCI(p, x, values, dodge(dims, len(methods)+i, n), MethodName(m)+" (non-private)", methodColor(m), Dashed)
+				s, err := addPointsCI(p, x, values, dodge(dims, len(methods)+i, n), methodName(m)+" (non-private)", methodColor(m), dashed)
 				if err != nil {
 					return nil, err
 				}

@@ -11,9 +11,9 @@ import (
 	"dpgibo/internal/records"
 )
 
-// GapFloor is the smallest suboptimality drawn: a loss within GapFloor of f* sits on the
+// gapFloor is the smallest suboptimality drawn: a loss within gapFloor of f* sits on the
 // floor of the log axis instead of at minus infinity.
-const GapFloor = 1e-9
+const gapFloor = 1e-9
 
 // starKey identifies a data setting, as the columns of fstar.csv and the figure CSVs do.
 type starKey struct {
@@ -38,7 +38,7 @@ func readFStar(path string) (map[starKey]float64, error) {
 }
 
 // gapRows returns rows with every loss replaced by its suboptimality loss - f* (at least
-// GapFloor), and false when some row's setting has no f*.
+// gapFloor), and false when some row's setting has no f*.
 func gapRows(rows []records.Row, stars map[starKey]float64) ([]records.Row, bool) {
 	if len(rows) == 0 || len(stars) == 0 {
 		return nil, false
@@ -49,7 +49,7 @@ func gapRows(rows []records.Row, stars map[starKey]float64) ([]records.Row, bool
 		if !ok {
 			return nil, false
 		}
-		r.Loss = math.Max(r.Loss-fstar, GapFloor)
+		r.Loss = math.Max(r.Loss-fstar, gapFloor)
 		out[i] = r
 	}
 	return out, true
@@ -69,8 +69,8 @@ func asGap(panels [][]*panel) {
 			if _, ok := p.Y.Scale.(plot.LogScale); !ok {
 				setLogY(p.Plot)
 			}
-			if p.Y.Min < GapFloor {
-				p.Y.Min = GapFloor
+			if p.Y.Min < gapFloor {
+				p.Y.Min = gapFloor
 			}
 			if p.Y.Max <= p.Y.Min {
 				// Every gap on the floor: gonum would widen the empty range by ±1,

@@ -23,7 +23,7 @@ import (
 type panel struct {
 	*plot.Plot
 	legend []legendEntry
-	// bands and bars record whether the panel draws MedianBands, MedianPoints or both.
+	// bands and bars record whether the panel draws medianBands, medianPoints or both.
 	bands, bars bool
 }
 
@@ -32,7 +32,7 @@ type legendEntry struct {
 	name   string
 	thumbs []plot.Thumbnailer
 	// curve is set for a median over seeds; seeds is the fewest and most seeds behind one of
-	// its medians, ci whether every interval drawn around them is a BandLevel confidence
+	// its medians, ci whether every interval drawn around them is a bandLevel confidence
 	// interval of the median (else some are the range of too few seeds).
 	curve              bool
 	minSeeds, maxSeeds int
@@ -43,7 +43,7 @@ type legendEntry struct {
 // style is a curve's colour and dash pattern; no two curves of a panel share one.
 type style struct {
 	color color.RGBA
-	dash  Dash
+	dash  dash
 }
 
 func rgba(c color.Color) color.RGBA { return color.RGBAModel.Convert(c).(color.RGBA) }
@@ -56,12 +56,12 @@ func newPlot(title, x, y string) *panel {
 	p.Y.Label.Text = y
 	p.Legend.Top = true
 	p.Legend.ThumbnailWidth = vg.Points(14)
-	p.Title.TextStyle.Font.Size = LabelFontSize
-	p.X.Label.TextStyle.Font.Size = LabelFontSize
-	p.Y.Label.TextStyle.Font.Size = LabelFontSize
-	p.X.Tick.Label.Font.Size = TickFontSize
-	p.Y.Tick.Label.Font.Size = TickFontSize
-	p.Legend.TextStyle.Font.Size = TickFontSize
+	p.Title.TextStyle.Font.Size = labelFontSize
+	p.X.Label.TextStyle.Font.Size = labelFontSize
+	p.Y.Label.TextStyle.Font.Size = labelFontSize
+	p.X.Tick.Label.Font.Size = tickFontSize
+	p.Y.Tick.Label.Font.Size = tickFontSize
+	p.Legend.TextStyle.Font.Size = tickFontSize
 	p.X.Tick.Marker = trimTicks{}
 	p.Y.Tick.Marker = trimTicks{}
 	p.Add(plotter.NewGrid())
@@ -72,7 +72,7 @@ func newPlot(title, x, y string) *panel {
 // has that pair yet, otherwise the first free pair of the same colour in another dash, then
 // of the sweep colours. It panics with more curves than styles (len(sweepColors) colours
 // times the dash patterns, and any method colours): no panel that crowded is readable.
-func (p *panel) claim(c color.Color, dash Dash) (color.Color, Dash) {
+func (p *panel) claim(c color.Color, dash dash) (color.Color, dash) {
 	taken := func(s style) bool {
 		return slices.ContainsFunc(p.legend, func(e legendEntry) bool { return e.curve && e.style == s })
 	}
@@ -95,7 +95,7 @@ func (p *panel) claim(c color.Color, dash Dash) (color.Color, Dash) {
 }
 
 // addCurve adds a median curve drawn in colour c and dash to p's legend under name.
-func (p *panel) addCurve(name string, thumb plot.Thumbnailer, c color.Color, dash Dash, minSeeds, maxSeeds int, ci bool) {
+func (p *panel) addCurve(name string, thumb plot.Thumbnailer, c color.Color, dash dash, minSeeds, maxSeeds int, ci bool) {
 	p.legend = append(p.legend, legendEntry{name: name, thumbs: []plot.Thumbnailer{thumb}, curve: true,
 		minSeeds: minSeeds, maxSeeds: maxSeeds, ci: ci, style: style{rgba(c), dash % numDashes}})
 }
@@ -105,14 +105,14 @@ func (p *panel) addLegend(name string, thumbs ...plot.Thumbnailer) {
 	p.legend = append(p.legend, legendEntry{name: name, thumbs: thumbs})
 }
 
-// addBand draws a band (NewMedianBand) on p and adds its median to the legend under name,
+// addBand draws a band (newMedianBand) on p and adds its median to the legend under name,
 // in colour c and dash unless another curve of p has that style (panel.claim).
-func addBand(p *panel, b Band, name string, c color.Color, dash Dash) error {
+func addBand(p *panel, b band, name string, c color.Color, dash dash) error {
 	if len(b.X) == 0 {
 		return nil
 	}
 	c, dash = p.claim(c, dash)
-	mb, err := NewMedianBand(b, c, dash)
+	mb, err := newMedianBand(b, c, dash)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func addBand(p *panel, b Band, name string, c color.Color, dash Dash) error {
 }
 
 // finish writes p's legend and says in its title what the curves show: the median over how
-// many seeds, and whether the band (or bars) around it is the BandLevel confidence interval
+// many seeds, and whether the band (or bars) around it is the bandLevel confidence interval
 // of the median or, with too few seeds for one, the range of the seeds. When only some
 // curves have too few seeds, their legend entries say so.
 func (p *panel) finish() {
@@ -146,7 +146,7 @@ func (p *panel) finish() {
 		if p.bars && !p.bands {
 			what = "bars"
 		}
-		level := fmt.Sprintf("%.0f%%", 100*BandLevel)
+		level := fmt.Sprintf("%.0f%%", 100*bandLevel)
 		seeds := seedRange(lo, hi)
 		var note string
 		switch {

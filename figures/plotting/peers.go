@@ -29,13 +29,13 @@ func drawPeers(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel, 
 		var span []float64
 		for ci, c := range curves {
 			x, values := finalsAtDims(sub, dims, func(r records.Row) bool { return r.Method == c.method && r.Config == c.config })
-			name := MethodName(c.method)
+			name := methodName(c.method)
 			if c.config != "" {
 				name += ", " + configLegend(c.config)
 			}
-			dash := Solid
+			dash := solid
 			if c.config != "" && ci > 0 && curves[ci-1].method == c.method {
-				dash = Dashed
+				dash = dashed
 			}
 			s, err := addPointsCI(p, x, values, dodge(dims, ci, len(curves)), name, methodColor(c.method), dash)
 			if err != nil {

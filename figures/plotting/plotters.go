@@ -18,46 +18,46 @@ import (
 // plot.Thumbnailer for the legend, built by a constructor that rejects data it cannot draw
 // honestly.
 
-// Dash is the dash pattern of a curve. Together with its colour it tells the curves of a
+// dash is the dash pattern of a curve. Together with its colour it tells the curves of a
 // panel apart: no two curves of a panel share both (panel.claim).
-type Dash int
+type dash int
 
 // The dash patterns, in the order they are handed out.
 const (
-	Solid Dash = iota
-	Dashed
-	Dotted
-	DashDot
+	solid dash = iota
+	dashed
+	dotted
+	dashDot
 	numDashes
 )
 
-// pattern is the line dash pattern of d (nil for Solid).
-func (d Dash) pattern() []vg.Length {
+// pattern is the line dash pattern of d (nil for solid).
+func (d dash) pattern() []vg.Length {
 	switch d % numDashes {
-	case Dashed:
+	case dashed:
 		return []vg.Length{vg.Points(5), vg.Points(3)}
-	case Dotted:
+	case dotted:
 		return []vg.Length{vg.Points(1.5), vg.Points(2)}
-	case DashDot:
+	case dashDot:
 		return []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)}
 	}
 	return nil
 }
 
-// MedianBand draws a Band: the interval [Lo, Hi] around the median over seeds as a
+// medianBand draws a band: the interval [Lo, Hi] around the median over seeds as a
 // translucent polygon (a thin vertical bar when the band has one abscissa; nothing with one
 // seed) and the median as a line in a dash pattern. The interval is the confidence interval
-// of the median when the band has enough seeds for BandLevel (Band.IsCI), the range of the
+// of the median when the band has enough seeds for bandLevel (band.IsCI), the range of the
 // seeds otherwise; the panel's title and legend say which. Its legend thumbnail is the line's.
-type MedianBand struct {
+type medianBand struct {
 	polygon *plotter.Polygon // nil with one seed
 	line    *plotter.Line
 }
 
-// NewMedianBand returns the drawing of b in colour c and dash pattern dash. b must have at
+// newMedianBand returns the drawing of b in colour c and dash pattern dash. b must have at
 // least one point, equal lengths, finite values, Lo <= Median <= Hi at every x, and at least
 // one seed.
-func NewMedianBand(b Band, c color.Color, dash Dash) (*MedianBand, error) {
+func newMedianBand(b band, c color.Color, dash dash) (*medianBand, error) {
 	n := len(b.X)
 	switch {
 	case n == 0:
@@ -77,7 +77,7 @@ func NewMedianBand(b Band, c color.Color, dash Dash) (*MedianBand, error) {
 			return nil, fmt.Errorf("median band: at x = %v the median %v is outside its interval [%v, %v]", b.X[i], b.Median[i], b.Lo[i], b.Hi[i])
 		}
 	}
-	m := &MedianBand{}
+	m := &medianBand{}
 	if b.Seeds > 1 {
 		poly := make(plotter.XYs, 0, 2*n)
 		for i := range b.X {
@@ -108,7 +108,7 @@ func NewMedianBand(b Band, c color.Color, dash Dash) (*MedianBand, error) {
 }
 
 // Plot implements plot.Plotter: the band, then the median over it.
-func (m *MedianBand) Plot(c draw.Canvas, p *plot.Plot) {
+func (m *medianBand) Plot(c draw.Canvas, p *plot.Plot) {
 	if m.polygon != nil {
 		m.polygon.Plot(c, p)
 	}
@@ -116,7 +116,7 @@ func (m *MedianBand) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 // DataRange implements plot.DataRanger: the extent of the band and the median.
-func (m *MedianBand) DataRange() (xmin, xmax, ymin, ymax float64) {
+func (m *medianBand) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmin, xmax, ymin, ymax = m.line.DataRange()
 	if m.polygon != nil {
 		pxmin, pxmax, pymin, pymax := m.polygon.DataRange()
@@ -126,27 +126,27 @@ func (m *MedianBand) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 // GlyphBoxes implements plot.GlyphBoxer: the median line's (the band draws no glyph).
-func (m *MedianBand) GlyphBoxes(p *plot.Plot) []plot.GlyphBox { return m.line.GlyphBoxes(p) }
+func (m *medianBand) GlyphBoxes(p *plot.Plot) []plot.GlyphBox { return m.line.GlyphBoxes(p) }
 
 // Thumbnail implements plot.Thumbnailer: the median's line.
-func (m *MedianBand) Thumbnail(c *draw.Canvas) { m.line.Thumbnail(c) }
+func (m *medianBand) Thumbnail(c *draw.Canvas) { m.line.Thumbnail(c) }
 
-// MedianPoints draws, at each x, the median of a sample with an interval as an error bar
-// (the confidence interval of the median when the sample is large enough for BandLevel, its
+// medianPoints draws, at each x, the median of a sample with an interval as an error bar
+// (the confidence interval of the median when the sample is large enough for bandLevel, its
 // range otherwise), the medians joined by a line and marked by circles. Its legend thumbnail
 // is the line with a circle.
-type MedianPoints struct {
+type medianPoints struct {
 	bars  *plotter.YErrorBars
 	line  *plotter.Line
 	marks *plotter.Scatter
 }
 
-// medianCI is one point of MedianPoints: x, the median and its interval.
+// medianCI is one point of medianPoints: x, the median and its interval.
 type medianCI struct{ x, median, lo, hi float64 }
 
-// NewMedianPoints returns the drawing of pts in colour c and dash pattern dash. pts must not
+// newMedianPoints returns the drawing of pts in colour c and dash pattern dash. pts must not
 // be empty, and each point must be finite with lo <= median <= hi.
-func NewMedianPoints(pts []medianCI, c color.Color, dash Dash) (*MedianPoints, error) {
+func newMedianPoints(pts []medianCI, c color.Color, dash dash) (*medianPoints, error) {
 	if len(pts) == 0 {
 		return nil, errors.New("median points: no points")
 	}
@@ -178,7 +178,7 @@ func NewMedianPoints(pts []medianCI, c color.Color, dash Dash) (*MedianPoints, e
 	marks.Color = c
 	marks.Shape = draw.CircleGlyph{}
 	marks.Radius = vg.Points(3)
-	return &MedianPoints{bars: bars, line: line, marks: marks}, nil
+	return &medianPoints{bars: bars, line: line, marks: marks}, nil
 }
 
 // errPoints are medians with the half-widths of their intervals, as plotter.YErrorBars
@@ -189,14 +189,14 @@ type errPoints struct {
 }
 
 // Plot implements plot.Plotter: the error bars, the line, then the marks.
-func (m *MedianPoints) Plot(c draw.Canvas, p *plot.Plot) {
+func (m *medianPoints) Plot(c draw.Canvas, p *plot.Plot) {
 	m.bars.Plot(c, p)
 	m.line.Plot(c, p)
 	m.marks.Plot(c, p)
 }
 
 // DataRange implements plot.DataRanger: the extent of the intervals.
-func (m *MedianPoints) DataRange() (xmin, xmax, ymin, ymax float64) {
+func (m *medianPoints) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmin, xmax, ymin, ymax = m.bars.DataRange()
 	for _, r := range []plot.DataRanger{m.line, m.marks} {
 		a, b, c, d := r.DataRange()
@@ -207,19 +207,19 @@ func (m *MedianPoints) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 // GlyphBoxes implements plot.GlyphBoxer: the caps of the bars, the line's points and the
 // circles.
-func (m *MedianPoints) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+func (m *medianPoints) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
 	boxes := append(m.bars.GlyphBoxes(p), m.line.GlyphBoxes(p)...)
 	return append(boxes, m.marks.GlyphBoxes(p)...)
 }
 
 // Thumbnail implements plot.Thumbnailer: the line with a circle.
-func (m *MedianPoints) Thumbnail(c *draw.Canvas) {
+func (m *medianPoints) Thumbnail(c *draw.Canvas) {
 	m.line.Thumbnail(c)
 	m.marks.Thumbnail(c)
 }
 
 // curveStyle is the style of every median curve: colour c, 1.5 pt, in dash pattern dash.
-func curveStyle(line *plotter.Line, c color.Color, dash Dash) {
+func curveStyle(line *plotter.Line, c color.Color, dash dash) {
 	line.Color = c
 	line.Width = vg.Points(1.5)
 	line.Dashes = dash.pattern()

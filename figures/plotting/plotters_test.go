@@ -12,19 +12,19 @@ import (
 // interval.
 func TestPlotterConstructorsValidate(t *testing.T) {
 	c := color.Black
-	good := Band{X: []float64{1, 2}, Median: []float64{1, 2}, Lo: []float64{0.5, 1.5}, Hi: []float64{1.5, 3}, Seeds: 5}
-	for name, b := range map[string]Band{
+	good := band{X: []float64{1, 2}, Median: []float64{1, 2}, Lo: []float64{0.5, 1.5}, Hi: []float64{1.5, 3}, Seeds: 5}
+	for name, b := range map[string]band{
 		"empty":             {Seeds: 3},
 		"short median":      {X: []float64{1, 2}, Median: []float64{1}, Lo: []float64{0, 1}, Hi: []float64{2, 3}, Seeds: 3},
 		"median outside CI": {X: []float64{1}, Median: []float64{5}, Lo: []float64{0}, Hi: []float64{1}, Seeds: 3},
 		"NaN":               {X: []float64{1}, Median: []float64{math.NaN()}, Lo: []float64{0}, Hi: []float64{1}, Seeds: 3},
 		"no seeds":          {X: []float64{1}, Median: []float64{1}, Lo: []float64{1}, Hi: []float64{1}},
 	} {
-		if _, err := NewMedianBand(b, c, Solid); err == nil {
+		if _, err := newMedianBand(b, c, solid); err == nil {
 			t.Errorf("NewMedianBand accepted a band with %s", name)
 		}
 	}
-	mb, err := NewMedianBand(good, c, Dashed)
+	mb, err := newMedianBand(good, c, dashed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,11 +36,11 @@ func TestPlotterConstructorsValidate(t *testing.T) {
 		"median outside CI": {{x: 1, median: 2, lo: 0, hi: 1}},
 		"Inf":               {{x: math.Inf(1), median: 1, lo: 0, hi: 2}},
 	} {
-		if _, err := NewMedianPoints(pts, c, Solid); err == nil {
+		if _, err := newMedianPoints(pts, c, solid); err == nil {
 			t.Errorf("NewMedianPoints accepted %s", name)
 		}
 	}
-	mp, err := NewMedianPoints([]medianCI{{x: 1, median: 1, lo: 0, hi: 4}, {x: 3, median: 2, lo: 1, hi: 2}}, c, Solid)
+	mp, err := newMedianPoints([]medianCI{{x: 1, median: 1, lo: 0, hi: 4}, {x: 3, median: 2, lo: 1, hi: 2}}, c, solid)
 	if err != nil {
 		t.Fatal(err)
 	}

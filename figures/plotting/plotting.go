@@ -37,20 +37,20 @@ import (
 // Formats are the file formats every figure is written in.
 var Formats = []string{"png", "svg", "pdf"}
 
-// PanelWidth and PanelHeight are the size of one panel of a figure; MaxColumns panels at
+// panelWidth and panelHeight are the size of one panel of a figure; maxColumns panels at
 // most share a row (more panels wrap onto further rows, layout), and a figure is never
-// wider than MaxAspect times its height (a single row of panels is drawn taller), so a
+// wider than maxAspect times its height (a single row of panels is drawn taller), so a
 // figure is never a strip. Images are rendered at a resolution that makes them at least
-// MinPixelWidth pixels wide (and at least 200 dpi); fonts are sized in points, so they keep
+// minPixelWidth pixels wide (and at least 200 dpi); fonts are sized in points, so they keep
 // their size in print.
 var (
-	PanelWidth    = 4.6 * vg.Inch
-	PanelHeight   = 3.8 * vg.Inch
-	MaxColumns    = 3
-	MaxAspect     = 2.5
-	MinPixelWidth = 1600
-	TickFontSize  = vg.Points(11)
-	LabelFontSize = vg.Points(12)
+	panelWidth    = 4.6 * vg.Inch
+	panelHeight   = 3.8 * vg.Inch
+	maxColumns    = 3
+	maxAspect     = 2.5
+	minPixelWidth = 1600
+	tickFontSize  = vg.Points(11)
+	labelFontSize = vg.Points(12)
 )
 
 // figure is a renderer: it reads NAME.csv from the input directory and returns the panels
@@ -127,7 +127,7 @@ const theoryName = "theory"
 // files written. A name this package does not know whose CSV is there is a figure of
 // one's own, drawn as the figures across d are (ownFigure). A figure named in names whose
 // CSV is absent, or an inDir holding no figure CSV at all, is an error. Every input is read and checked, and every
-// figure drawn, before the first file is written (Load, Inputs.Draw, records.WriteFiles): on an
+// figure drawn, before the first file is written (Load, inputs.Draw, records.WriteFiles): on an
 // error outDir is left as it was.
 func RenderDir(inDir, outDir string, names []string) ([]string, error) {
 	return RenderDirAs(inDir, outDir, names, Formats)
@@ -165,8 +165,8 @@ func checkFormats(formats []string) error {
 	return nil
 }
 
-// Inputs are the files a set of figures is drawn from, read and checked.
-type Inputs struct {
+// inputs are the files a set of figures is drawn from, read and checked.
+type inputs struct {
 	figures []input
 }
 
@@ -184,7 +184,7 @@ type input struct {
 // Load reads and checks (package records) every input of the figures RenderDir draws from
 // inDir: each figure's CSV, fstar.csv beside them and the theory sweep. Its errors name the
 // file and, for a bad cell, the line and the column.
-func Load(inDir string, names []string) (*Inputs, error) {
+func Load(inDir string, names []string) (*inputs, error) {
 	if st, err := os.Stat(inDir); err != nil {
 		return nil, fmt.Errorf("input directory: %w", err)
 	} else if !st.IsDir() {
@@ -214,7 +214,7 @@ func Load(inDir string, names []string) (*Inputs, error) {
 			return nil, err
 		}
 	}
-	in := &Inputs{}
+	in := &inputs{}
 	for _, n := range names {
 		if n == theoryName {
 			rows, err := records.ReadFile[rates.SweepRow](filepath.Join(inDir, TheoryFile))
@@ -279,7 +279,7 @@ func loadFigure(path, name string, stars map[starKey]float64) (input, error) {
 // Draw draws every figure of in, in the given formats (a subset of Formats), and returns
 // the files without writing them: per figure NAME.FORMAT in every format, then NAME-gap.FORMAT
 // when every row's setting has a best-known optimum.
-func (in *Inputs) Draw(formats []string) ([]records.File, error) {
+func (in *inputs) Draw(formats []string) ([]records.File, error) {
 	if err := checkFormats(formats); err != nil {
 		return nil, err
 	}
@@ -364,24 +364,6 @@ func (f input) panels() ([]drawing, error) {
 	return out, nil
 }
 
-// RenderFile draws figure name from the CSV at path (with fstar.csv beside it, when there
-// is one) into outDir in every format.
-func RenderFile(path, name, outDir string) ([]string, error) {
-	stars, err := readFStar(filepath.Join(filepath.Dir(path), "fstar.csv"))
-	if err != nil {
-		return nil, err
-	}
-	f, err := loadFigure(path, name, stars)
-	if err != nil {
-		return nil, err
-	}
-	files, err := f.draw(Formats)
-	if err != nil {
-		return nil, err
-	}
-	return records.WriteFiles(outDir, files)
-}
-
 // drawFigure draws panels as name in every format.
 func drawFigure(panels [][]*panel, name string, formats []string) ([]records.File, error) {
 	var files []records.File
@@ -395,15 +377,15 @@ func drawFigure(panels [][]*panel, name string, formats []string) ([]records.Fil
 	return files, nil
 }
 
-// layout arranges panels on a grid of at most MaxColumns columns. A drawing whose rows are
-// all equally long, with two to MaxColumns panels each, keeps them (its rows and columns
+// layout arranges panels on a grid of at most maxColumns columns. A drawing whose rows are
+// all equally long, with two to maxColumns panels each, keeps them (its rows and columns
 // mean something: fig-private's are mu and task). Otherwise its panels are taken in reading
 // order (empty cells dropped) and laid out in the number of columns that leaves the fewest
 // cells empty, then the fewest rows: 3 panels make a row of three, 4 a 2 x 2 grid.
 func layout(panels [][]*panel) [][]*panel {
 	uniform := len(panels) > 0
 	for _, row := range panels {
-		uniform = uniform && len(row) == len(panels[0]) && len(row) >= 2 && len(row) <= MaxColumns
+		uniform = uniform && len(row) == len(panels[0]) && len(row) >= 2 && len(row) <= maxColumns
 	}
 	if uniform {
 		return panels
@@ -424,7 +406,7 @@ func layout(panels [][]*panel) [][]*panel {
 		rows = (n + c - 1) / c
 		return rows*c - n, rows
 	}
-	for c := 2; c <= min(MaxColumns, n); c++ {
+	for c := 2; c <= min(maxColumns, n); c++ {
 		e, r := cells(c)
 		be, br := cells(cols)
 		if e < be || (e == be && r < br) {
@@ -449,7 +431,7 @@ func drawPanels(panels [][]*panel, format string) ([]byte, error) {
 	}
 	var c vg.CanvasWriterTo
 	if format == "png" {
-		dpi := max(200, int(math.Ceil(float64(MinPixelWidth)/float64(w/vg.Inch))))
+		dpi := max(200, int(math.Ceil(float64(minPixelWidth)/float64(w/vg.Inch))))
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
 	} else {
 		if c, err = draw.NewFormattedCanvas(w, h, format); err != nil {
@@ -469,8 +451,8 @@ func drawPanels(panels [][]*panel, format string) ([]byte, error) {
 }
 
 // figureSize is the size of the canvas a grid of panels (from layout) is drawn on: a panel
-// of PanelWidth by PanelHeight per cell, taller when the figure would be wider than
-// MaxAspect times its height.
+// of panelWidth by panelHeight per cell, taller when the figure would be wider than
+// maxAspect times its height.
 func figureSize(grid [][]*panel) (w, h vg.Length, err error) {
 	rows, cols := len(grid), 0
 	for _, r := range grid {
@@ -479,8 +461,8 @@ func figureSize(grid [][]*panel) (w, h vg.Length, err error) {
 	if rows == 0 || cols == 0 {
 		return 0, 0, errors.New("nothing to draw")
 	}
-	w = PanelWidth * vg.Length(cols)
-	return w, max(PanelHeight*vg.Length(rows), w/vg.Length(MaxAspect)), nil
+	w = panelWidth * vg.Length(cols)
+	return w, max(panelHeight*vg.Length(rows), w/vg.Length(maxAspect)), nil
 }
 
 // placedPanel is a panel ready to be drawn on canvas, with its y label (panel.fit).
@@ -567,9 +549,9 @@ func place(grid [][]*panel, dc draw.Canvas) ([]placedPanel, func()) {
 // titleMargin is kept free on either side of a panel's title (within its tile).
 var titleMargin = vg.Points(3)
 
-// MethodName is the legend name of a method registry name (the paper's names): its Info's
+// methodName is the legend name of a method registry name (the paper's names): its Info's
 // Legend, the name itself for a name the registry does not hold.
-func MethodName(method string) string {
+func methodName(method string) string {
 	if m, ok := registry.Lookup(method); ok {
 		return m.Info().Legend
 	}

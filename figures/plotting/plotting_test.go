@@ -396,7 +396,7 @@ func TestGapVariant(t *testing.T) {
 	rows := []records.Row{{Task: "grouplasso", Data: "synthetic", D: 2, NUsers: 10, Loss: 0.30}, {Task: "grouplasso", Data: "synthetic", D: 2, NUsers: 10, Loss: 0.05}}
 	stars := map[starKey]float64{{"grouplasso", "synthetic", 2, 10, 0}: 0.05}
 	gap, ok := gapRows(rows, stars)
-	if !ok || math.Abs(gap[0].Loss-0.25) > 1e-15 || gap[1].Loss != GapFloor || rows[0].Loss != 0.30 {
+	if !ok || math.Abs(gap[0].Loss-0.25) > 1e-15 || gap[1].Loss != gapFloor || rows[0].Loss != 0.30 {
 		t.Fatalf("gapRows: %v %v (input %v)", gap, ok, rows)
 	}
 }

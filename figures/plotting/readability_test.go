@@ -193,7 +193,7 @@ func TestCurveStylesDistinctInEveryPanel(t *testing.T) {
 	// claim hands out every colour and dash pattern before it repeats one.
 	p := newPlot("t", "x", "y")
 	for i := range len(sweepColors) * int(numDashes) {
-		c, dash := p.claim(sweepColors[0], Solid)
+		c, dash := p.claim(sweepColors[0], solid)
 		p.addCurve(fmt.Sprint(i), nil, c, dash, 6, 6, true)
 	}
 	check("claimed panel", p)
@@ -202,7 +202,7 @@ func TestCurveStylesDistinctInEveryPanel(t *testing.T) {
 // The interval around a median is called a 95% CI only with enough seeds for one (6 at
 // 95%, stats.MedianCI); with fewer the title and legend call it the seeds' range.
 func TestBandsCalledCIOnlyWithEnoughSeeds(t *testing.T) {
-	band := func(seeds int) Band {
+	band := func(seeds int) band {
 		series := map[int][]point{}
 		for s := 1; s <= seeds; s++ {
 			series[s] = []point{{0, float64(s)}, {1, float64(2 * s)}}
@@ -215,8 +215,8 @@ func TestBandsCalledCIOnlyWithEnoughSeeds(t *testing.T) {
 		for i := range vals {
 			vals[i] = float64(i + 1)
 		}
-		_, _, coverage := stats.MedianCI(vals, BandLevel)
-		if b.IsCI() != (coverage >= BandLevel) || b.IsCI() != (n >= 6) {
+		_, _, coverage := stats.MedianCI(vals, bandLevel)
+		if b.IsCI() != (coverage >= bandLevel) || b.IsCI() != (n >= 6) {
 			t.Errorf("%d seeds: IsCI %v, coverage %v (stats.MedianCI %v)", n, b.IsCI(), b.Coverage, coverage)
 		}
 		if n <= 5 && (b.Lo[0] != 1 || b.Hi[0] != float64(n)) {
@@ -227,7 +227,7 @@ func TestBandsCalledCIOnlyWithEnoughSeeds(t *testing.T) {
 		p := newPlot("t", "x", "y")
 		for _, name := range []string{"A", "B"} {
 			if n, ok := names[name]; ok {
-				if err := addBand(p, band(n), name, sweepColor(0), Solid); err != nil {
+				if err := addBand(p, band(n), name, sweepColor(0), solid); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -255,7 +255,7 @@ func TestBandsCalledCIOnlyWithEnoughSeeds(t *testing.T) {
 	}
 	// Error bars of 2 values per d: their range, said so.
 	p := newPlot("t", "d", "y")
-	if _, err := addPointsCI(p, []float64{1, 2}, [][]float64{{1, 3}, {2, 4}}, 0, "A", sweepColor(0), Solid); err != nil {
+	if _, err := addPointsCI(p, []float64{1, 2}, [][]float64{{1, 3}, {2, 4}}, 0, "A", sweepColor(0), solid); err != nil {
 		t.Fatal(err)
 	}
 	p.finish()
@@ -295,7 +295,7 @@ func TestTextFitsAndLegendsClearTheData(t *testing.T) {
 					t.Errorf("%s: title line %q is %.0f pt wide, its tile %.0f pt", where, line, lw, width)
 				}
 			}
-			if pp.Title.TextStyle.Font.Size < LabelFontSize {
+			if pp.Title.TextStyle.Font.Size < labelFontSize {
 				t.Errorf("%s: title font shrunk to %v pt", where, pp.Title.TextStyle.Font.Size.Points())
 			}
 			area := c

@@ -75,7 +75,7 @@ func snrPanel(task string, rows []records.Row) (*panel, error) {
 	methods := distinct(rows, func(r records.Row) string { return r.Method })
 	title := task + ": privacy SNR"
 	if len(methods) == 1 {
-		title += " of " + MethodName(methods[0])
+		title += " of " + methodName(methods[0])
 	}
 	p := newPlot(title+"\n|clipped mean gradient| / (s√d), a non-private diagnostic", xIter, "SNR")
 	multiD := len(distinct(rows, func(r records.Row) int { return r.D })) > 1
@@ -85,7 +85,7 @@ func snrPanel(task string, rows []records.Row) (*panel, error) {
 		b := summarise(seriesBy(by[k], iterOf, snrOf))
 		var parts []string
 		if len(methods) > 1 {
-			parts = append(parts, MethodName(k.Method))
+			parts = append(parts, methodName(k.Method))
 		}
 		if k.Config != "" {
 			parts = append(parts, configLegend(k.Config))
@@ -94,7 +94,7 @@ func snrPanel(task string, rows []records.Row) (*panel, error) {
 			parts = append(parts, fmt.Sprintf("d = %d", k.D))
 		}
 		if len(parts) == 0 {
-			parts = append(parts, MethodName(k.Method))
+			parts = append(parts, methodName(k.Method))
 		}
 		if err := addBand(p, b, strings.Join(parts, ", "), colors[i], dashes[i]); err != nil {
 			return nil, err
@@ -132,7 +132,7 @@ func snrPanel(task string, rows []records.Row) (*panel, error) {
 // combination of the others the dash pattern. With more combinations than colours or
 // dash patterns the curves are styled in turn, colours first. panel.claim keeps every
 // style of a panel distinct either way.
-func snrStyles(keys []groupKey) ([]color.Color, []Dash) {
+func snrStyles(keys []groupKey) ([]color.Color, []dash) {
 	factors := []func(groupKey) string{
 		func(k groupKey) string { return k.Method },
 		func(k groupKey) string { return k.Config },
@@ -152,7 +152,7 @@ func snrStyles(keys []groupKey) ([]color.Color, []Dash) {
 		}
 	}
 	colorOf, dashOf := map[string]int{}, map[string]int{}
-	colors, dashes := make([]color.Color, len(keys)), make([]Dash, len(keys))
+	colors, dashes := make([]color.Color, len(keys)), make([]dash, len(keys))
 	for i, k := range keys {
 		var rest []string
 		for f := range factors {
@@ -170,11 +170,11 @@ func snrStyles(keys []groupKey) ([]color.Color, []Dash) {
 			d = len(dashOf)
 			dashOf[strings.Join(rest, "\x00")] = d
 		}
-		colors[i], dashes[i] = sweepColor(c), Dash(d)
+		colors[i], dashes[i] = sweepColor(c), dash(d)
 	}
 	if len(colorOf) > len(sweepColors) || len(dashOf) > int(numDashes) {
 		for i := range keys {
-			colors[i], dashes[i] = sweepColor(i), Dash(i/len(sweepColors))
+			colors[i], dashes[i] = sweepColor(i), dash(i/len(sweepColors))
 		}
 	}
 	return colors, dashes

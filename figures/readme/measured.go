@@ -285,7 +285,8 @@ func buildAgreement(dir, ref string) (string, error) {
 	return b.String(), nil
 }
 
-// suiteTotals is README's line of expected times: for each suite committed in dir itself
+// suiteTotals is the line of expected times above the measured costs (docs/reproducing.md):
+// for each suite committed in dir itself
 // (not its subfolders), the wall time of its distinct cells at expectedWorkers workers on
 // the committed machine, as -plan prints it there, and how -plan scales it to another.
 func suiteTotals(dir string) (string, error) {
@@ -319,8 +320,7 @@ func suiteTotals(dir string) (string, error) {
 	if len(others) > 0 {
 		fmt.Fprintf(&b, "; the other committed suites: %s", strings.Join(others, "; "))
 	}
-	fmt.Fprintf(&b, ". `-plan` prints these for your machine: it first runs one short cell per task whose committed time is known (a few seconds) and scales by how long they took (a pure-Go build, or a slower CPU, can take 2-3x). "+
-		"What each committed run cost, interrupted and replaced invocations included: [%s](%s#measured-cost).\n", ReproducingPage, ReproducingPage)
+	b.WriteString(". `-plan` prints these for your machine: it first runs one short cell per task whose committed time is known (a few seconds) and scales by how long they took (a pure-Go build, or a slower CPU, can take 2-3x).\n")
 	return b.String(), nil
 }
 

@@ -78,10 +78,10 @@ func TestCostTableSumsTimingsAndInvocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// README's expected time: the top folder's distinct cells (10 s and 20 s) at 2 workers,
+	// The expected time: the top folder's distinct cells (10 s and 20 s) at 2 workers,
 	// not the invocations' sum (2m6s) nor the subfolder's run.
 	if !strings.Contains(totals, "20s (the paper suite, 2 figures)") || strings.Contains(totals, "2m6s") || strings.Contains(totals, "1h0m0s") {
-		t.Errorf("README's expected times should schedule the top folder's cells only: %q", totals)
+		t.Errorf("the expected times should schedule the top folder's cells only: %q", totals)
 	}
 	// The line below README's two commands says the same time.
 	line, err := runAllTime(dir)

@@ -105,10 +105,10 @@ func report(dir string, statements []claims.Statement, summaryOnly bool, img ima
 	writeTally(&b, stRows, declared)
 	paperCounted := func(c verdict.ClaimRow) bool { return c.SourceSection != "" && c.Counts }
 	writeFigureTally(&b, "The paper's counted claims by figure", order, ran, claimRows, paperCounted)
-	writeConditions(&b, stRows)
 	if summaryOnly {
 		return b.String(), nil
 	}
+	writeConditions(&b, stRows)
 	writeFigureTally(&b, "Claims shown aside (not counted)", order, ran, claimRows, func(c verdict.ClaimRow) bool { return c.SourceSection != "" && !c.Counts })
 	writeFigureTally(&b, "The project's own claims", order, ran, claimRows, func(c verdict.ClaimRow) bool { return c.SourceSection == "" })
 	writeStatements(&b, "The paper's statements", stRows, claimRows, true, power, declared)
@@ -771,7 +771,11 @@ func (s Section) Body(root string) (string, error) {
 	}
 	if s.Cost {
 		body, err := costTable(dir)
-		return strings.ReplaceAll(body, dir+"/", s.Dir+"/"), err
+		if err != nil {
+			return "", err
+		}
+		totals, err := suiteTotals(dir)
+		return strings.ReplaceAll(totals+"\n"+body, dir+"/", s.Dir+"/"), err
 	}
 	if s.AgreesWith != "" {
 		return buildAgreement(dir, filepath.Join(root, s.AgreesWith))
@@ -792,12 +796,7 @@ func (s Section) Body(root string) (string, error) {
 	var err error
 	if s.Summary {
 		body, err = ReportSummary(dir, s.Statements)
-		body += fmt.Sprintf("Every statement with its claims and evidence, each figure's curves and the privacy diagnostics: [%s](%s).\n", ResultsPage, ResultsPage)
-		if err == nil {
-			var totals string
-			totals, err = suiteTotals(dir)
-			body += totals
-		}
+		body += fmt.Sprintf("Every statement with its claims and evidence, the design choices each decided one rests on, each figure's curves and the privacy diagnostics: [%s](%s).\n", ResultsPage, ResultsPage)
 	} else {
 		img := images{}
 		if s.Images != "" {

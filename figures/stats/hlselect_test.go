@@ -21,7 +21,7 @@ func refShiftCI(a, b []float64, level float64, pmf []float64) (est, lo, hi, cove
 	slices.Sort(diffs)
 	est = sortedMedian(diffs)
 	na, nb := len(a), len(b)
-	if pmf == nil && (min(na, nb) <= MaxExactMannWhitney || na*nb <= maxExactShiftCIPairs) {
+	if pmf == nil && (min(na, nb) <= maxExactMannWhitney || na*nb <= maxExactShiftCIPairs) {
 		pmf = mannWhitneyPMF(na, nb)
 	}
 	var cdf func(q int) float64

@@ -7,10 +7,10 @@ import (
 	"slices"
 )
 
-// MaxExactMannWhitney is the size at or below which one of the two samples must be for
+// maxExactMannWhitney is the size at or below which one of the two samples must be for
 // MannWhitney to use the exact null distribution of U (with no ties in the pooled sample):
 // scipy.stats.mannwhitneyu's method="auto" rule.
-const MaxExactMannWhitney = 8
+const maxExactMannWhitney = 8
 
 // MannWhitney is the two-sample Mann-Whitney U (Wilcoxon rank-sum) test of a against b, with
 // the conventions of scipy.stats.mannwhitneyu(a, b, alternative=alt, use_continuity=False,
@@ -21,7 +21,7 @@ const MaxExactMannWhitney = 8
 //     ties); U_b = n_a n_b - U_a; N = n_a + n_b;
 //   - Greater means a tends to be larger than b (the p-value is P(U >= U_a)), Less smaller
 //     (P(U >= U_b) = P(U <= U_a)), TwoSided 2 P(U >= max(U_a, U_b)), capped at 1;
-//   - the exact null distribution of U is used when min(n_a, n_b) <= MaxExactMannWhitney and
+//   - the exact null distribution of U is used when min(n_a, n_b) <= maxExactMannWhitney and
 //     the pooled sample has no ties (scipy's "auto": exact unless both samples exceed 8 or
 //     there are ties); otherwise the normal approximation without continuity correction, z =
 //     (U - n_a n_b/2) / sigma with sigma^2 = n_a n_b/12 ((n+1) - sum_g (t_g^3 - t_g)/(n(n-1))),
@@ -34,7 +34,7 @@ const MaxExactMannWhitney = 8
 // b_j. [CILow, CIHigh] = [D_(k), D_(M+1-k)] over the sorted differences D, M = n_a n_b, the
 // inversion of the test (Hollander and Wolfe), with k the largest integer in 1..floor(M/2)
 // whose coverage 1 - 2 P(U <= k-1) is at least level, U the statistic of untied samples of
-// these sizes. P(U <= q) is exact when min(n_a, n_b) <= MaxExactMannWhitney or M <= 10000,
+// these sizes. P(U <= q) is exact when min(n_a, n_b) <= maxExactMannWhitney or M <= 10000,
 // else Phi((q + 1/2 - M/2) / sqrt(M(n+1)/12)). When no k reaches
 // the level k = 1: [min D, max D] with its lower coverage. The interval is two-sided whatever
 // alt is.
@@ -76,7 +76,7 @@ func MannWhitney(a, b []float64, alt Alternative, level float64) (TestResult, er
 	}
 	res := TestResult{N: na + nb, Statistic: ua}
 	var pmf []float64 // the exact null distribution of U, when computed
-	if min(na, nb) <= MaxExactMannWhitney && len(ties) == 0 {
+	if min(na, nb) <= maxExactMannWhitney && len(ties) == 0 {
 		res.Exact = true
 		pmf = mannWhitneyPMF(na, nb)
 		var sf float64
@@ -152,7 +152,7 @@ const maxExactShiftCIPairs = 10000
 func shiftCI(a, b []float64, level float64, pmf []float64) (est, lo, hi, coverage float64) {
 	na, nb := len(a), len(b)
 	m := na * nb
-	if pmf == nil && (min(na, nb) <= MaxExactMannWhitney || m <= maxExactShiftCIPairs) {
+	if pmf == nil && (min(na, nb) <= maxExactMannWhitney || m <= maxExactShiftCIPairs) {
 		pmf = mannWhitneyPMF(na, nb)
 	}
 	var cdf func(q int) float64

@@ -103,11 +103,11 @@ func TestSignedRankPMFBrute(t *testing.T) {
 	}
 	// The largest exact table: every probability is a count over 2^50, symmetric, summing to
 	// exactly 1.
-	pmf := signedRankPMF(MaxExactSignedRank)
+	pmf := signedRankPMF(maxExactSignedRank)
 	var sum float64
 	for s, p := range pmf {
 		sum += p
-		c := math.Ldexp(p, MaxExactSignedRank)
+		c := math.Ldexp(p, maxExactSignedRank)
 		if p != pmf[len(pmf)-1-s] || p <= 0 || c != math.Trunc(c) {
 			t.Fatalf("n=50: P(T+ = %d) = %v (times 2^50: %v), mirrored %v", s, p, c, pmf[len(pmf)-1-s])
 		}

@@ -9,10 +9,10 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// MaxExactSignedRank is the largest number of non-zero differences for which
+// maxExactSignedRank is the largest number of non-zero differences for which
 // WilcoxonSignedRank computes its p-value from the exact null distribution of T+ (when |d|
 // has no ties), scipy's limit.
-const MaxExactSignedRank = 50
+const maxExactSignedRank = 50
 
 // maxExactWalshCI is the largest number of differences for which the Hodges-Lehmann
 // interval of WilcoxonSignedRank is chosen with the exact null distribution of T+ (about
@@ -28,7 +28,7 @@ const maxExactWalshCI = 500
 //   - the non-zero |d| are ranked 1..N (average ranks for ties); Statistic is T+, the sum of
 //     the ranks of the positive differences (scipy reports min(T+, T-) for the two-sided test
 //     and T+ for the one-sided ones; the p-values are the same);
-//   - when N <= MaxExactSignedRank and the |d| have no ties, the p-value comes from the exact
+//   - when N <= maxExactSignedRank and the |d| have no ties, the p-value comes from the exact
 //     null distribution of T+ (each rank positive or negative with probability 1/2): Greater
 //     P(T+ >= t), Less P(T+ <= t), TwoSided 2 min of the two, capped at 1 (1 when t is the
 //     centre N(N+1)/4). This equals scipy.stats.wilcoxon(d[d != 0], method="exact"); note
@@ -83,7 +83,7 @@ func WilcoxonSignedRank(d []float64, alt Alternative, level float64) (TestResult
 		}
 	}
 	res := TestResult{N: n, Statistic: tPlus}
-	if n <= MaxExactSignedRank && len(ties) == 0 {
+	if n <= maxExactSignedRank && len(ties) == 0 {
 		res.Exact = true
 		res.PValue = signedRankExactP(n, int(tPlus), alt)
 	} else {

@@ -59,7 +59,7 @@ func countRows[T any](path string) (int, error) {
 }
 
 // The library's default rule is the one the committed private-tuner study chose
-// (library-private-rules.csv): the second round's (round RoundTwoChoice) when, on the second
+// (library-private-rules.csv): the second round's (round roundTwoChoice) when, on the second
 // round's problems, it passes more cells than the first round's rule (the declared condition),
 // else the first round's (round "nine"); before the study has chosen, the declared
 // placeholder, DP-GIBO everywhere.
@@ -69,24 +69,24 @@ func TestDefaultRuleIsTheStudysChoice(t *testing.T) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal(err)
 	}
-	want := RuleName(private.Always{Method: private.DPGIBO})
+	want := ruleName(private.Always{Method: private.DPGIBO})
 	second, passSecond, passFirst := "", 0, 0
 	for _, r := range rows {
 		switch {
 		case r.Round == "nine":
 			want = r.Rule
-		case r.Round == RoundTwoChoice:
+		case r.Round == roundTwoChoice:
 			second = r.Rule
-		case r.Round == RoundTwoNew && r.Pass:
+		case r.Round == roundTwoNew && r.Pass:
 			passSecond++
-		case r.Round == RoundTwoFirstRule && r.Pass:
+		case r.Round == roundTwoFirstRule && r.Pass:
 			passFirst++
 		}
 	}
 	if second != "" && passSecond > passFirst {
 		want = second
 	}
-	if got := RuleName(private.DefaultRule); got != want {
+	if got := ruleName(private.DefaultRule); got != want {
 		t.Errorf("private.DefaultRule is %q; the committed study chose %q", got, want)
 	}
 }
@@ -112,7 +112,7 @@ func TestContribution3DeclaredReadingIsTheCommittedVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want SensitivityRow
+	var want sensitivityRow
 	for _, c := range claimRows {
 		if c.StatementID == contribution3 && c.Counts {
 			want.Claims++

@@ -29,8 +29,8 @@ const (
 	contribution3Floor = 0.05
 )
 
-// SensitivityRow is one reading of contribution (3) and the verdict it would take.
-type SensitivityRow struct {
+// sensitivityRow is one reading of contribution (3) and the verdict it would take.
+type sensitivityRow struct {
 	Currency string  `csv:"currency"`
 	Ratio    float64 `csv:"ratio"`
 	WithSVR  bool    `csv:"with_svr"`
@@ -70,7 +70,7 @@ func gdpConfig(method string) (string, bool) {
 
 // Contribution3Sensitivity judges contribution (3) under every reading, in a fixed order;
 // nil when res lacks fig-private-select.
-func Contribution3Sensitivity(res *verdict.Results) ([]SensitivityRow, error) {
+func Contribution3Sensitivity(res *verdict.Results) ([]sensitivityRow, error) {
 	if !slices.Contains(res.Figures, selectFigure) {
 		return nil, nil
 	}
@@ -108,7 +108,7 @@ func Contribution3Sensitivity(res *verdict.Results) ([]SensitivityRow, error) {
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%s has no counted claim on %s", contribution3, selectFigure)
 	}
-	var out []SensitivityRow
+	var out []sensitivityRow
 	for _, currency := range []string{currencyPrimary, currencyGDP} {
 		for _, ratio := range []float64{1, 1.5, 2} {
 			for _, withSVR := range []bool{true, false} {
@@ -142,7 +142,7 @@ func Contribution3Sensitivity(res *verdict.Results) ([]SensitivityRow, error) {
 					if err != nil {
 						return nil, fmt.Errorf("contribution (3), %s, ratio %g: %w", currency, ratio, err)
 					}
-					r := SensitivityRow{Currency: currency, Ratio: ratio, WithSVR: withSVR, Floor: floor, Claims: len(cs),
+					r := sensitivityRow{Currency: currency, Ratio: ratio, WithSVR: withSVR, Floor: floor, Claims: len(cs),
 						Declared: currency == currencyPrimary && ratio == 2 && withSVR && !floor}
 					for _, sr := range rows {
 						if sr.StatementID == contribution3 {

@@ -11,21 +11,21 @@ import (
 	"dpgibo/internal/records"
 )
 
-// The library study (experiments' -suite=defaults): each figure DefaultsPrefix+PROBLEM holds
+// The library study (experiments' -suite=defaults): each figure defaultsPrefix+PROBLEM holds
 // DP-GIBO with algo's defaults (configs "defaults=NAME") beside a hand-tuned setting, paired
 // by seed. Declared before it ran (docs/library.md):
 const (
-	// DefaultsPrefix names the study's figures.
-	DefaultsPrefix = "defaults-"
+	// defaultsPrefix names the study's figures.
+	defaultsPrefix = "defaults-"
 	// DefaultsFile is the study's verdict, written beside Files when dir holds its figures.
 	DefaultsFile = "defaults.csv"
 	// DefaultsRatio is the bar: the defaults' median final loss at most DefaultsRatio times
 	// the hand-tuned median.
 	DefaultsRatio = 1.05
-	// DefaultsTuneSeeds is the first seed of the tuning seeds: a figure whose hand-tuned
+	// defaultsTuneSeeds is the first seed of the tuning seeds: a figure whose hand-tuned
 	// rows come from a grid (configs "step=...") picks the grid point of lowest median final
-	// loss over seeds above DefaultsTuneSeeds, and compares it on the seeds at or below.
-	DefaultsTuneSeeds = 100
+	// loss over seeds above defaultsTuneSeeds, and compares it on the seeds at or below.
+	defaultsTuneSeeds = 100
 )
 
 // DefaultsRow is one problem and defaults variant of the library study (defaults.csv).
@@ -59,11 +59,11 @@ type DefaultsRow struct {
 	AboveStart  bool    `csv:"above_start"`
 }
 
-// DefaultsStudy judges every figure of the library study in res.
-func DefaultsStudy(res *verdict.Results) ([]DefaultsRow, error) {
+// defaultsStudy judges every figure of the library study in res.
+func defaultsStudy(res *verdict.Results) ([]DefaultsRow, error) {
 	var out []DefaultsRow
 	for _, fig := range res.Figures {
-		problem, ok := strings.CutPrefix(fig, DefaultsPrefix)
+		problem, ok := strings.CutPrefix(fig, defaultsPrefix)
 		if !ok {
 			continue
 		}
@@ -75,7 +75,7 @@ func DefaultsStudy(res *verdict.Results) ([]DefaultsRow, error) {
 		fstar, haveFStar := res.FStar.Lookup(hand)
 		handLoss := map[int]float64{}
 		for _, r := range hand.Runs {
-			if r.Seed <= DefaultsTuneSeeds {
+			if r.Seed <= defaultsTuneSeeds {
 				handLoss[r.Seed] = r.Loss
 			}
 		}
@@ -141,12 +141,12 @@ func defaultsHand(curves []*verdict.Curve) (*verdict.Curve, error) {
 	for _, c := range grid {
 		var tune []float64
 		for _, r := range c.Runs {
-			if r.Seed > DefaultsTuneSeeds {
+			if r.Seed > defaultsTuneSeeds {
 				tune = append(tune, r.Loss)
 			}
 		}
 		if len(tune) == 0 {
-			return nil, fmt.Errorf("grid point %s has no tuning seeds (above %d)", c.Config, DefaultsTuneSeeds)
+			return nil, fmt.Errorf("grid point %s has no tuning seeds (above %d)", c.Config, defaultsTuneSeeds)
 		}
 		if m := stats.Median(tune); m < bestMedian {
 			best, bestMedian = c, m

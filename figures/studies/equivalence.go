@@ -11,30 +11,30 @@ import (
 	"dpgibo/internal/records"
 )
 
-// EquivalencePrefix names the figures of a design study: figure EquivalencePrefix+NAME holds
+// equivalencePrefix names the figures of a design study: figure equivalencePrefix+NAME holds
 // the runs of NAME's DP-GIBO curves with the candidate batch design, at the same settings and
-// seeds; ReferencePrefix+NAME (or NAME itself, when absent) the runs with the reference
-// design they are judged against. PrecisionPrefix names those of the svr precision study:
-// figure PrecisionPrefix+NAME holds NAME's svr curves (every method) computed with
-// single-precision cross products, judged against NAME itself. ImplementationPrefix names
-// those of the implementation study of TPE and CMA-ES: figure ImplementationPrefix+NAME
+// seeds; referencePrefix+NAME (or NAME itself, when absent) the runs with the reference
+// design they are judged against. precisionPrefix names those of the svr precision study:
+// figure precisionPrefix+NAME holds NAME's svr curves (every method) computed with
+// single-precision cross products, judged against NAME itself. implementationPrefix names
+// those of the implementation study of TPE and CMA-ES: figure implementationPrefix+NAME
 // holds NAME's curves of the project's own tpe and cmaes, judged against NAME's runs of
-// goptuna's (the methods' names before the change). RevisionPrefix names those of a study
-// of a method's new revision (baselines.MethodInfo.Revision): figure RevisionPrefix+NAME
+// goptuna's (the methods' names before the change). revisionPrefix names those of a study
+// of a method's new revision (baselines.MethodInfo.Revision): figure revisionPrefix+NAME
 // holds NAME's curves of the revised methods, judged against NAME's runs of the previous
 // revision.
 const (
-	EquivalencePrefix    = "design-"
-	ReferencePrefix      = "joint-"
-	PrecisionPrefix      = "f32-"
-	ImplementationPrefix = "own-"
-	RevisionPrefix       = "rev-"
+	equivalencePrefix    = "design-"
+	referencePrefix      = "joint-"
+	precisionPrefix      = "f32-"
+	implementationPrefix = "own-"
+	revisionPrefix       = "rev-"
 )
 
-// EquivalenceMargin is the study's margin in units of G0: the new design is non-inferior at a
+// equivalenceMargin is the study's margin in units of G0: the new design is non-inferior at a
 // setting when the upper 95% limit of the paired Hodges-Lehmann difference of final losses
-// (new - old) is below EquivalenceMargin x G0. Declared before the study ran.
-const EquivalenceMargin = 0.10
+// (new - old) is below equivalenceMargin x G0. Declared before the study ran.
+const equivalenceMargin = 0.10
 
 // EquivalenceRow is one sweep value of a design study (design-equivalence.csv).
 type EquivalenceRow struct {
@@ -46,7 +46,7 @@ type EquivalenceRow struct {
 	// Pairs is the number of seeds run with both designs.
 	Pairs int `csv:"pairs"`
 	// MedianOld and MedianNew are the median final losses; G0 the setting's start gap and
-	// Margin = EquivalenceMargin x G0.
+	// Margin = equivalenceMargin x G0.
 	MedianOld float64 `csv:"median_old"`
 	MedianNew float64 `csv:"median_new"`
 	G0        float64 `csv:"g0"`
@@ -64,25 +64,25 @@ type EquivalenceRow struct {
 	DesignShareNew records.OptFloat `csv:"design_share_new"`
 }
 
-// Equivalence judges every design, precision and implementation study in res: each curve of
+// equivalence judges every design, precision and implementation study in res: each curve of
 // a figure design-NAME against the curve of joint-NAME (else NAME), and each curve of
 // f32-NAME, own-NAME or rev-NAME against that of NAME, with the same config, task, data, d and method, paired by seed. shares maps
 // a figure name to its runs' design shares by curve key and seed (may be nil).
-func Equivalence(res *verdict.Results, shares map[string]map[string][]float64) ([]EquivalenceRow, error) {
+func equivalence(res *verdict.Results, shares map[string]map[string][]float64) ([]EquivalenceRow, error) {
 	var out []EquivalenceRow
 	for _, fig := range res.Figures {
 		var ref string
-		base, ok := strings.CutPrefix(fig, EquivalencePrefix)
+		base, ok := strings.CutPrefix(fig, equivalencePrefix)
 		if ok {
-			ref = ReferencePrefix + base
+			ref = referencePrefix + base
 			if !slices.Contains(res.Figures, ref) {
 				ref = base
 			}
-		} else if base, ok = strings.CutPrefix(fig, PrecisionPrefix); ok {
+		} else if base, ok = strings.CutPrefix(fig, precisionPrefix); ok {
 			ref = base
-		} else if base, ok = strings.CutPrefix(fig, ImplementationPrefix); ok {
+		} else if base, ok = strings.CutPrefix(fig, implementationPrefix); ok {
 			ref = base
-		} else if base, ok = strings.CutPrefix(fig, RevisionPrefix); ok {
+		} else if base, ok = strings.CutPrefix(fig, revisionPrefix); ok {
 			ref = base
 		} else {
 			continue
@@ -112,7 +112,7 @@ func Equivalence(res *verdict.Results, shares map[string]map[string][]float64) (
 			}
 
 			row := EquivalenceRow{Figure: base, Task: c.Task, Config: c.Config, D: c.D, Method: c.Method, Pairs: len(d),
-				MedianOld: stats.Median(vo), MedianNew: stats.Median(vn), G0: g0, Margin: EquivalenceMargin * g0,
+				MedianOld: stats.Median(vo), MedianNew: stats.Median(vn), G0: g0, Margin: equivalenceMargin * g0,
 				Estimate: t.Estimate, CILow: t.CILow, CIHigh: t.CIHigh}
 			row.NonInferior = row.CIHigh < row.Margin
 			key := shareKey(c.Task, c.Config, c.D, c.Method)

@@ -38,7 +38,7 @@ func TestEquivalenceOfADesign(t *testing.T) {
 	rows = append(rows, verdicttest.RowsOf("design-f", "dpgibo", "x=1", 15, verdicttest.Seq(n, func(i int) float64 { return old[i] + 0.001*float64(i%3) })...)...)
 	rows = append(rows, verdicttest.RowsOf("design-f", "dpgibo", "x=2", 15, verdicttest.Seq(n, func(i int) float64 { return old[i] + 0.2 + 0.001*float64(i%3) })...)...)
 	res := withFStar(t, rows)
-	got, err := Equivalence(res, nil)
+	got, err := equivalence(res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestEquivalenceOfADesign(t *testing.T) {
 func TestEquivalenceOfIdenticalRuns(t *testing.T) {
 	v := verdicttest.Seq(12, func(i int) float64 { return 1 + 0.01*float64(i) })
 	res := withFStar(t, append(verdicttest.RowsOf("f", "dpgibo", "x=1", 15, v...), verdicttest.RowsOf("design-f", "dpgibo", "x=1", 15, v...)...))
-	got, err := Equivalence(res, nil)
+	got, err := equivalence(res, nil)
 	if err != nil || len(got) != 1 || !got[0].NonInferior || got[0].CIHigh != 0 || got[0].Estimate != 0 {
 		t.Fatalf("identical runs: %+v, %v", got, err)
 	}

@@ -10,11 +10,11 @@ import (
 
 // The library study's comparison with the best non-private peers (experiments'
 // -suite=library-peers, declared in docs/library.md before it ran): each figure
-// LibraryPeersPrefix+PROBLEM holds DP-GIBO with algo's defaults at several mu (configs
+// libraryPeersPrefix+PROBLEM holds DP-GIBO with algo's defaults at several mu (configs
 // "mu=M,defaults=library") beside TPE and CMA-ES.
 const (
-	// LibraryPeersPrefix names the comparison's figures.
-	LibraryPeersPrefix = "library-peers-"
+	// libraryPeersPrefix names the comparison's figures.
+	libraryPeersPrefix = "library-peers-"
 	// LibraryPeersFile is its table, written beside DefaultsFile.
 	LibraryPeersFile = "library-peers.csv"
 )
@@ -37,14 +37,14 @@ type PeerRow struct {
 	MedianSeconds    records.OptFloat `csv:"median_seconds"`
 }
 
-// LibraryPeers tabulates every figure of the comparison in res, with own times from
+// libraryPeers tabulates every figure of the comparison in res, with own times from
 // timings.
-func LibraryPeers(res *verdict.Results, timings []records.Timing) []PeerRow {
+func libraryPeers(res *verdict.Results, timings []records.Timing) []PeerRow {
 	type key struct{ fig, method, config string }
 	own, total := map[key][]float64{}, map[key][]float64{}
 	for _, t := range timings {
 		for _, fig := range strings.Split(t.Figures, ";") {
-			if strings.HasPrefix(fig, LibraryPeersPrefix) {
+			if strings.HasPrefix(fig, libraryPeersPrefix) {
 				k := key{fig, t.Method, t.Config}
 				own[k] = append(own[k], t.DesignSeconds)
 				total[k] = append(total[k], t.TotalSeconds)
@@ -53,7 +53,7 @@ func LibraryPeers(res *verdict.Results, timings []records.Timing) []PeerRow {
 	}
 	var out []PeerRow
 	for _, fig := range res.Figures {
-		problem, ok := strings.CutPrefix(fig, LibraryPeersPrefix)
+		problem, ok := strings.CutPrefix(fig, libraryPeersPrefix)
 		if !ok {
 			continue
 		}

@@ -15,15 +15,15 @@ import (
 
 // The library's private-tuner study (experiments' -suite=library-private, declared in
 // docs/library.md, "The library's private tuner, declared before its runs"): each figure
-// LibraryPrivatePrefix+PROBLEM holds every private method at mu in {0.5, 1, 2} (configs
+// libraryPrivatePrefix+PROBLEM holds every private method at mu in {0.5, 1, 2} (configs
 // "mu=M") on seeds 1-10. In each cell (problem, mu) the picked method has the smallest
 // median normalised gap g on seeds 1-5; every method and every candidate rule
 // (private.CandidateRules) is judged on seeds 6-10.
 const (
-	// LibraryPrivatePrefix names the study's figures, LibraryAutoPrefix those of dp-auto
+	// libraryPrivatePrefix names the study's figures, libraryAutoPrefix those of dp-auto
 	// (the one call with the chosen rule) on the same problems.
-	LibraryPrivatePrefix = "library-private-"
-	LibraryAutoPrefix    = "library-auto-"
+	libraryPrivatePrefix = "library-private-"
+	libraryAutoPrefix    = "library-auto-"
 	// LibraryPrivateFile is its table of methods, LibraryPrivateRulesFile its leave-one-out
 	// choice of rule; both are written beside DefaultsFile.
 	LibraryPrivateFile      = "library-private.csv"
@@ -101,13 +101,13 @@ type RuleRow struct {
 	Loose      bool    `csv:"loose"`
 }
 
-// LibraryNine are the library study's problems, on which the first round's rule is chosen;
-// LibraryNew those new to it, on which it is judged; LibraryRound2 the second round's, on
+// libraryNine are the library study's problems, on which the first round's rule is chosen;
+// libraryNew those new to it, on which it is judged; libraryRound2 the second round's, on
 // which the rule chosen on the first round's thirteen is judged (docs/library.md).
 var (
-	LibraryNine   = []string{"grouplasso", "gpreg", "svr", "bowl", "ridge", "logreg", "wine", "digits", "toy"}
-	LibraryNew    = []string{"anes96", "randhie", "bowl20", "ridge12"}
-	LibraryRound2 = []string{"modechoice", "grouplasso5", "bowl10", "toy60"}
+	libraryNine   = []string{"grouplasso", "gpreg", "svr", "bowl", "ridge", "logreg", "wine", "digits", "toy"}
+	libraryNew    = []string{"anes96", "randhie", "bowl20", "ridge12"}
+	libraryRound2 = []string{"modechoice", "grouplasso5", "bowl10", "toy60"}
 )
 
 // autoMethod is the name of the library's one call in the harness (private.Auto).
@@ -155,10 +155,10 @@ func (c privateCell) judge(method string) (row PrivateRow, pass, loose, above bo
 	return row, pass, loose, above, true
 }
 
-// LibraryPrivate tabulates every figure of the study in res: one row per problem, mu and
+// libraryPrivate tabulates every figure of the study in res: one row per problem, mu and
 // method, in the figures' order. It needs DP-GIBO's runs (their starts) and f* in every
 // cell.
-func LibraryPrivate(res *verdict.Results) ([]PrivateRow, error) {
+func libraryPrivate(res *verdict.Results) ([]PrivateRow, error) {
 	cells, err := privateCells(res)
 	if err != nil {
 		return nil, err
@@ -185,7 +185,7 @@ func problemIndex(cells []privateCell, problem string) int {
 func methodIndex(res *verdict.Results, method string) int {
 	i := 0
 	for _, fig := range res.Figures {
-		if !strings.HasPrefix(fig, LibraryPrivatePrefix) {
+		if !strings.HasPrefix(fig, libraryPrivatePrefix) {
 			continue
 		}
 		for _, c := range res.CurvesOf(fig) {
@@ -202,13 +202,13 @@ func methodIndex(res *verdict.Results, method string) int {
 func privateCells(res *verdict.Results) ([]privateCell, error) {
 	var cells []privateCell
 	for _, fig := range res.Figures {
-		problem, ok := strings.CutPrefix(fig, LibraryPrivatePrefix)
+		problem, ok := strings.CutPrefix(fig, libraryPrivatePrefix)
 		if !ok {
 			continue
 		}
-		// dp-auto runs in a figure of its own per problem (LibraryAutoPrefix), added after the
+		// dp-auto runs in a figure of its own per problem (libraryAutoPrefix), added after the
 		// rule was chosen; its curves join the problem's cells.
-		curves := append(res.CurvesOf(fig), res.CurvesOf(LibraryAutoPrefix+problem)...)
+		curves := append(res.CurvesOf(fig), res.CurvesOf(libraryAutoPrefix+problem)...)
 		byMu := map[float64][]*verdict.Curve{}
 		var mus []float64
 		for _, c := range curves {
@@ -381,26 +381,26 @@ func chooseRule(candidates []private.Rule, cells []privateCell) (private.Rule, r
 	return best, bestScore, nil
 }
 
-// RuleName is how the study's tables name a rule.
-func RuleName(r private.Rule) string {
+// ruleName is how the study's tables name a rule.
+func ruleName(r private.Rule) string {
 	switch r := r.(type) {
 	case private.Always:
 		return "always " + r.Method.String()
 	case private.ByCeiling:
 		return fmt.Sprintf("%v below ceiling %g, else %v", r.Below, r.Cut, r.Above)
 	case private.ByLoss:
-		return fmt.Sprintf("%v for a log loss, else %s", r.LogLoss, RuleName(r.Other))
+		return fmt.Sprintf("%v for a log loss, else %s", r.LogLoss, ruleName(r.Other))
 	}
 	return fmt.Sprint(r)
 }
 
-// LibraryPrivateRules runs the declared choices of rule on the study's cells. First round:
-// the problems of LibraryNine leave-one-problem-out, the rule chosen on all nine, and that
-// rule, and dp-auto where it ran, judged on LibraryNew (round "new"). Second round
+// libraryPrivateRules runs the declared choices of rule on the study's cells. First round:
+// the problems of libraryNine leave-one-problem-out, the rule chosen on all nine, and that
+// rule, and dp-auto where it ran, judged on libraryNew (round "new"). Second round
 // : secondRoundRules chosen on the first round's thirteen problems, and
-// judged on LibraryRound2.
-func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
-	nine := LibraryNine
+// judged on libraryRound2.
+func libraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
+	nine := libraryNine
 	cells, err := privateCells(res)
 	if err != nil {
 		return nil, err
@@ -410,9 +410,9 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 		switch {
 		case slices.Contains(nine, c.problem):
 			train = append(train, c)
-		case slices.Contains(LibraryNew, c.problem):
+		case slices.Contains(libraryNew, c.problem):
 			fresh = append(fresh, c)
-		case slices.Contains(LibraryRound2, c.problem):
+		case slices.Contains(libraryRound2, c.problem):
 			second = append(second, c)
 		default:
 			return nil, fmt.Errorf("problem %s is in no round of the study", c.problem)
@@ -431,7 +431,7 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 			if !ok {
 				continue
 			}
-			out = append(out, RuleRow{Round: round, HeldOut: c.problem, Rule: RuleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose,
+			out = append(out, RuleRow{Round: round, HeldOut: c.problem, Rule: ruleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose,
 				Mu: c.mu, Method: m, Gap: row.JudgeGap, Picked: c.picked, PickedGap: c.rows[c.picked].JudgeGap, AboveStart: above, Pass: pass, Loose: loose})
 		}
 		return out
@@ -444,15 +444,15 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, RuleRow{Round: "nine", HeldOut: AllProblems, Rule: RuleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose})
+	out = append(out, RuleRow{Round: "nine", HeldOut: AllProblems, Rule: ruleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose})
 	out = append(out, judgeRows("new", rule, s, fresh, chosenBy(rule))...)
 	out = append(out, judgeRows("new, dp-auto's runs", rule, s, fresh, func(privateCell) string { return autoMethod })...)
-	if len(fresh) != 3*len(LibraryNew) {
+	if len(fresh) != 3*len(libraryNew) {
 		return out, nil // the second round chooses on all thirteen
 	}
 	first := rule
 	thirteen := append(slices.Clone(train), fresh...)
-	loo, err := leaveOneOut(RoundTwoLOO, secondRoundRules(), append(slices.Clone(nine), LibraryNew...), thirteen, judgeRows)
+	loo, err := leaveOneOut(roundTwoLOO, secondRoundRules(), append(slices.Clone(nine), libraryNew...), thirteen, judgeRows)
 	if err != nil {
 		return nil, err
 	}
@@ -461,14 +461,14 @@ func LibraryPrivateRules(res *verdict.Results) ([]RuleRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, RuleRow{Round: RoundTwoChoice, HeldOut: AllProblems, Rule: RuleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose})
-	out = append(out, judgeRows(RoundTwoNew, rule, s, second, chosenBy(rule))...)
+	out = append(out, RuleRow{Round: roundTwoChoice, HeldOut: AllProblems, Rule: ruleName(rule), TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose})
+	out = append(out, judgeRows(roundTwoNew, rule, s, second, chosenBy(rule))...)
 	fs, err := score(first, thirteen)
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, judgeRows(RoundTwoFirstRule, first, fs, second, chosenBy(first))...)
-	out = append(out, judgeRows(RoundTwoAuto, rule, s, second, func(privateCell) string { return autoMethod })...)
+	out = append(out, judgeRows(roundTwoFirstRule, first, fs, second, chosenBy(first))...)
+	out = append(out, judgeRows(roundTwoAuto, rule, s, second, func(privateCell) string { return autoMethod })...)
 	return out, nil
 }
 
@@ -500,15 +500,15 @@ func leaveOneOut(round string, candidates []private.Rule, problems []string, cel
 
 // The rounds of the second round's rows in library-private-rules.csv: leave-one-problem-out
 // on the first round's thirteen problems (for information), the choice on all thirteen,
-// that rule judged on LibraryRound2 through the runs of the methods it chooses, the first
+// that rule judged on libraryRound2 through the runs of the methods it chooses, the first
 // round's rule judged there for the declared comparison, and dp-auto's own runs there with
 // the second round's rule (for information, where they exist).
 const (
-	RoundTwoLOO       = "second: leave-one-out"
-	RoundTwoChoice    = "second: thirteen"
-	RoundTwoNew       = "second: new"
-	RoundTwoFirstRule = "second: new, first round's rule"
-	RoundTwoAuto      = "second: new, dp-auto's runs"
+	roundTwoLOO       = "second: leave-one-out"
+	roundTwoChoice    = "second: thirteen"
+	roundTwoNew       = "second: new"
+	roundTwoFirstRule = "second: new, first round's rule"
+	roundTwoAuto      = "second: new, dp-auto's runs"
 )
 
 // chosenBy returns the method rule chooses in a cell.

@@ -83,8 +83,8 @@ func TestSecondRoundRules(t *testing.T) {
 	if rule != want || s.pass != 4 {
 		t.Errorf("chose %v (%+v), want %v passing all four cells", rule, s, want)
 	}
-	if got := RuleName(rule); got != "dp-rnm for a log loss, else always dpgibo" {
-		t.Errorf("RuleName = %q", got)
+	if got := ruleName(rule); got != "dp-rnm for a log loss, else always dpgibo" {
+		t.Errorf("ruleName = %q", got)
 	}
 	// The first round's candidates cannot: no ceiling separates the kinds.
 	if _, s, _ := chooseRule(first, cells); s.pass == 4 {

@@ -40,23 +40,23 @@ type LOORow struct {
 	Pass              bool    `csv:"pass"`
 }
 
-// IsCandidate reports whether a defaults variant is a candidate of the leave-one-out
+// isCandidate reports whether a defaults variant is a candidate of the leave-one-out
 // study: the current defaults or one of their rule variants (not revision 1).
-func IsCandidate(variant string) bool {
+func isCandidate(variant string) bool {
 	return variant == LibraryVariant || strings.HasPrefix(variant, LibraryVariant+",rule=")
 }
 
-// LeaveOneOut runs the study on the library study's rows: every candidate must have a row
+// defaultsLeaveOneOut runs the study on the library study's rows: every candidate must have a row
 // on every problem. The rows come per held-out problem in the order of rows, then the
 // AllProblems row.
-func LeaveOneOut(rows []DefaultsRow) ([]LOORow, error) {
+func defaultsLeaveOneOut(rows []DefaultsRow) ([]LOORow, error) {
 	byCand := map[string]map[string]DefaultsRow{}
 	var problems, cands []string
 	for _, r := range rows {
 		if !slices.Contains(problems, r.Problem) {
 			problems = append(problems, r.Problem)
 		}
-		if !IsCandidate(r.Variant) {
+		if !isCandidate(r.Variant) {
 			continue
 		}
 		if byCand[r.Variant] == nil {

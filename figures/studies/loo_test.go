@@ -23,7 +23,7 @@ func looRows() []DefaultsRow {
 // Each held-out problem gets the candidate ranked first on the others: fewest medians above
 // their start, then the smallest worst ratio; revision 1 is never a candidate.
 func TestLeaveOneOutChoosesWithoutTheHeldOutProblem(t *testing.T) {
-	got, err := LeaveOneOut(looRows())
+	got, err := defaultsLeaveOneOut(looRows())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestLeaveOneOutChoosesWithoutTheHeldOutProblem(t *testing.T) {
 
 func TestLeaveOneOutNeedsEveryCandidateOnEveryProblem(t *testing.T) {
 	rows := looRows()[:9]
-	if _, err := LeaveOneOut(rows); err == nil || !strings.Contains(err.Error(), "p3") {
+	if _, err := defaultsLeaveOneOut(rows); err == nil || !strings.Contains(err.Error(), "p3") {
 		t.Fatalf("a candidate without a problem: error %v", err)
 	}
 }

@@ -14,15 +14,15 @@ import (
 // non-private peers, own times from timings), LibraryPrivateFile and
 // LibraryPrivateRulesFile (the private-tuner study and its choice of rule).
 func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, error) {
-	eq, err := Equivalence(res, designShares(timings))
+	eq, err := equivalence(res, designShares(timings))
 	if err != nil {
 		return nil, fmt.Errorf("design study: %w", err)
 	}
-	study, err := DefaultsStudy(res)
+	study, err := defaultsStudy(res)
 	if err != nil {
 		return nil, fmt.Errorf("library study: %w", err)
 	}
-	loo, err := LeaveOneOut(study)
+	loo, err := defaultsLeaveOneOut(study)
 	if err != nil {
 		return nil, err
 	}
@@ -36,17 +36,17 @@ func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, er
 	if files, err = table(files, LOOFile, loo); err != nil {
 		return nil, err
 	}
-	if files, err = table(files, LibraryPeersFile, LibraryPeers(res, timings)); err != nil {
+	if files, err = table(files, LibraryPeersFile, libraryPeers(res, timings)); err != nil {
 		return nil, err
 	}
-	priv, err := LibraryPrivate(res)
+	priv, err := libraryPrivate(res)
 	if err != nil {
 		return nil, fmt.Errorf("private-tuner study: %w", err)
 	}
 	if files, err = table(files, LibraryPrivateFile, priv); err != nil {
 		return nil, err
 	}
-	rules, err := LibraryPrivateRules(res)
+	rules, err := libraryPrivateRules(res)
 	if err != nil {
 		return nil, fmt.Errorf("private-tuner study: %w", err)
 	}
@@ -67,5 +67,5 @@ func table[T any](files []records.File, name string, rows []T) ([]records.File, 
 
 // EquivalenceFile is the table of the design, precision, implementation and revision
 // studies, written when a results folder holds a figure PREFIX-NAME and NAME (see
-// Equivalence).
+// equivalence).
 const EquivalenceFile = "design-equivalence.csv"

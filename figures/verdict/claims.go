@@ -373,7 +373,7 @@ func sortedSeeds(m map[int]float64) []int {
 // judged is a claim's test before Holm's adjustment.
 type judged struct {
 	claim      claims.Claim
-	rows       []Comparison // the claim's rows of comparisons.csv
+	rows       []comparison // the claim's rows of comparisons.csv
 	pFor       float64
 	pAgainst   float64
 	pZero      float64 // margin claims: p in the claimed direction at zero margin
@@ -392,7 +392,7 @@ type judged struct {
 type pairTest struct {
 	pFor, pAgainst, pZero float64
 	margin                float64
-	rows                  []Comparison
+	rows                  []comparison
 	base                  stats.TestResult // two-sided, zero shift: the estimate and interval
 	test                  string
 	n                     int
@@ -433,8 +433,8 @@ func (f *figureData) judgePair(cl claims.Claim, checkpoint int) (pairTest, error
 		pt.test, pt.n = name, res.N
 		return res, nil
 	}
-	row := func(res stats.TestResult, shift float64, alt stats.Alternative) Comparison {
-		return Comparison{
+	row := func(res stats.TestResult, shift float64, alt stats.Alternative) comparison {
+		return comparison{
 			Figure: ca.Figure, Task: ca.Task, Data: ca.Data, D: cl.A.D,
 			MethodA: cl.A.String(), ConfigA: cl.A.Config, MethodB: cl.B.String(), ConfigB: cl.B.Config,
 			Metric: metricName(cl.Metric), Test: pt.test, Alternative: altName(alt), Margin: shift,
@@ -461,7 +461,7 @@ func (f *figureData) judgePair(cl claims.Claim, checkpoint int) (pairTest, error
 			return pt, err
 		}
 		pt.pFor, pt.pAgainst = f.PValue, g.PValue
-		pt.rows = []Comparison{row(f, threshold, forAlt)}
+		pt.rows = []comparison{row(f, threshold, forAlt)}
 		if delta > 0 {
 			z, err := run(0, forAlt)
 			if err != nil {
@@ -488,7 +488,7 @@ func (f *figureData) judgePair(cl claims.Claim, checkpoint int) (pairTest, error
 		}
 		pt.pFor = math.Max(upper.PValue, lower.PValue)
 		pt.pAgainst = math.Min(1, 2*math.Min(beyondUp.PValue, beyondDown.PValue))
-		pt.rows = []Comparison{row(upper, delta, stats.Less), row(lower, -delta, stats.Greater)}
+		pt.rows = []comparison{row(upper, delta, stats.Less), row(lower, -delta, stats.Greater)}
 		zero, err := run(0, stats.TwoSided)
 		if err != nil {
 			return pt, err
@@ -658,13 +658,13 @@ func (f *figureData) judgeTrend(cl claims.Claim, j judged) (judged, error) {
 	if err != nil {
 		return j, fmt.Errorf("claim %s: %w", cl.ID, err)
 	}
-	row := Comparison{
+	row := comparison{
 		Figure: first.Figure, Task: first.Task, Data: first.Data, D: first.D,
 		MethodA: first.Method, ConfigA: strings.Join(cl.Configs, " < "), MethodB: first.Method,
 		Metric: metricName(cl.Metric), Test: "page-L", Alternative: altName(forAlt),
 		N: fr.N, Exact: fr.Exact, Estimate: fr.Statistic, PValue: fr.PValue, Claim: cl.ID,
 	}
-	j.rows = []Comparison{row}
+	j.rows = []comparison{row}
 	j.pFor, j.pAgainst = fr.PValue, g.PValue
 	j.tested = true
 	j.test = "page-L"
@@ -838,7 +838,7 @@ func judgeAll(res *Results, fig string, claims []claims.Claim) ([]judged, []floa
 // A statement with a counted claim on the curves of a declared seed raise (claims.SeedRaises)
 // says so (StatementRow.SeedsRaised), and where the seeds before the raise gave it another
 // verdict, that verdict is kept in StatementRow.SupersededVerdict.
-func Judge(res *Results, statements []claims.Statement) ([]ClaimRow, []StatementRow, []Comparison, error) {
+func Judge(res *Results, statements []claims.Statement) ([]ClaimRow, []StatementRow, []comparison, error) {
 	if err := claims.Check(statements); err != nil {
 		return nil, nil, nil, err
 	}
@@ -914,7 +914,7 @@ func readsRaise(st claims.Statement, statements []claims.Statement, raise claims
 }
 
 // judgeDeclaredFirst is Judge on res without the seed raises.
-func judgeDeclaredFirst(res *Results, statements []claims.Statement) ([]ClaimRow, []StatementRow, []Comparison, error) {
+func judgeDeclaredFirst(res *Results, statements []claims.Statement) ([]ClaimRow, []StatementRow, []comparison, error) {
 	// Post-hoc statements and readings never move a declared verdict: the declared
 	// statements are judged alone, and the late ones (with their own claims in their figures'
 	// Holm families) in a second pass, from which only their rows are kept.
@@ -948,7 +948,7 @@ func judgeDeclaredFirst(res *Results, statements []claims.Statement) ([]ClaimRow
 	}
 	var outRows []ClaimRow
 	var outSts []StatementRow
-	var outCmps []Comparison
+	var outCmps []comparison
 	i, j := 0, 0
 	for _, st := range statements {
 		// Rows come out in the statements' order, each statement's claims in its order.
@@ -980,7 +980,7 @@ func judgeDeclaredFirst(res *Results, statements []claims.Statement) ([]ClaimRow
 }
 
 // judgeAllStatements judges statements, each claim in its figure's Holm family of every claim given.
-func judgeAllStatements(res *Results, statements []claims.Statement) ([]ClaimRow, []StatementRow, []Comparison, error) {
+func judgeAllStatements(res *Results, statements []claims.Statement) ([]ClaimRow, []StatementRow, []comparison, error) {
 	byFigure := map[string][]claims.Claim{}
 	aside := map[string]bool{} // claims shown beside their statement, not counted
 	byID := map[string]claims.Claim{}
@@ -993,7 +993,7 @@ func judgeAllStatements(res *Results, statements []claims.Statement) ([]ClaimRow
 	}
 	type outcome struct {
 		row  ClaimRow
-		cmps []Comparison
+		cmps []comparison
 	}
 	done := map[string]outcome{}
 	for fig, claims := range byFigure {
@@ -1012,7 +1012,7 @@ func judgeAllStatements(res *Results, statements []claims.Statement) ([]ClaimRow
 		}
 		for i, j := range js {
 			row := claimRow(j, pHolm[i], pAgainstHolm[i], ctl[i], k)
-			var cmps []Comparison
+			var cmps []comparison
 			for _, r := range j.rows {
 				r.PHolm = pHolm[i]
 				cmps = append(cmps, r)
@@ -1023,7 +1023,7 @@ func judgeAllStatements(res *Results, statements []claims.Statement) ([]ClaimRow
 	}
 	var rows []ClaimRow
 	var sts []StatementRow
-	var cmps []Comparison
+	var cmps []comparison
 	for _, st := range statements {
 		var stRows []ClaimRow
 		for _, cl := range st.Claims {

@@ -8,9 +8,9 @@ import (
 	"dpgibo/internal/records"
 )
 
-// Comparison is one rank test between two curves, or one trend test over several
+// comparison is one rank test between two curves, or one trend test over several
 // (comparisons.csv). Estimates and intervals are of a - b (method_a minus method_b).
-type Comparison struct {
+type comparison struct {
 	Figure  string `csv:"figure"`
 	Task    string `csv:"task"`
 	Data    string `csv:"data"`
@@ -97,8 +97,8 @@ func values(c *Curve, metric func(Run) float64) []float64 {
 }
 
 // testPair runs the design's test of a - b - shift against alt.
-func testPair(a, b *Curve, metric func(Run) float64, shift float64, alt stats.Alternative) (Comparison, error) {
-	cmp := Comparison{
+func testPair(a, b *Curve, metric func(Run) float64, shift float64, alt stats.Alternative) (comparison, error) {
+	cmp := comparison{
 		Figure: a.Figure, Task: a.Task, Data: a.Data, D: a.D,
 		MethodA: a.Method, ConfigA: a.Config, MethodB: b.Method, ConfigB: b.Config,
 		Alternative: altName(alt), Margin: shift,
@@ -143,13 +143,13 @@ func altName(a stats.Alternative) string {
 
 func lossOf(r Run) float64 { return r.Loss }
 
-// Exploratory returns a two-sided test of final losses between every two curves of one
+// exploratory returns a two-sided test of final losses between every two curves of one
 // figure, task, data and d, in curve order, with Holm's adjustment over the figure's rows.
 // Pairs with fewer than two runs in common (paired) or in either curve are skipped.
-func Exploratory(res *Results) ([]Comparison, error) {
-	var out []Comparison
+func exploratory(res *Results) ([]comparison, error) {
+	var out []comparison
 	for _, fig := range res.Figures {
-		var rows []Comparison
+		var rows []comparison
 		curves := curvesOf(res, fig)
 		for i, a := range curves {
 			for _, b := range curves[i+1:] {
@@ -190,7 +190,7 @@ func testable(a, b *Curve) bool {
 }
 
 // holmInto fills PHolm over rows.
-func holmInto(rows []Comparison) {
+func holmInto(rows []comparison) {
 	p := make([]float64, len(rows))
 	for i, r := range rows {
 		p[i] = r.PValue

@@ -27,11 +27,11 @@ type Run struct {
 	// for methods that report no iteration 0 (random search, UCB-BO, ...).
 	Start float64
 	// Trace is every reported (evals, loss) of the run in report order.
-	Trace []TracePoint
+	Trace []tracePoint
 }
 
-// TracePoint is one reported iteration of a run.
-type TracePoint struct {
+// tracePoint is one reported iteration of a run.
+type tracePoint struct {
 	Evals int
 	Loss  float64
 }
@@ -108,14 +108,14 @@ func Curves(rows []records.Row) ([]*Curve, error) {
 			g.clipped += r.ClippedFrac.Value
 			g.n++
 		}
-		point := TracePoint{Evals: r.Evals, Loss: r.Loss}
+		point := tracePoint{Evals: r.Evals, Loss: r.Loss}
 		if i, ok := last[k][r.Seed]; ok {
 			prev := c.Runs[i]
 			c.Runs[i] = Run{Seed: r.Seed, Loss: r.Loss, Evals: r.Evals, SNR: math.NaN(), ClippedFrac: math.NaN(),
 				Start: prev.Start, Trace: append(prev.Trace, point)}
 		} else {
 			run := Run{Seed: r.Seed, Loss: r.Loss, Evals: r.Evals, SNR: math.NaN(), ClippedFrac: math.NaN(),
-				Start: math.NaN(), Trace: []TracePoint{point}}
+				Start: math.NaN(), Trace: []tracePoint{point}}
 			if r.Iter == 0 {
 				run.Start = r.Loss
 			}

@@ -117,7 +117,7 @@ func TestCommittedVerdictFilesRead(t *testing.T) {
 	root := filepath.Join("..", "..", "reproduction")
 	read := map[string]func(string) (int, error){
 		"summary":     count(records.ReadFile[SummaryRow]),
-		"comparisons": count(records.ReadFile[Comparison]),
+		"comparisons": count(records.ReadFile[comparison]),
 		"claims":      count(records.ReadFile[ClaimRow]),
 		"statements":  count(records.ReadFile[StatementRow]),
 		"power":       count(records.ReadFile[records.PowerRow]),

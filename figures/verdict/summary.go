@@ -48,8 +48,8 @@ type SummaryRow struct {
 	MedianClippedFrac records.OptFloat `csv:"median_clipped_frac"`
 }
 
-// Summarise returns one SummaryRow per curve, in curve order.
-func Summarise(res *Results) []SummaryRow {
+// summarise returns one SummaryRow per curve, in curve order.
+func summarise(res *Results) []SummaryRow {
 	out := make([]SummaryRow, 0, len(res.Curves))
 	for _, c := range res.Curves {
 		losses := c.Losses()

@@ -49,7 +49,7 @@ func TestCurvesKeepLastRowAndRejectNaN(t *testing.T) {
 
 func TestSummariseMedianCIAndEvals(t *testing.T) {
 	losses := verdicttest.Seq(12, func(i int) float64 { return float64(i + 1) }) // 1..12
-	s := Summarise(results(t, verdicttest.RowsOf("f", "gibo", "", 5, losses...)))
+	s := summarise(results(t, verdicttest.RowsOf("f", "gibo", "", 5, losses...)))
 	if len(s) != 1 {
 		t.Fatalf("%d rows", len(s))
 	}
@@ -457,7 +457,7 @@ func TestSummaryDiagnostics(t *testing.T) {
 			rows = append(rows, g)
 		}
 	}
-	s := Summarise(results(t, rows))
+	s := summarise(results(t, rows))
 	if len(s) != 2 {
 		t.Fatalf("%d rows", len(s))
 	}

@@ -15,7 +15,7 @@ var Files = []string{"summary.csv", "comparisons.csv", "claims.csv", "statements
 // claim of claims.Statements(), those of figures not in res as not yet run) and
 // statements.csv.
 func Outputs(res *Results) ([]records.File, error) {
-	exploratory, err := Exploratory(res)
+	exploratory, err := exploratory(res)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +28,7 @@ func Outputs(res *Results) ([]records.File, error) {
 		name string
 		rows func() ([]byte, error)
 	}{
-		{"summary.csv", func() ([]byte, error) { return records.Marshal(Summarise(res)) }},
+		{"summary.csv", func() ([]byte, error) { return records.Marshal(summarise(res)) }},
 		{"comparisons.csv", func() ([]byte, error) { return records.Marshal(append(exploratory, claimTests...)) }},
 		{"claims.csv", func() ([]byte, error) { return records.Marshal(claimRows) }},
 		{"statements.csv", func() ([]byte, error) { return records.Marshal(statementRows) }},

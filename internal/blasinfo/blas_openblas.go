@@ -11,16 +11,38 @@ import "C"
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
 
+	"golang.org/x/sys/cpu"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	blasnetlib "gonum.org/v1/netlib/blas/netlib"
 	lapacknetlib "gonum.org/v1/netlib/lapack/netlib"
 )
+
+// replacedEnv is the environment variable through which a re-executed process learns which
+// core it replaced (ReplaceFallbackCore); it also stops a second re-execution.
+const replacedEnv = "DPGIBO_OPENBLAS_REPLACED"
+
+// replacementCore is the kernel set the project's binaries use instead of a fallback one:
+// RecordedCore where the CPU has AVX2 and FMA, else Sandybridge (AVX) or Nehalem, whose
+// kernels give the same bits at every alignment as well.
+func replacementCore() string {
+	switch {
+	case runtime.GOARCH != "amd64":
+		return ""
+	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
+		return RecordedCore
+	case cpu.X86.HasAVX:
+		return "Sandybridge"
+	default:
+		return "Nehalem"
+	}
+}
 
 // Backend names the BLAS and LAPACK implementation compiled in:
 // "openblas VERSION core=CORE", where CORE is the kernel set OpenBLAS picked for this CPU
@@ -57,7 +79,7 @@ func SetThreads(n int) {
 }
 
 // ReplaceFallbackCore re-executes the calling program once with OPENBLAS_CORETYPE set to
-// ReplacementCore when OpenBLAS picked a generic fallback kernel set (IsFallback; OpenBLAS
+// replacementCore when OpenBLAS picked a generic fallback kernel set (IsFallback; OpenBLAS
 // reads the variable only when it loads, so a running process cannot change its kernels).
 // It does not return when it re-executes. A core the user chose with OPENBLAS_CORETYPE is
 // kept unless force is true (test binaries, whose checks need repeatable results, pass
@@ -65,21 +87,21 @@ func SetThreads(n int) {
 // After the re-execution Replaced names the core that was replaced.
 func ReplaceFallbackCore(force bool) error {
 	core := CoreType()
-	if !IsFallback(core) || os.Getenv(ReplacedEnv) != "" {
+	if !IsFallback(core) || os.Getenv(replacedEnv) != "" {
 		return nil
 	}
 	if _, set := os.LookupEnv("OPENBLAS_CORETYPE"); set && !force {
 		return nil
 	}
-	target := ReplacementCore()
+	target := replacementCore()
 	if target == "" {
 		return nil
 	}
 	exe, err := os.Executable()
 	if err == nil {
 		env := append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
-			return strings.HasPrefix(kv, "OPENBLAS_CORETYPE=") || strings.HasPrefix(kv, ReplacedEnv+"=")
-		}), "OPENBLAS_CORETYPE="+target, ReplacedEnv+"="+core)
+			return strings.HasPrefix(kv, "OPENBLAS_CORETYPE=") || strings.HasPrefix(kv, replacedEnv+"=")
+		}), "OPENBLAS_CORETYPE="+target, replacedEnv+"="+core)
 		err = syscall.Exec(exe, os.Args, env) // returns only on failure
 	}
 	return fmt.Errorf("OpenBLAS picked its generic %s kernels, which are not repeatable; re-executing with OPENBLAS_CORETYPE=%s: %w", core, target, err)
@@ -88,14 +110,14 @@ func ReplaceFallbackCore(force bool) error {
 // Replaced is the fallback core that ReplaceFallbackCore replaced in this process ("" if
 // none).
 func Replaced() string {
-	if os.Getenv(ReplacedEnv) == "" || os.Getenv("OPENBLAS_CORETYPE") == "" {
+	if os.Getenv(replacedEnv) == "" || os.Getenv("OPENBLAS_CORETYPE") == "" {
 		return ""
 	}
-	return os.Getenv(ReplacedEnv)
+	return os.Getenv(replacedEnv)
 }
 
 func selfCheckFix() string {
-	if target := ReplacementCore(); target != "" {
+	if target := replacementCore(); target != "" {
 		return "run with OPENBLAS_CORETYPE=" + target + ", or without OpenBLAS (DPGIBO_BLAS=go ./run_all.sh, or a build without -tags openblas)"
 	}
 	return "set OPENBLAS_CORETYPE to another kernel set this CPU runs, or run without OpenBLAS (DPGIBO_BLAS=go ./run_all.sh, or a build without -tags openblas)"

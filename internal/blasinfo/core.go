@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/sys/cpu"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -20,10 +19,6 @@ import (
 // AVX2 and FMA runs it (OPENBLAS_CORETYPE=Haswell).
 const RecordedCore = "Haswell"
 
-// ReplacedEnv is the environment variable through which a re-executed process learns which
-// core it replaced (ReplaceFallbackCore); it also stops a second re-execution.
-const ReplacedEnv = "DPGIBO_OPENBLAS_REPLACED"
-
 // fallbackCores are OpenBLAS's generic x86-64 kernel sets. A DYNAMIC_ARCH build of OpenBLAS
 // falls back to Prescott on a CPU it does not know (a CPU newer than the library); its
 // level-1 and level-2 kernels round differently at different alignments of the same data,
@@ -34,22 +29,6 @@ var fallbackCores = []string{"Prescott", "Katmai", "Coppermine", "Northwood", "B
 // OpenBLAS's generic x86-64 fallback kernel sets, which the project does not run on.
 func IsFallback(core string) bool {
 	return slices.ContainsFunc(fallbackCores, func(c string) bool { return strings.EqualFold(c, core) })
-}
-
-// ReplacementCore is the kernel set the project's binaries use instead of a fallback one:
-// RecordedCore where the CPU has AVX2 and FMA, else Sandybridge (AVX) or Nehalem, whose
-// kernels give the same bits at every alignment as well.
-func ReplacementCore() string {
-	switch {
-	case runtime.GOARCH != "amd64":
-		return ""
-	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
-		return RecordedCore
-	case cpu.X86.HasAVX:
-		return "Sandybridge"
-	default:
-		return "Nehalem"
-	}
 }
 
 // PinsApply reports whether results of this build are the ones the committed bit-for-bit

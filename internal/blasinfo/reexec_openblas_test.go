@@ -44,17 +44,17 @@ func child(t *testing.T, mode string, env ...string) string {
 // OpenBLAS's generic Prescott kernels fail the self-check; a test binary replaces them by
 // re-executing itself, a command keeps the core a user chose (and its self-check stops it).
 func TestFallbackCoreReplacedOnce(t *testing.T) {
-	target := ReplacementCore()
+	target := replacementCore()
 	if target == "" {
 		t.Skip("no replacement kernel set off amd64")
 	}
-	if got, want := child(t, "tests", "OPENBLAS_CORETYPE=Prescott", ReplacedEnv+"="), fmt.Sprintf("core=%s replaced=Prescott selfcheck-ok=true err=<nil>", target); got != want {
+	if got, want := child(t, "tests", "OPENBLAS_CORETYPE=Prescott", replacedEnv+"="), fmt.Sprintf("core=%s replaced=Prescott selfcheck-ok=true err=<nil>", target); got != want {
 		t.Errorf("test binary on Prescott: %q, want %q", got, want)
 	}
-	if got, want := child(t, "runner", "OPENBLAS_CORETYPE=Prescott", ReplacedEnv+"="), "core=Prescott replaced= selfcheck-ok=false err=<nil>"; got != want {
+	if got, want := child(t, "runner", "OPENBLAS_CORETYPE=Prescott", replacedEnv+"="), "core=Prescott replaced= selfcheck-ok=false err=<nil>"; got != want {
 		t.Errorf("command with OPENBLAS_CORETYPE=Prescott chosen: %q, want %q", got, want)
 	}
-	if got, want := child(t, "tests", "OPENBLAS_CORETYPE=Haswell", ReplacedEnv+"="), "core=Haswell replaced= selfcheck-ok=true err=<nil>"; got != want {
+	if got, want := child(t, "tests", "OPENBLAS_CORETYPE=Haswell", replacedEnv+"="), "core=Haswell replaced= selfcheck-ok=true err=<nil>"; got != want {
 		t.Errorf("test binary on Haswell: %q, want %q", got, want)
 	}
 }

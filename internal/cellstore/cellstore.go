@@ -33,8 +33,8 @@ func (s Store) Done(stem string) bool {
 	return err == nil
 }
 
-// ErrOldDone marks a done record of the format before checksums.
-var ErrOldDone = errors.New("its done record has the older format without checksums")
+// errOldDone marks a done record of the format before checksums.
+var errOldDone = errors.New("its done record has the older format without checksums")
 
 // IsMissing reports whether err (from Verify) says that the cell has no done record.
 func IsMissing(err error) bool { return errors.Is(err, fs.ErrNotExist) }
@@ -45,8 +45,8 @@ func checksum(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// FiniteLosses rejects a NaN or Inf loss, naming its row.
-func FiniteLosses(rows []records.Row) error {
+// finiteLosses rejects a NaN or Inf loss, naming its row.
+func finiteLosses(rows []records.Row) error {
 	for k, row := range rows {
 		if math.IsNaN(row.Loss) || math.IsInf(row.Loss, 0) {
 			return fmt.Errorf("row %d (%s at iteration %d) has loss %v", k+1, row.Method, row.Iter, row.Loss)
@@ -58,7 +58,7 @@ func FiniteLosses(rows []records.Row) error {
 // Write writes the cell's rows, its theta path when withTheta, and its done record (timing
 // with its Cell set to stem, the files' checksums and blas) last, each atomically.
 func (s Store) Write(stem string, rows []records.Row, theta []records.ThetaRow, withTheta bool, timing records.Timing, blas string) error {
-	if err := FiniteLosses(rows); err != nil {
+	if err := finiteLosses(rows); err != nil {
 		return err
 	}
 	data, err := records.Marshal(rows)
@@ -101,7 +101,7 @@ func (s Store) Verify(stem string, withTheta bool) (*records.CellDone, error) {
 	}
 	rec := &recs[0]
 	if rec.RowsSHA256 == "" {
-		return nil, ErrOldDone
+		return nil, errOldDone
 	}
 	data, err := os.ReadFile(s.Path(stem, "rows"))
 	if err != nil {
@@ -117,7 +117,7 @@ func (s Store) Verify(stem string, withTheta bool) (*records.CellDone, error) {
 	if len(rows) != rec.Rows {
 		return nil, fmt.Errorf("its rows file holds %d rows, its done record %d", len(rows), rec.Rows)
 	}
-	if err := FiniteLosses(rows); err != nil {
+	if err := finiteLosses(rows); err != nil {
 		return nil, err
 	}
 	if withTheta {

@@ -39,7 +39,7 @@ func TestWriteVerifyAndTamper(t *testing.T) {
 	}
 	old, _ := records.Marshal([]records.CellDone{{Rows: 2}})
 	os.WriteFile(s.Path("c1", "done"), old, 0o644)
-	if _, err := s.Verify("c1", true); !errors.Is(err, ErrOldDone) {
+	if _, err := s.Verify("c1", true); !errors.Is(err, errOldDone) {
 		t.Errorf("older done record: %v", err)
 	}
 	if _, err := s.Verify("nope", false); !IsMissing(err) || s.Done("nope") {

@@ -60,11 +60,11 @@ type Recorded struct {
 	Go, OpenBLAS []Losses
 }
 
-// Checker compares a build's losses with its recorded pins: bit for bit where the pins
+// checker compares a build's losses with its recorded pins: bit for bit where the pins
 // apply (Exact), else the chosen users' losses to RelTol (Near) against the pins of the
 // same backend, and every digest against the one the same theta gave before in this
 // process, so that the results at least repeat.
-type Checker struct {
+type checker struct {
 	Pins   []Losses // the pins of this build's backend
 	Exact  bool
 	RelTol float64
@@ -73,8 +73,8 @@ type Checker struct {
 
 // NewChecker picks the pins of the build (openblas: the backend's core is not "") and
 // whether they apply bit for bit (exact).
-func NewChecker(r Recorded, openblas, exact bool, relTol float64) *Checker {
-	c := &Checker{Pins: r.Go, Exact: exact, RelTol: relTol, seen: map[int]Losses{}}
+func NewChecker(r Recorded, openblas, exact bool, relTol float64) *checker {
+	c := &checker{Pins: r.Go, Exact: exact, RelTol: relTol, seen: map[int]Losses{}}
 	if openblas {
 		c.Pins = r.OpenBLAS
 	}
@@ -83,7 +83,7 @@ func NewChecker(r Recorded, openblas, exact bool, relTol float64) *Checker {
 
 // Check returns "" when got, the pin of theta number i, is as it must be, else what is
 // wrong.
-func (c *Checker) Check(i int, got Losses) string {
+func (c *checker) Check(i int, got Losses) string {
 	if prev, ok := c.seen[i]; ok && prev != got {
 		return fmt.Sprintf("losses do not repeat in one process:\n  got  %v\n  before %v", got, prev)
 	}

@@ -100,11 +100,11 @@ type FitRow struct {
 
 // Names of the fits in theory.csv.
 const (
-	FitGap        = "log gap ~ log n + log mu"
-	FitDist       = "log dist ~ log n + log mu"
-	FitEvalsLog   = "log evals ~ log d"
-	FitEvalsLin   = "evals ~ d"
-	FitFirstBatch = "log first_batch ~ log d"
+	fitGap        = "log gap ~ log n + log mu"
+	fitDist       = "log dist ~ log n + log mu"
+	fitEvalsLog   = "log evals ~ log d"
+	fitEvalsLin   = "evals ~ d"
+	fitFirstBatch = "log first_batch ~ log d"
 )
 
 // Fits fits the theorem's rates on the seed means of rows: the private settings of the rate
@@ -134,11 +134,11 @@ func Fits(rows []SweepRow) ([]FitRow, []Fit, error) {
 		predicted []string
 	}
 	specs := []spec{
-		{FitGap, gapY, nmuX, []string{"log n", "log mu"}, []string{"-1 (bound)", "-1 (bound)"}},
-		{FitDist, distY, nmuX, []string{"log n", "log mu"}, []string{"-0.5 (bound, via strong convexity)", "-0.5 (bound, via strong convexity)"}},
-		{FitEvalsLog, evLogY, logdX, []string{"log d"}, []string{"<= 1 (bound O(omega d log n))"}},
-		{FitEvalsLin, evLinY, dX, []string{"d"}, []string{"-"}},
-		{FitFirstBatch, fbY, logdX, []string{"log d"}, []string{"1 (O(omega d) points per iteration)"}},
+		{fitGap, gapY, nmuX, []string{"log n", "log mu"}, []string{"-1 (bound)", "-1 (bound)"}},
+		{fitDist, distY, nmuX, []string{"log n", "log mu"}, []string{"-0.5 (bound, via strong convexity)", "-0.5 (bound, via strong convexity)"}},
+		{fitEvalsLog, evLogY, logdX, []string{"log d"}, []string{"<= 1 (bound O(omega d log n))"}},
+		{fitEvalsLin, evLinY, dX, []string{"d"}, []string{"-"}},
+		{fitFirstBatch, fbY, logdX, []string{"log d"}, []string{"1 (O(omega d) points per iteration)"}},
 	}
 	var out []FitRow
 	var fits []Fit

@@ -35,10 +35,10 @@ import (
 // tagName is the struct tag holding a column's checks.
 const tagName = "records"
 
-// FileError is a problem with a record file: where it is and what it is. Its text is
+// fileError is a problem with a record file: where it is and what it is. Its text is
 // "PATH: line N, column NAME: what", without the parts that are unknown or do not apply (a
 // gzip error is in no line; a header error in no one column).
-type FileError struct {
+type fileError struct {
 	// Path is the file as given to ReadFile or Header; "" for Unmarshal.
 	Path string
 	// Line is the 1-based line of the problem (the header is line 1); 0 when the problem
@@ -50,7 +50,7 @@ type FileError struct {
 	Err    error
 }
 
-func (e *FileError) Error() string {
+func (e *fileError) Error() string {
 	var b strings.Builder
 	if e.Path != "" {
 		b.WriteString(e.Path)
@@ -67,28 +67,28 @@ func (e *FileError) Error() string {
 	return b.String()
 }
 
-func (e *FileError) Unwrap() error { return e.Err }
+func (e *fileError) Unwrap() error { return e.Err }
 
-// inFile returns err naming the file at path: a FileError gets the path, any other error
+// inFile returns err naming the file at path: a fileError gets the path, any other error
 // becomes one.
 func inFile(path string, err error) error {
-	var fe *FileError
+	var fe *fileError
 	if errors.As(err, &fe) {
 		c := *fe
 		c.Path = path
 		return &c
 	}
-	return &FileError{Path: path, Err: err}
+	return &fileError{Path: path, Err: err}
 }
 
-// ErrNotGzip is the error of a file named .gz that does not start like a gzip stream.
-var ErrNotGzip = errors.New("not a gzip file")
+// errNotGzip is the error of a file named .gz that does not start like a gzip stream.
+var errNotGzip = errors.New("not a gzip file")
 
-// ErrTruncated is the error of a gzip stream that ends early.
-var ErrTruncated = errors.New("truncated")
+// errTruncated is the error of a gzip stream that ends early.
+var errTruncated = errors.New("truncated")
 
-// ErrCorrupt is the error of a gzip stream whose data is damaged.
-var ErrCorrupt = errors.New("corrupt")
+// errCorrupt is the error of a gzip stream whose data is damaged.
+var errCorrupt = errors.New("corrupt")
 
 // gzipError says what a gzip error means for the file: truncated or corrupt, with gzip's
 // own words in parentheses, e.g. "truncated (gzip: unexpected EOF)".
@@ -98,9 +98,9 @@ func gzipError(err error) error {
 	case err == nil, err == io.EOF:
 		return err
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("%w (gzip: %v)", ErrTruncated, err)
+		return fmt.Errorf("%w (gzip: %v)", errTruncated, err)
 	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader), errors.As(err, &corrupt):
-		return fmt.Errorf("%w (%v)", ErrCorrupt, err)
+		return fmt.Errorf("%w (%v)", errCorrupt, err)
 	}
 	return err
 }
@@ -329,11 +329,11 @@ func (s *schema) bind(header []string) ([]*column, error) {
 	}
 	switch {
 	case len(missing) == 1:
-		return nil, &FileError{Line: 1, Err: fmt.Errorf("missing required column %s", missing[0])}
+		return nil, &fileError{Line: 1, Err: fmt.Errorf("missing required column %s", missing[0])}
 	case len(missing) > 1:
-		return nil, &FileError{Line: 1, Err: fmt.Errorf("missing required columns %s", strings.Join(missing, ", "))}
+		return nil, &fileError{Line: 1, Err: fmt.Errorf("missing required columns %s", strings.Join(missing, ", "))}
 	case twice != nil:
-		return nil, &FileError{Line: 1, Err: twice}
+		return nil, &fileError{Line: 1, Err: twice}
 	}
 	return cols, nil
 }
@@ -414,7 +414,7 @@ type cellError struct {
 }
 
 // decode reads CSV with a header line from r into a slice of T with every check of the
-// package comment above; errors are FileErrors without a path, or the reader's own.
+// package comment above; errors are fileErrors without a path, or the reader's own.
 func decode[T any](r io.Reader) ([]T, error) {
 	s := schemaOf[T]()
 	if s.err != nil {
@@ -423,7 +423,7 @@ func decode[T any](r io.Reader) ([]T, error) {
 	cr := csv.NewReader(r)
 	header, err := cr.Read()
 	if err == io.EOF {
-		return nil, &FileError{Err: errors.New("empty file (no header line)")}
+		return nil, &fileError{Err: errors.New("empty file (no header line)")}
 	}
 	if err != nil {
 		return nil, csvError(err, nil, nil)
@@ -471,25 +471,25 @@ func decode[T any](r io.Reader) ([]T, error) {
 		if c := cols[bad.j]; c != nil {
 			name = c.name()
 		}
-		return nil, &FileError{Line: lines[bad.i], Column: name, Err: bad.err}
+		return nil, &fileError{Line: lines[bad.i], Column: name, Err: bad.err}
 	}
 	return out, nil
 }
 
-// csvError turns an error of encoding/csv (or of the reader under it) into a FileError: a
+// csvError turns an error of encoding/csv (or of the reader under it) into a fileError: a
 // syntax error at its line, a record rec with the wrong number of fields at the line where
 // the record starts.
 func csvError(err error, rec, header []string) error {
-	var fe *FileError
+	var fe *fileError
 	if errors.As(err, &fe) {
 		return err // the gzip reader's
 	}
 	var pe *csv.ParseError
 	if !errors.As(err, &pe) {
-		return &FileError{Err: err}
+		return &fileError{Err: err}
 	}
 	if errors.Is(pe.Err, csv.ErrFieldCount) {
-		return &FileError{Line: pe.StartLine, Err: fmt.Errorf("%d fields, the header has %d", len(rec), len(header))}
+		return &fileError{Line: pe.StartLine, Err: fmt.Errorf("%d fields, the header has %d", len(rec), len(header))}
 	}
-	return &FileError{Line: pe.Line, Err: pe.Err}
+	return &fileError{Line: pe.Line, Err: pe.Err}
 }

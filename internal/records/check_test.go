@@ -76,9 +76,9 @@ func readErr(t *testing.T, name string, data []byte) error {
 	if err == nil {
 		return nil
 	}
-	var fe *FileError
+	var fe *fileError
 	if !errors.As(err, &fe) || fe.Path != path {
-		t.Errorf("%s: error %v is not a FileError naming the file", name, err)
+		t.Errorf("%s: error %v is not a fileError naming the file", name, err)
 	}
 	// Compare without the temporary directory.
 	return errors.New(strings.ReplaceAll(err.Error(), filepath.Dir(path)+string(filepath.Separator), ""))
@@ -99,12 +99,12 @@ func TestRequiredColumns(t *testing.T) {
 	for _, c := range []struct {
 		got, want []string
 	}{
-		{Required[Row](), []string{"figure", "config", "task", "data", "method", "d", "n_users", "n_train", "seed", "iter", "evals", "loss"}},
-		{Required[ThetaRow](), []string{"figure", "method", "seed", "iter", "coord", "name", "value"}},
-		{Required[FStar](), []string{"task", "data", "d", "n_users", "n_train", "f_star"}},
-		{Required[Timing](), nil},
-		{Required[CellDone](), nil},
-		{Required[Invocation](), nil},
+		{required[Row](), []string{"figure", "config", "task", "data", "method", "d", "n_users", "n_train", "seed", "iter", "evals", "loss"}},
+		{required[ThetaRow](), []string{"figure", "method", "seed", "iter", "coord", "name", "value"}},
+		{required[FStar](), []string{"task", "data", "d", "n_users", "n_train", "f_star"}},
+		{required[Timing](), nil},
+		{required[CellDone](), nil},
+		{required[Invocation](), nil},
 	} {
 		if !reflect.DeepEqual(c.got, c.want) {
 			t.Errorf("required columns %v, want %v", c.got, c.want)

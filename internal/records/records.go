@@ -266,7 +266,7 @@ func Marshal[T any](rows []T) ([]byte, error) {
 }
 
 // Unmarshal reads CSV with a header line into a slice of Row, ThetaRow or Timing (any
-// record type), with the checks of the package comment; an error is a *FileError naming
+// record type), with the checks of the package comment; an error is a *fileError naming
 // the line and the column, or the reader's own error.
 func Unmarshal[T any](r io.Reader) ([]T, error) {
 	return decode[T](r)
@@ -274,7 +274,7 @@ func Unmarshal[T any](r io.Reader) ([]T, error) {
 
 // ReadFile reads the CSV file at path into a slice of Row, ThetaRow or Timing (any record
 // type); a path ending in .gz is read through gzip. A file that does not exist gives the
-// error of os.Open (errors.Is(err, fs.ErrNotExist)); any other error is a *FileError naming
+// error of os.Open (errors.Is(err, fs.ErrNotExist)); any other error is a *fileError naming
 // the file.
 func ReadFile[T any](path string) ([]T, error) {
 	key, keep := keptKeyOf[T](path)
@@ -368,7 +368,7 @@ func Header(path string) ([]string, error) {
 	defer r.Close()
 	header, err := csv.NewReader(r).Read()
 	if err == io.EOF {
-		return nil, &FileError{Path: path, Err: errors.New("empty file (no header line)")}
+		return nil, &fileError{Path: path, Err: errors.New("empty file (no header line)")}
 	}
 	if err != nil {
 		return nil, inFile(path, csvError(err, nil, nil))
@@ -376,9 +376,9 @@ func Header(path string) ([]string, error) {
 	return header, nil
 }
 
-// Required returns the columns that a file of record type T must have, in the order of
+// required returns the columns that a file of record type T must have, in the order of
 // T's fields.
-func Required[T any]() []string {
+func required[T any]() []string {
 	return schemaOf[T]().requiredNames()
 }
 
@@ -390,8 +390,8 @@ func HasRequired[T any](header []string) bool {
 }
 
 // Open opens the file at path for reading, through gzip when path ends in .gz. A .gz file
-// that is not gzip, or whose gzip stream is damaged, gives a *FileError naming the file
-// (ErrNotGzip, ErrTruncated, ErrCorrupt), when opened or when read.
+// that is not gzip, or whose gzip stream is damaged, gives a *fileError naming the file
+// (errNotGzip, errTruncated, errCorrupt), when opened or when read.
 func Open(path string) (io.ReadCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -402,14 +402,14 @@ func Open(path string) (io.ReadCloser, error) {
 	}
 	fail := func(err error) (io.ReadCloser, error) {
 		f.Close()
-		return nil, &FileError{Path: path, Err: err}
+		return nil, &fileError{Path: path, Err: err}
 	}
 	b := bufio.NewReader(f)
 	if magic, err := b.Peek(2); err != nil || magic[0] != 0x1f || magic[1] != 0x8b {
 		if err != nil && err != io.EOF {
 			return fail(err)
 		}
-		return fail(ErrNotGzip)
+		return fail(errNotGzip)
 	}
 	z, err := gzip.NewReader(b)
 	if err != nil {
@@ -429,7 +429,7 @@ type gzipFile struct {
 func (g *gzipFile) Read(p []byte) (int, error) {
 	n, err := g.z.Read(p)
 	if err != nil && err != io.EOF {
-		err = &FileError{Path: g.path, Err: gzipError(err)}
+		err = &fileError{Path: g.path, Err: gzipError(err)}
 	}
 	return n, err
 }

@@ -23,7 +23,7 @@ const Name = "bowl"
 const (
 	DefaultD      = 5
 	DefaultUsers  = 200
-	DefaultSpread = 0.15
+	defaultSpread = 0.15
 )
 
 // Config describes a bowl. A zero field takes its default.
@@ -52,7 +52,7 @@ type Task struct {
 func New(cfg Config) (*Task, error) {
 	cfg.D = cmp.Or(cfg.D, DefaultD)
 	cfg.Users = cmp.Or(cfg.Users, DefaultUsers)
-	cfg.Spread = cmp.Or(cfg.Spread, DefaultSpread)
+	cfg.Spread = cmp.Or(cfg.Spread, defaultSpread)
 	switch {
 	case cfg.D < 1:
 		return nil, fmt.Errorf("bowl: D must be >= 1, got %d", cfg.D)

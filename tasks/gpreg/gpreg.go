@@ -32,7 +32,7 @@
 //
 // # Hyperparameters and loss
 //
-// theta_j = log l_j, the log length-scale of dimension j, in the box [ThetaLo, ThetaHi] =
+// theta_j = log l_j, the log length-scale of dimension j, in the box
 // [-3, 3] (l_j from 0.05 to 20), which contains every true length-scale for D up to 100
 // with the default scale range. An evaluation builds K = k_theta(X_train, X_train) +
 // NoiseStd^2 I with the true SignalVariance and NoiseStd held fixed, factorises it once by
@@ -61,31 +61,25 @@ const Name = "gpreg"
 
 // Box of theta_j = log l_j.
 const (
-	ThetaLo = -3.0
-	ThetaHi = 3.0
+	thetaLo = -3.0
+	thetaHi = 3.0
 )
 
 // Defaults of Config; a zero field takes the default.
 const (
-	// DefaultD is the appendix's dimension (the main text sweeps 2, 5 and 10).
-	DefaultD = 15
+	// defaultD is the appendix's dimension (the main text sweeps 2, 5 and 10).
+	defaultD = 15
 	// DefaultNTrain and DefaultNVal split the paper's n = 2000 points 50/50.
 	DefaultNTrain         = 1000
 	DefaultNVal           = 1000
-	DefaultSignalVariance = 1.0
-	DefaultNoiseStd       = 0.1
-	DefaultTrueScaleLo    = 0.15
-	DefaultTrueScaleHi    = 0.6
-	// DefaultLossBound is 9 (SignalVariance + NoiseStd^2) with the default variances: the
-	// squared error of a residual of three marginal standard deviations of y. A validation
-	// target alone exceeds it in about 0.3% of cases, and a GP predictive mean is a
-	// shrunken interpolation of training targets, so only badly wrong length-scales push
-	// many users above it. Losses returns the raw loss; only the private baselines clip.
-	DefaultLossBound = 9 * (DefaultSignalVariance + DefaultNoiseStd*DefaultNoiseStd)
+	defaultSignalVariance = 1.0
+	defaultNoiseStd       = 0.1
+	defaultTrueScaleLo    = 0.15
+	defaultTrueScaleHi    = 0.6
 )
 
-// Config sets up the task. Every zero field takes its default (the Default... constants),
-// so the zero Config is the appendix's setting: d = 15, n = 2000 split 50/50.
+// Config sets up the task. Every zero field takes its default (stated on the field), so
+// the zero Config is the appendix's setting: d = 15, n = 2000 split 50/50.
 type Config struct {
 	// D is the input dimension and the number of hyperparameters (default 15).
 	D int
@@ -111,14 +105,19 @@ type Config struct {
 
 // withDefaults returns c with every zero field set to its default.
 func (c Config) withDefaults() Config {
-	c.D = cmp.Or(c.D, DefaultD)
+	c.D = cmp.Or(c.D, defaultD)
 	c.NTrain = cmp.Or(c.NTrain, DefaultNTrain)
 	c.NVal = cmp.Or(c.NVal, DefaultNVal)
-	c.SignalVariance = cmp.Or(c.SignalVariance, DefaultSignalVariance)
-	c.NoiseStd = cmp.Or(c.NoiseStd, DefaultNoiseStd)
-	c.TrueScaleLo = cmp.Or(c.TrueScaleLo, DefaultTrueScaleLo)
-	c.TrueScaleHi = cmp.Or(c.TrueScaleHi, DefaultTrueScaleHi)
+	c.SignalVariance = cmp.Or(c.SignalVariance, defaultSignalVariance)
+	c.NoiseStd = cmp.Or(c.NoiseStd, defaultNoiseStd)
+	c.TrueScaleLo = cmp.Or(c.TrueScaleLo, defaultTrueScaleLo)
+	c.TrueScaleHi = cmp.Or(c.TrueScaleHi, defaultTrueScaleHi)
 	if c.LossBound == 0 {
+		// The default bound, 9 (SignalVariance + NoiseStd^2), is the squared error of a
+		// residual of three marginal standard deviations of y. A validation target alone
+		// exceeds it in about 0.3% of cases, and a GP predictive mean is a shrunken
+		// interpolation of training targets, so only badly wrong length-scales push many
+		// users above it. Losses returns the raw loss; only the private baselines clip.
 		c.LossBound = 9 * (c.SignalVariance + c.NoiseStd*c.NoiseStd)
 	}
 	return c
@@ -146,15 +145,15 @@ func (c Config) validate() error {
 	if maxD := c.maxD(); c.D > maxD {
 		return &tasks.LimitError{Task: Name, D: c.D, MaxD: maxD, Reason: fmt.Sprintf(
 			"the true length-scales sqrt(d)*s, s up to %v, must lie in the box of length-scales [e^%v, e^%v]",
-			c.TrueScaleHi, ThetaLo, ThetaHi)}
+			c.TrueScaleHi, thetaLo, thetaHi)}
 	}
 	return nil
 }
 
 // maxD is the largest D whose true log length-scales 0.5 log D + log s, s in
-// [TrueScaleLo, TrueScaleHi], all lie at most ThetaHi.
+// [TrueScaleLo, TrueScaleHi], all lie at most thetaHi.
 func (c Config) maxD() int {
-	return int(math.Exp(2 * (ThetaHi - math.Log(c.TrueScaleHi))))
+	return int(math.Exp(2 * (thetaHi - math.Log(c.TrueScaleHi))))
 }
 
 // MaxD is the largest D the task supports with c's other settings (zero fields take their
@@ -193,8 +192,8 @@ func New(cfg Config) (*Task, error) {
 	logLo, logHi := math.Log(cfg.TrueScaleLo), math.Log(cfg.TrueScaleHi)
 	for j := range trueTheta {
 		trueTheta[j] = 0.5*math.Log(float64(d)) + logLo + (logHi-logLo)*rng.Float64()
-		if trueTheta[j] < ThetaLo || trueTheta[j] > ThetaHi {
-			return nil, fmt.Errorf("gpreg: true log length-scale %v of dimension %d lies outside the box [%v, %v]; narrow TrueScaleLo/TrueScaleHi", trueTheta[j], j+1, ThetaLo, ThetaHi)
+		if trueTheta[j] < thetaLo || trueTheta[j] > thetaHi {
+			return nil, fmt.Errorf("gpreg: true log length-scale %v of dimension %d lies outside the box [%v, %v]; narrow TrueScaleLo/TrueScaleHi", trueTheta[j], j+1, thetaLo, thetaHi)
 		}
 	}
 	X := mat.NewDense(n, d, nil)
@@ -256,7 +255,7 @@ func fromData(cfg Config, train, val tasks.Dataset) *Task {
 	nVal, _ := val.X.Dims()
 	lo, hi := make([]float64, d), make([]float64, d)
 	for j := range lo {
-		lo[j], hi[j] = ThetaLo, ThetaHi
+		lo[j], hi[j] = thetaLo, thetaHi
 	}
 	return &Task{
 		cfg: cfg, train: train, val: val, lo: lo, hi: hi,
@@ -287,7 +286,7 @@ func (t *Task) Name() string { return Name }
 func (t *Task) DataLabel() string { return "synthetic" }
 
 // LossBound is the public per-user loss bound Lmax of the Config (default
-// 9 (SignalVariance + NoiseStd^2), see DefaultLossBound).
+// 9 (SignalVariance + NoiseStd^2)).
 func (t *Task) LossBound() float64 { return t.cfg.LossBound }
 
 // Data returns the training and validation splits as drawn. They are the task's own

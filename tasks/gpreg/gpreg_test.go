@@ -109,7 +109,7 @@ func TestTrueLengthscalesPredictBetter(t *testing.T) {
 		for _, off := range []float64{-2, 2} {
 			theta := make([]float64, d)
 			for j := range theta {
-				theta[j] = math.Max(ThetaLo, math.Min(ThetaHi, truth[j]+off))
+				theta[j] = math.Max(thetaLo, math.Min(thetaHi, truth[j]+off))
 			}
 			if far := meanLoss(t, task, theta); !(best < far) {
 				t.Errorf("d=%d: loss at true length-scales %v, not below %v at offset %+v", d, best, far, off)
@@ -125,8 +125,8 @@ func TestTrueLengthscalesPredictBetter(t *testing.T) {
 func TestGeneratorStatistics(t *testing.T) {
 	const d = 4
 	task := mustNew(t, Config{D: d, NTrain: 500, NVal: 500, Seed: 8})
-	lo := 0.5*math.Log(d) + math.Log(DefaultTrueScaleLo)
-	hi := 0.5*math.Log(d) + math.Log(DefaultTrueScaleHi)
+	lo := 0.5*math.Log(d) + math.Log(defaultTrueScaleLo)
+	hi := 0.5*math.Log(d) + math.Log(defaultTrueScaleHi)
 	for j, th := range task.TrueTheta() {
 		if th < lo || th > hi {
 			t.Errorf("true log length-scale %d = %v outside [%v, %v]", j, th, lo, hi)

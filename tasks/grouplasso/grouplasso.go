@@ -60,30 +60,30 @@ const Name = "grouplasso"
 
 // Box of theta_k = log lambda_k (appendix "Examples").
 const (
-	ThetaLo = -6.0
-	ThetaHi = 0.0
+	thetaLo = -6.0
+	thetaHi = 0.0
 )
 
 // Defaults of Config; a zero field takes the default.
 const (
 	DefaultD           = 10
 	DefaultGroupSize   = 5
-	DefaultRho         = 0.9
-	DefaultInformative = 1
+	defaultRho         = 0.9
+	defaultInformative = 1
 	DefaultNTrain      = 50
-	DefaultNVal        = 150
-	DefaultNoiseStd    = 1.0
+	defaultNVal        = 150
+	defaultNoiseStd    = 1.0
 	DefaultISTAIters   = 200
-	// DefaultLossBound is 0.5 * 3^2: the loss of a validation residual of three training
+	// defaultLossBound is 0.5 * 3^2: the loss of a validation residual of three training
 	// standard deviations of y. The target is standardised with training statistics, so
 	// the bound does not depend on the seed or on beta*; a predictor no better than zero
 	// has loss 0.5*y_i^2, which exceeds it only for about 0.3% of users. Losses returns the
 	// raw loss; only the private baselines clip to this bound.
-	DefaultLossBound = 4.5
+	defaultLossBound = 4.5
 )
 
-// Config sets up the task. Every zero field takes the paper's default (the Default...
-// constants), so the zero Config is the appendix's setting with D = 10.
+// Config sets up the task. Every zero field takes the paper's default (stated on each
+// field), so the zero Config is the appendix's setting with D = 10.
 type Config struct {
 	// D is the number of groups K and of hyperparameters; the paper sweeps 2, 10 and 20.
 	// Zero means DefaultD = 10.
@@ -106,7 +106,7 @@ type Config struct {
 	ISTAIters int
 	// Seed fixes every random draw of the data.
 	Seed uint64
-	// LossBound is the public per-user loss bound Lmax (default DefaultLossBound).
+	// LossBound is the public per-user loss bound Lmax (default 4.5).
 	LossBound float64
 }
 
@@ -114,13 +114,13 @@ type Config struct {
 func (c Config) withDefaults() Config {
 	c.D = cmp.Or(c.D, DefaultD)
 	c.GroupSize = cmp.Or(c.GroupSize, DefaultGroupSize)
-	c.Rho = cmp.Or(c.Rho, DefaultRho)
-	c.Informative = cmp.Or(c.Informative, DefaultInformative)
+	c.Rho = cmp.Or(c.Rho, defaultRho)
+	c.Informative = cmp.Or(c.Informative, defaultInformative)
 	c.NTrain = cmp.Or(c.NTrain, DefaultNTrain)
-	c.NVal = cmp.Or(c.NVal, DefaultNVal)
-	c.NoiseStd = cmp.Or(c.NoiseStd, DefaultNoiseStd)
+	c.NVal = cmp.Or(c.NVal, defaultNVal)
+	c.NoiseStd = cmp.Or(c.NoiseStd, defaultNoiseStd)
 	c.ISTAIters = cmp.Or(c.ISTAIters, DefaultISTAIters)
-	c.LossBound = cmp.Or(c.LossBound, DefaultLossBound)
+	c.LossBound = cmp.Or(c.LossBound, defaultLossBound)
 	return c
 }
 
@@ -290,7 +290,7 @@ func fromData(cfg Config, train, val tasks.Dataset) (*Task, error) {
 	}
 	lo, hi := make([]float64, cfg.D), make([]float64, cfg.D)
 	for k := range lo {
-		lo[k], hi[k] = ThetaLo, ThetaHi
+		lo[k], hi[k] = thetaLo, thetaHi
 	}
 	nVal, _ := val.X.Dims()
 	return &Task{
@@ -317,8 +317,7 @@ func (t *Task) Name() string { return Name }
 // DataLabel returns "synthetic".
 func (t *Task) DataLabel() string { return "synthetic" }
 
-// LossBound is the public per-user loss bound Lmax of the Config (default 4.5, see
-// DefaultLossBound).
+// LossBound is the public per-user loss bound Lmax of the Config (default 4.5).
 func (t *Task) LossBound() float64 { return t.cfg.LossBound }
 
 // Data returns the standardised training and validation splits. They are the task's own

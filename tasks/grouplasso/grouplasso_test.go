@@ -161,7 +161,7 @@ func TestISTAObjectiveNeverIncreases(t *testing.T) {
 		for trial := 0; trial < 5; trial++ {
 			lambda := make([]float64, d)
 			for k := range lambda {
-				lambda[k] = math.Exp(ThetaLo + (ThetaHi-ThetaLo)*rng.Float64())
+				lambda[k] = math.Exp(thetaLo + (thetaHi-thetaLo)*rng.Float64())
 			}
 			prev := task.objective(make([]float64, d*5), lambda)
 			iter := 0
@@ -336,7 +336,7 @@ func TestLossesMatchPrediction(t *testing.T) {
 	if task.Users() != 150 || task.Dim() != 3 {
 		t.Fatalf("Users() = %d, Dim() = %d", task.Users(), task.Dim())
 	}
-	if task.Name() != "grouplasso" || task.DataLabel() != "synthetic" || task.LossBound() != DefaultLossBound {
+	if task.Name() != "grouplasso" || task.DataLabel() != "synthetic" || task.LossBound() != defaultLossBound {
 		t.Fatalf("Name %q DataLabel %q LossBound %v", task.Name(), task.DataLabel(), task.LossBound())
 	}
 }

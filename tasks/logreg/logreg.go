@@ -17,7 +17,7 @@
 //     generalised costs of the modes: d = 6).
 //
 // Each validation row is a user, whose loss is its log loss with the predicted probability
-// clamped to [PMin, 1 - PMin], so that the declared bound -log(PMin) holds by construction.
+// clamped to [0.001, 0.999], so that the declared bound -log(0.001) holds by construction.
 // A few misclassified rows carry most of the validation loss.
 package logreg
 
@@ -37,25 +37,25 @@ import (
 // Name is the task's registry name.
 const Name = "logreg"
 
-// Features is d on the breast-cancer table: one penalty per feature. Other tables have
+// features is d on the breast-cancer table: one penalty per feature. Other tables have
 // their own (TableInfo.D).
-const Features = 30
+const features = 30
 
 // The box of theta = log lambda, per penalty group.
 const (
-	ThetaLo = -8.0
-	ThetaHi = 6.0
+	thetaLo = -8.0
+	thetaHi = 6.0
 )
 
-// PMin clamps every predicted probability to [PMin, 1 - PMin]; a user's loss is then at
-// most -log(PMin) (LossBound).
-const PMin = 1e-3
+// pMin clamps every predicted probability to [pMin, 1 - pMin]; a user's loss is then at
+// most -log(pMin) (LossBound).
+const pMin = 1e-3
 
 // Defaults of Config on the breast-cancer table; other tables have their own
 // (TableInfo.NTrain and NVal).
 const (
-	DefaultNTrain = 285
-	DefaultNVal   = 284
+	defaultNTrain = 285
+	defaultNVal   = 284
 )
 
 // TableInfo describes a table the task runs on, without reading it.
@@ -89,7 +89,7 @@ func ownGroup(j int) int { return j }
 // tables lists the known tables; the first is the default.
 var tables = []table{
 	{
-		TableInfo: TableInfo{Label: data.BreastCancerLabel, Rows: 569, Features: Features, D: Features, Groups: "one penalty per feature", NTrain: DefaultNTrain, NVal: DefaultNVal},
+		TableInfo: TableInfo{Label: data.BreastCancerLabel, Rows: 569, Features: features, D: features, Groups: "one penalty per feature", NTrain: defaultNTrain, NVal: defaultNVal},
 		load:      data.BreastCancer,
 		positive:  func(c float64) bool { return c == 1 }, // benign
 		group:     ownGroup,
@@ -258,7 +258,7 @@ func New(cfg Config) (*Task, error) {
 	}
 	t.lo, t.hi = make([]float64, tab.D), make([]float64, tab.D)
 	for j := range t.lo {
-		t.lo[j], t.hi[j] = ThetaLo, ThetaHi
+		t.lo[j], t.hi[j] = thetaLo, thetaHi
 	}
 	t.w, t.grad, t.step = mat.NewVecDense(p+1, nil), mat.NewVecDense(p+1, nil), mat.NewVecDense(p+1, nil)
 	t.hess = mat.NewSymDense(p+1, nil)
@@ -270,7 +270,7 @@ func New(cfg Config) (*Task, error) {
 // digits, 9 on anes96.
 func (t *Task) Dim() int { return t.tab.D }
 
-// Bounds is [ThetaLo, ThetaHi]^Dim.
+// Bounds is [-8, 6]^Dim.
 func (t *Task) Bounds() (lo, hi []float64) { return t.lo, t.hi }
 
 // Users is NVal.
@@ -283,8 +283,8 @@ func (t *Task) Name() string { return Name }
 // data.DigitsLabel or data.ANES96Label.
 func (t *Task) DataLabel() string { return t.tab.Label }
 
-// LossBound is -log(PMin).
-func (t *Task) LossBound() float64 { return -math.Log(PMin) }
+// LossBound is -log(0.001), about 6.91.
+func (t *Task) LossBound() float64 { return -math.Log(pMin) }
 
 // LogLoss implements tasks.LogLosser: each user's loss is its clamped log loss.
 func (t *Task) LogLoss() bool { return true }
@@ -307,7 +307,7 @@ func (t *Task) Losses(theta, dst []float64) error {
 		for j, v := range t.val.X.RawRowView(i) {
 			z += v * w[j]
 		}
-		p := math.Min(1-PMin, math.Max(PMin, sigmoid(z)))
+		p := math.Min(1-pMin, math.Max(pMin, sigmoid(z)))
 		if t.val.Y[i] == 1 {
 			dst[i] = -math.Log(p)
 		} else {

@@ -14,7 +14,7 @@ import (
 )
 
 func filled(v float64) []float64 {
-	theta := make([]float64, Features)
+	theta := make([]float64, features)
 	for j := range theta {
 		theta[j] = v
 	}
@@ -30,7 +30,7 @@ func TestFitIsTheMinimiser(t *testing.T) {
 	}
 	for _, v := range []float64{-6, -1, 3} {
 		theta := filled(v)
-		theta[0], theta[7] = ThetaLo, ThetaHi
+		theta[0], theta[7] = thetaLo, thetaHi
 		checkFitMinimises(t, task, theta, fmt.Sprintf("breast cancer, theta %v", v))
 	}
 }
@@ -63,7 +63,7 @@ func TestLosses(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := task.Users()
-	if task.Dim() != 30 || n != DefaultNVal || task.LossBound() != -math.Log(PMin) {
+	if task.Dim() != 30 || n != defaultNVal || task.LossBound() != -math.Log(pMin) {
 		t.Fatalf("d %d, users %d, bound %v", task.Dim(), n, task.LossBound())
 	}
 	mean := func(theta []float64) (float64, []float64) {
@@ -82,7 +82,7 @@ func TestLosses(t *testing.T) {
 	}
 	moderate, losses := mean(filled(0))
 	again, _ := mean(filled(0))
-	strong, _ := mean(filled(ThetaHi))
+	strong, _ := mean(filled(thetaHi))
 	if moderate != again {
 		t.Errorf("the same theta gave mean losses %v and %v", moderate, again)
 	}
@@ -163,21 +163,21 @@ func TestTables(t *testing.T) {
 		train, val := task.Data()
 		nt, p := train.X.Dims()
 		if task.Dim() != tc.d || task.Users() != tc.users || task.DataLabel() != tc.label || task.Name() != Name ||
-			task.LossBound() != -math.Log(PMin) || info.D != tc.d || info.Rows != tc.rows || info.NVal != tc.users ||
+			task.LossBound() != -math.Log(pMin) || info.D != tc.d || info.Rows != tc.rows || info.NVal != tc.users ||
 			nt+len(val.Y) != tc.rows || p != info.Features {
 			t.Errorf("table %q: d %d, users %d, label %q, bound %v, info %+v, train %d x %d", tc.table, task.Dim(),
 				task.Users(), task.DataLabel(), task.LossBound(), info, nt, p)
 		}
 		lo, hi := task.Bounds()
-		if len(lo) != tc.d || len(hi) != tc.d || lo[0] != ThetaLo || hi[tc.d-1] != ThetaHi {
+		if len(lo) != tc.d || len(hi) != tc.d || lo[0] != thetaLo || hi[tc.d-1] != thetaHi {
 			t.Errorf("table %q: bounds %v, %v", tc.table, lo, hi)
 		}
 		// the corners: every coordinate at one end, and the ends alternating
-		alternating, other := fill(tc.d, ThetaLo), fill(tc.d, ThetaHi)
+		alternating, other := fill(tc.d, thetaLo), fill(tc.d, thetaHi)
 		for j := 0; j < tc.d; j += 2 {
-			alternating[j], other[j] = ThetaHi, ThetaLo
+			alternating[j], other[j] = thetaHi, thetaLo
 		}
-		for _, theta := range [][]float64{fill(tc.d, ThetaLo), fill(tc.d, ThetaHi), alternating, other} {
+		for _, theta := range [][]float64{fill(tc.d, thetaLo), fill(tc.d, thetaHi), alternating, other} {
 			evalLosses(t, task, theta)
 		}
 		again, err := New(Config{Table: tc.table, Seed: 3})
@@ -207,9 +207,9 @@ func TestModeratePenaltyBeatsTheHeaviest(t *testing.T) {
 			t.Fatal(err)
 		}
 		moderate := meanOf(evalLosses(t, task, fill(task.Dim(), 0)))
-		heaviest := meanOf(evalLosses(t, task, fill(task.Dim(), ThetaHi)))
+		heaviest := meanOf(evalLosses(t, task, fill(task.Dim(), thetaHi)))
 		if !(moderate < 0.75*heaviest) {
-			t.Errorf("%s: mean validation loss %v at lambda = 1, %v at lambda = e^%v", table, moderate, heaviest, ThetaHi)
+			t.Errorf("%s: mean validation loss %v at lambda = 1, %v at lambda = e^%v", table, moderate, heaviest, thetaHi)
 		}
 	}
 }
@@ -223,7 +223,7 @@ func TestFitIsTheMinimiserOnEveryTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		theta := fill(task.Dim(), -1)
-		theta[0], theta[task.Dim()-1] = ThetaLo, 3
+		theta[0], theta[task.Dim()-1] = thetaLo, 3
 		checkFitMinimises(t, task, theta, table)
 	}
 }

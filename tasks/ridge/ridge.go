@@ -13,7 +13,7 @@
 //     centred on the training rows this is the fit with an unpenalised intercept. The
 //     table's rows are split by Config.Seed into NTrain training rows and NVal validation
 //     users, drawn without replacement (defaults 1000 and 2000 of the 20190 rows), and a
-//     user's squared error is clipped to 4 by default (RANDHIELossBound): an error of 2 on
+//     user's squared error is clipped to 4 by default: an error of 2 on
 //     the log scale, a factor e^2 (about 7.4) on 1 + visits.
 //
 // Each validation row is a user, whose loss is its squared prediction error clipped to a
@@ -38,12 +38,12 @@ const Name = "ridge"
 
 // The box of theta = log lambda, per group.
 const (
-	ThetaLo = -6.0
-	ThetaHi = 4.0
+	thetaLo = -6.0
+	thetaHi = 4.0
 )
 
-// SyntheticLabel is the data label of the synthetic problem (Config.Table "").
-const SyntheticLabel = "synthetic"
+// syntheticLabel is the data label of the synthetic problem (Config.Table "").
+const syntheticLabel = "synthetic"
 
 // Tables returns the labels of the real tables the task also runs on (Config.Table); ""
 // is the synthetic problem.
@@ -53,27 +53,27 @@ func Tables() []string { return []string{data.RANDHIELabel} }
 // (D = RANDHIEFeatures, GroupSize 1), 1000 training rows, 2000 validation users and a
 // clip of 4 on the squared error of log(1 + visits).
 const (
-	RANDHIERows      = 20190
+	randhieRows      = 20190
 	RANDHIEFeatures  = 9
-	RANDHIENTrain    = 1000
+	randhieNTrain    = 1000
 	RANDHIENVal      = 2000
-	RANDHIELossBound = 4.0
+	randhieLossBound = 4.0
 )
 
 // Defaults of Config on the synthetic problem.
 const (
 	DefaultD           = 6
 	DefaultGroupSize   = 2
-	DefaultInformative = 2
-	DefaultNTrain      = 25
+	defaultInformative = 2
+	defaultNTrain      = 25
 	DefaultNVal        = 200
-	DefaultNoiseStd    = 1.0
-	DefaultRho         = 0.6
-	DefaultLossBound   = 9.0
+	defaultNoiseStd    = 1.0
+	defaultRho         = 0.6
+	defaultLossBound   = 9.0
 )
 
 // Config describes a ridge task. A zero field takes its default: the synthetic problem's,
-// or with Table set the table's (the RANDHIE constants).
+// or with Table set the table's (stated on each field).
 type Config struct {
 	// Table is "" for the synthetic problem or data.RANDHIELabel for the RAND Health
 	// Insurance Experiment table (see the package comment and Tables).
@@ -106,12 +106,12 @@ type Config struct {
 func (c Config) withDefaults() Config {
 	c.D = cmp.Or(c.D, DefaultD)
 	c.GroupSize = cmp.Or(c.GroupSize, DefaultGroupSize)
-	c.Informative = cmp.Or(c.Informative, DefaultInformative)
-	c.NTrain = cmp.Or(c.NTrain, DefaultNTrain)
+	c.Informative = cmp.Or(c.Informative, defaultInformative)
+	c.NTrain = cmp.Or(c.NTrain, defaultNTrain)
 	c.NVal = cmp.Or(c.NVal, DefaultNVal)
-	c.NoiseStd = cmp.Or(c.NoiseStd, DefaultNoiseStd)
-	c.Rho = cmp.Or(c.Rho, DefaultRho)
-	c.LossBound = cmp.Or(c.LossBound, DefaultLossBound)
+	c.NoiseStd = cmp.Or(c.NoiseStd, defaultNoiseStd)
+	c.Rho = cmp.Or(c.Rho, defaultRho)
+	c.LossBound = cmp.Or(c.LossBound, defaultLossBound)
 	return c
 }
 
@@ -191,7 +191,7 @@ func newSynthetic(cfg Config) (*Task, error) {
 	}
 	train := draw(cfg.NTrain)
 	val := draw(cfg.NVal)
-	return newTask(cfg, SyntheticLabel, train, val, 0), nil
+	return newTask(cfg, syntheticLabel, train, val, 0), nil
 }
 
 // newRANDHIE splits the randhie table as cfg describes (see the package comment).
@@ -206,12 +206,12 @@ func newRANDHIE(cfg Config) (*Task, error) {
 		return nil, fmt.Errorf("ridge: the %s table has one feature per group; got GroupSize %d", label, cfg.GroupSize)
 	}
 	cfg.D, cfg.GroupSize = RANDHIEFeatures, 1
-	cfg.NTrain = cmp.Or(cfg.NTrain, RANDHIENTrain)
+	cfg.NTrain = cmp.Or(cfg.NTrain, randhieNTrain)
 	cfg.NVal = cmp.Or(cfg.NVal, RANDHIENVal)
-	cfg.LossBound = cmp.Or(cfg.LossBound, RANDHIELossBound)
+	cfg.LossBound = cmp.Or(cfg.LossBound, randhieLossBound)
 	switch {
-	case cfg.NTrain < 2 || cfg.NVal < 1 || cfg.NTrain+cfg.NVal > RANDHIERows:
-		return nil, fmt.Errorf("ridge: need NTrain >= 2, NVal >= 1 and NTrain + NVal <= the %s table's %d rows, got %d and %d", label, RANDHIERows, cfg.NTrain, cfg.NVal)
+	case cfg.NTrain < 2 || cfg.NVal < 1 || cfg.NTrain+cfg.NVal > randhieRows:
+		return nil, fmt.Errorf("ridge: need NTrain >= 2, NVal >= 1 and NTrain + NVal <= the %s table's %d rows, got %d and %d", label, randhieRows, cfg.NTrain, cfg.NVal)
 	case !(cfg.LossBound > 0) || math.IsInf(cfg.LossBound, 0):
 		return nil, fmt.Errorf("ridge: LossBound must be positive and finite, got %v", cfg.LossBound)
 	}
@@ -219,10 +219,10 @@ func newRANDHIE(cfg Config) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rows, p := x.Dims(); rows != RANDHIERows || p != RANDHIEFeatures {
-		return nil, fmt.Errorf("ridge: the %s table is %d x %d, want %d x %d", label, rows, p, RANDHIERows, RANDHIEFeatures)
+	if rows, p := x.Dims(); rows != randhieRows || p != RANDHIEFeatures {
+		return nil, fmt.Errorf("ridge: the %s table is %d x %d, want %d x %d", label, rows, p, randhieRows, RANDHIEFeatures)
 	}
-	order := rand.New(rand.NewPCG(cfg.Seed, 0x72616e64)).Perm(RANDHIERows)
+	order := rand.New(rand.NewPCG(cfg.Seed, 0x72616e64)).Perm(randhieRows)
 	take := func(idx []int) tasks.Dataset {
 		d := tasks.Dataset{X: mat.NewDense(len(idx), RANDHIEFeatures, nil), Y: make([]float64, len(idx))}
 		for i, r := range idx {
@@ -264,7 +264,7 @@ func newTask(cfg Config, label string, train, val tasks.Dataset, yMean float64) 
 	p := cfg.D * cfg.GroupSize
 	t := &Task{cfg: cfg, label: label, train: train, val: val, yMean: yMean, lo: make([]float64, cfg.D), hi: make([]float64, cfg.D)}
 	for g := range t.lo {
-		t.lo[g], t.hi[g] = ThetaLo, ThetaHi
+		t.lo[g], t.hi[g] = thetaLo, thetaHi
 	}
 	t.gram = mat.NewSymDense(p, nil)
 	t.gram.SymOuterK(1, t.train.X.T())
@@ -279,7 +279,7 @@ func newTask(cfg Config, label string, train, val tasks.Dataset, yMean float64) 
 // Dim is D, one log penalty per group (9 on randhie).
 func (t *Task) Dim() int { return t.cfg.D }
 
-// Bounds is [ThetaLo, ThetaHi]^D.
+// Bounds is [-6, 4]^D.
 func (t *Task) Bounds() (lo, hi []float64) { return t.lo, t.hi }
 
 // Users is NVal.
@@ -288,7 +288,7 @@ func (t *Task) Users() int { return t.cfg.NVal }
 // Name is "ridge".
 func (t *Task) Name() string { return Name }
 
-// DataLabel is SyntheticLabel, or the table's label (data.RANDHIELabel).
+// DataLabel is "synthetic", or the table's label (data.RANDHIELabel).
 func (t *Task) DataLabel() string { return t.label }
 
 // LossBound is the clip of every user's squared error.

@@ -56,8 +56,8 @@ func TestRidgeFitAndLosses(t *testing.T) {
 		}
 		return out
 	}
-	lowest, highest, mid := mean(all(ThetaLo)), mean(all(ThetaHi)), math.Inf(1)
-	for v := ThetaLo; v <= ThetaHi; v += 0.5 {
+	lowest, highest, mid := mean(all(thetaLo)), mean(all(thetaHi)), math.Inf(1)
+	for v := thetaLo; v <= thetaHi; v += 0.5 {
 		mid = math.Min(mid, mean(all(v)))
 	}
 	if !(mid < lowest && mid < highest) {
@@ -81,7 +81,7 @@ func TestRANDHIEProblem(t *testing.T) {
 	nv, pv := val.X.Dims()
 	lo, hi := task.Bounds()
 	if task.Dim() != 9 || task.Users() != 2000 || task.LossBound() != 4 || task.DataLabel() != "randhie" || task.Name() != Name ||
-		nt != 1000 || p != 9 || nv != 2000 || pv != 9 || len(lo) != 9 || lo[0] != ThetaLo || hi[8] != ThetaHi {
+		nt != 1000 || p != 9 || nv != 2000 || pv != 9 || len(lo) != 9 || lo[0] != thetaLo || hi[8] != thetaHi {
 		t.Fatalf("d %d, users %d, bound %v, label %q, train %d x %d, val %d x %d, box %v %v",
 			task.Dim(), task.Users(), task.LossBound(), task.DataLabel(), nt, p, nv, pv, lo, hi)
 	}
@@ -104,7 +104,7 @@ func TestRANDHIEProblem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if synthetic.DataLabel() != SyntheticLabel || synthetic.yMean != 0 {
+	if synthetic.DataLabel() != syntheticLabel || synthetic.yMean != 0 {
 		t.Errorf("synthetic problem: label %q, target shift %v", synthetic.DataLabel(), synthetic.yMean)
 	}
 }
@@ -117,7 +117,7 @@ func TestRANDHIEClosedForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	theta := []float64{-3, -1, 0, 2, ThetaLo, ThetaHi, 1, -2, 0.5}
+	theta := []float64{-3, -1, 0, 2, thetaLo, thetaHi, 1, -2, 0.5}
 	dst := make([]float64, task.Users())
 	if err := task.Losses(theta, dst); err != nil {
 		t.Fatal(err)
@@ -169,7 +169,7 @@ func TestRANDHIEClosedForm(t *testing.T) {
 			t.Fatalf("user %d: loss %v, want %v", i, dst[i], want)
 		}
 	}
-	for _, v := range []float64{ThetaLo, ThetaHi} {
+	for _, v := range []float64{thetaLo, thetaHi} {
 		corner := make([]float64, task.Dim())
 		for j := range corner {
 			corner[j] = v

@@ -4,7 +4,7 @@
 //
 // It holds three pieces:
 //
-//   - SolveDual and the SMO solver behind SVR.Fit: the standard epsilon-SVR dual
+//   - The SMO solver behind SVR.Fit: the standard epsilon-SVR dual
 //     (0 <= alpha, alpha* <= C, sum(alpha - alpha*) = 0) solved by sequential minimal
 //     optimisation with second-order working-set selection (Fan, Chen and Lin 2005), the
 //     bias from the KKT conditions, and a stopping tolerance Tol (default 1e-3) on the

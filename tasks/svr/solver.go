@@ -10,35 +10,35 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// DefaultTol is the default stopping tolerance of the SMO solver: the fit stops when the
-// maximal violation of the KKT conditions (Dual.Gap) is below it. It is the usual 1e-3 of
+// defaultTol is the default stopping tolerance of the SMO solver: the fit stops when the
+// maximal violation of the KKT conditions (dual.Gap) is below it. It is the usual 1e-3 of
 // libsvm and scikit-learn, in units of the target.
-const DefaultTol = 1e-3
+const defaultTol = 1e-3
 
-// DefaultMaxIter is the default iteration guard of the SMO solver for n training points:
+// defaultMaxIter is the default iteration guard of the SMO solver for n training points:
 // max(10 000 000, 100 n). Reaching it is an error.
-func DefaultMaxIter(n int) int { return max(10_000_000, 100*n) }
+func defaultMaxIter(n int) int { return max(10_000_000, 100*n) }
 
 // tau replaces a non-positive curvature in the working-set selection and the two-variable
 // step, as in Fan, Chen and Lin (2005).
 const tau = 1e-12
 
-// ErrMaxIter is returned (wrapped) when the SMO solver reaches its iteration guard.
-var ErrMaxIter = errors.New("svr: SMO reached its iteration limit before the KKT gap fell below the tolerance")
+// errMaxIter is returned (wrapped) when the SMO solver reaches its iteration guard.
+var errMaxIter = errors.New("svr: SMO reached its iteration limit before the KKT gap fell below the tolerance")
 
-// Params configure one solve of the epsilon-SVR dual.
-type Params struct {
+// params configure one solve of the epsilon-SVR dual.
+type params struct {
 	// C is the box constraint (> 0): 0 <= alpha_k, alpha*_k <= C.
 	C float64
 	// Epsilon is the half-width of the insensitive tube (>= 0).
 	Epsilon float64
-	// Tol is the stopping tolerance on the KKT gap; 0 means DefaultTol.
+	// Tol is the stopping tolerance on the KKT gap; 0 means defaultTol.
 	Tol float64
-	// MaxIter is the iteration guard; 0 means DefaultMaxIter(n).
+	// MaxIter is the iteration guard; 0 means defaultMaxIter(n).
 	MaxIter int
 }
 
-func (p Params) check() error {
+func (p params) check() error {
 	if !(p.C > 0) || math.IsInf(p.C, 0) {
 		return fmt.Errorf("svr: C must be finite and > 0, got %v", p.C)
 	}
@@ -54,9 +54,9 @@ func (p Params) check() error {
 	return nil
 }
 
-// Dual is the solution of the epsilon-SVR dual returned by the solver. The fitted function
+// dual is the solution of the epsilon-SVR dual returned by the solver. The fitted function
 // is f(x) = sum_k Beta[k] k(x_k, x) + Bias.
-type Dual struct {
+type dual struct {
 	// Beta[k] = alpha_k - alpha*_k; the support vectors are the k with Beta[k] != 0.
 	Beta []float64
 	// Bias is b, from the KKT conditions: the mean of the free variables' values, or the
@@ -140,23 +140,23 @@ func (s *smo) resize(n int) {
 }
 
 // solve runs SMO from a = 0 on the n x n kernel given by rows and diag (K_kk) with targets
-// z. The returned Dual's Beta aliases s.beta.
-func (s *smo) solve(rows kernelRows, diag, z []float64, p Params) (Dual, error) {
+// z. The returned dual's Beta aliases s.beta.
+func (s *smo) solve(rows kernelRows, diag, z []float64, p params) (dual, error) {
 	if err := p.check(); err != nil {
-		return Dual{}, err
+		return dual{}, err
 	}
 	n := len(z)
 	if n == 0 {
-		return Dual{}, errors.New("svr: no training points")
+		return dual{}, errors.New("svr: no training points")
 	}
 	if len(diag) != n {
-		return Dual{}, fmt.Errorf("svr: kernel diagonal has %d entries for %d points", len(diag), n)
+		return dual{}, fmt.Errorf("svr: kernel diagonal has %d entries for %d points", len(diag), n)
 	}
 	tol := p.Tol
-	tol = cmp.Or(tol, DefaultTol)
+	tol = cmp.Or(tol, defaultTol)
 	maxIter := p.MaxIter
 	if maxIter == 0 {
-		maxIter = DefaultMaxIter(n)
+		maxIter = defaultMaxIter(n)
 	}
 	s.resize(n)
 	alpha, alphaStar, resid := s.alpha, s.alphaStar, s.resid
@@ -176,7 +176,7 @@ func (s *smo) solve(rows kernelRows, diag, z []float64, p Params) (Dual, error) 
 			break
 		}
 		if iter >= maxIter {
-			return Dual{}, fmt.Errorf("%w (%d iterations, gap %.3g, tolerance %.3g)", ErrMaxIter, iter, gap, tol)
+			return dual{}, fmt.Errorf("%w (%d iterations, gap %.3g, tolerance %.3g)", errMaxIter, iter, gap, tol)
 		}
 		iter++
 
@@ -276,7 +276,7 @@ func (s *smo) solve(rows kernelRows, diag, z []float64, p Params) (Dual, error) 
 	for k := range s.beta {
 		s.beta[k] = alpha[k] - alphaStar[k]
 	}
-	return Dual{Beta: s.beta, Bias: bias, Iter: iter, Gap: gap}, nil
+	return dual{Beta: s.beta, Bias: bias, Iter: iter, Gap: gap}, nil
 }
 
 // selectUp returns m = max over the up set of -s G (the value va = r - eps of alpha_k < C
@@ -370,13 +370,13 @@ func updateResid(resid, ki, kj []float64, delta float64) {
 	}
 }
 
-// SolveDual solves the epsilon-SVR dual for a given symmetric n x n kernel matrix (any
+// solveDual solves the epsilon-SVR dual for a given symmetric n x n kernel matrix (any
 // positive semi-definite kernel) and targets y, from alpha = alpha* = 0. The returned Beta
 // is a fresh slice.
-func SolveDual(gram mat.Symmetric, y []float64, p Params) (Dual, error) {
+func solveDual(gram mat.Symmetric, y []float64, p params) (dual, error) {
 	n := gram.SymmetricDim()
 	if n != len(y) {
-		return Dual{}, fmt.Errorf("svr: kernel matrix is %dx%d for %d targets", n, n, len(y))
+		return dual{}, fmt.Errorf("svr: kernel matrix is %dx%d for %d targets", n, n, len(y))
 	}
 	full := make([]float64, n*n)
 	diag := make([]float64, n)
@@ -389,7 +389,7 @@ func SolveDual(gram mat.Symmetric, y []float64, p Params) (Dual, error) {
 	var s smo
 	d, err := s.solve(denseRows{data: full, n: n}, diag, y, p)
 	if err != nil {
-		return Dual{}, err
+		return dual{}, err
 	}
 	d.Beta = append([]float64(nil), d.Beta...)
 	return d, nil

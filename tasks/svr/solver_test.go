@@ -62,10 +62,10 @@ func TestKKTAtTolerance(t *testing.T) {
 		gamma   float64
 		comment string
 	}{
-		{80, 4, 1.5, 0.05, DefaultTol, 1, 0.8, "mostly free"},
-		{80, 4, 0.05, 0.01, DefaultTol, 2, 0.8, "mostly at the bound C"},
+		{80, 4, 1.5, 0.05, defaultTol, 1, 0.8, "mostly free"},
+		{80, 4, 0.05, 0.01, defaultTol, 2, 0.8, "mostly at the bound C"},
 		{120, 6, 10, 0.2, 1e-6, 3, 3, "tight tolerance"},
-		{60, 2, 1, 0, DefaultTol, 4, 0.3, "epsilon zero"},
+		{60, 2, 1, 0, defaultTol, 4, 0.3, "epsilon zero"},
 	} {
 		t.Run(tc.comment, func(t *testing.T) {
 			x, y := randomProblem(tc.seed, tc.n, tc.p)
@@ -78,7 +78,7 @@ func TestKKTAtTolerance(t *testing.T) {
 				diag[i] = 1
 			}
 			var s smo
-			d, err := s.solve(denseRows{data: full, n: tc.n}, diag, y, Params{C: tc.c, Epsilon: tc.eps, Tol: tc.tol})
+			d, err := s.solve(denseRows{data: full, n: tc.n}, diag, y, params{C: tc.c, Epsilon: tc.eps, Tol: tc.tol})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +152,7 @@ func TestTwoPointKnownSolution(t *testing.T) {
 		{2, 0.7, 0, 100, 2},        // epsilon zero: interpolation
 		{2, 0.7, 0.25, 1.75, 1.75}, // exactly at the bound
 	} {
-		d, err := SolveDual(gram, []float64{tc.c + tc.a, tc.c - tc.a}, Params{C: tc.C, Epsilon: tc.eps, Tol: 1e-12})
+		d, err := solveDual(gram, []float64{tc.c + tc.a, tc.c - tc.a}, params{C: tc.C, Epsilon: tc.eps, Tol: 1e-12})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,7 +197,7 @@ func TestInterpolationKnownSolution(t *testing.T) {
 			sym.SetSym(i, j, k.At(i, j))
 		}
 	}
-	d, err := SolveDual(sym, y, Params{C: 10 * maxBeta, Epsilon: 0, Tol: 1e-10})
+	d, err := solveDual(sym, y, params{C: 10 * maxBeta, Epsilon: 0, Tol: 1e-10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func TestPredictMatchesDefinition(t *testing.T) {
 			sym.SetSym(i, j, k.At(i, j))
 		}
 	}
-	d, err := SolveDual(sym, y, Params{C: h.C, Epsilon: h.Epsilon})
+	d, err := solveDual(sym, y, params{C: h.C, Epsilon: h.Epsilon})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,8 +388,8 @@ func TestMaxIterGuard(t *testing.T) {
 	x, y := randomProblem(13, 60, 3)
 	s := SVR{MaxIter: 3}
 	err := s.Fit(x, y, hyperFor(3, 13))
-	if !errors.Is(err, ErrMaxIter) {
-		t.Fatalf("error %v, want ErrMaxIter", err)
+	if !errors.Is(err, errMaxIter) {
+		t.Fatalf("error %v, want errMaxIter", err)
 	}
 	if err := s.Predict(make([]float64, 1), x.Slice(0, 1, 0, 3).(*mat.Dense)); err == nil {
 		t.Error("Predict after a failed fit: no error")

@@ -13,13 +13,13 @@ import (
 	"dpgibo/internal/fastexp"
 )
 
-// DefaultCacheBytes is the default kernel-cache budget of an SVR: the full n x n training
+// defaultCacheBytes is the default kernel-cache budget of an SVR: the full n x n training
 // kernel matrix is cached when 8 n^2 bytes fit (n <= 5792); otherwise rows are computed on
 // demand and the most recently used ones kept within the budget.
-const DefaultCacheBytes = 256 << 20
+const defaultCacheBytes = 256 << 20
 
-// DefaultPredictBlock is the default number of rows Predict handles per BLAS product.
-const DefaultPredictBlock = 128
+// defaultPredictBlock is the default number of rows Predict handles per BLAS product.
+const defaultPredictBlock = 128
 
 // Hyper are the hyperparameters of one epsilon-SVR fit with the ARD-RBF kernel
 // k(x, x') = exp(-Gamma sum_j (x_j - x'_j)^2 / Lengthscales[j]^2), in natural units.
@@ -50,21 +50,21 @@ func (h Hyper) check(p int) error {
 }
 
 // SVR is an epsilon-support-vector regressor with the ARD-RBF kernel, fitted by SMO with
-// second-order working-set selection (see Dual and the solver's documentation). It keeps
+// second-order working-set selection (see the solver's documentation). It keeps
 // its buffers between fits, so refitting with new hyperparameters allocates nothing once
 // the sizes are known. The zero value is ready to use. An SVR is not safe for concurrent
 // use.
 //
 // Only the support vectors (Beta != 0) are kept for prediction, pre-scaled by 1/l_j.
 type SVR struct {
-	// Tol is the SMO stopping tolerance on the KKT gap; 0 means DefaultTol.
+	// Tol is the SMO stopping tolerance on the KKT gap; 0 means 1e-3.
 	Tol float64
-	// MaxIter is the SMO iteration guard; 0 means DefaultMaxIter(n).
+	// MaxIter is the SMO iteration guard; 0 means max(10 000 000, 100 n) for n training
+	// points.
 	MaxIter int
-	// CacheBytes is the kernel-cache budget; 0 means DefaultCacheBytes.
+	// CacheBytes is the kernel-cache budget; 0 means 256 MiB.
 	CacheBytes int
-	// PredictBlock is the number of rows per BLAS product in Predict; 0 means
-	// DefaultPredictBlock.
+	// PredictBlock is the number of rows per BLAS product in Predict; 0 means 128.
 	PredictBlock int
 	// SinglePrecisionPredict computes the prediction's cross products u.s in float32
 	// (one Sgemm per block, from the pre-scaled rows and support vectors rounded to
@@ -133,7 +133,7 @@ func (s *SVR) Fit(X *mat.Dense, y []float64, h Hyper) error {
 	}
 
 	budget := s.CacheBytes
-	budget = cmp.Or(budget, DefaultCacheBytes)
+	budget = cmp.Or(budget, defaultCacheBytes)
 	s.shift = kernelShift(grow(s.shift, n), s.norms, h.Gamma)
 	var rows kernelRows
 	if 8*n*n <= budget {
@@ -143,7 +143,7 @@ func (s *SVR) Fit(X *mat.Dense, y []float64, h Hyper) error {
 	} else {
 		rows = newRowCache(s.scaled, s.shift, n, p, h.Gamma, budget/(8*n))
 	}
-	dual, err := s.solver.solve(rows, s.diag, y, Params{C: h.C, Epsilon: h.Epsilon, Tol: s.Tol, MaxIter: s.MaxIter})
+	dual, err := s.solver.solve(rows, s.diag, y, params{C: h.C, Epsilon: h.Epsilon, Tol: s.Tol, MaxIter: s.MaxIter})
 	if err != nil {
 		return err
 	}
@@ -198,7 +198,7 @@ func (s *SVR) Predict(dst []float64, X *mat.Dense) error {
 	}
 	block := s.PredictBlock
 	if block <= 0 {
-		block = DefaultPredictBlock
+		block = defaultPredictBlock
 	}
 	block = min(block, m)
 	s.blockScaled = grow(s.blockScaled, block*p)

@@ -24,24 +24,24 @@ const (
 	DefaultP      = 100
 )
 
-// DefaultLossBound is the default public per-user loss bound Lmax, in squared standardised
+// defaultLossBound is the default public per-user loss bound Lmax, in squared standardised
 // target units (see Config.LossBound).
-const DefaultLossBound = 4.0
+const defaultLossBound = 4.0
 
-// FetchHint is the command that downloads the real CT-slice data (run from the repository
+// fetchHint is the command that downloads the real CT-slice data (run from the repository
 // root).
-const FetchHint = data.FetchCommand
+const fetchHint = data.FetchCommand
 
 // The box of theta, natural units (each coordinate is optimised in log space).
 const (
-	LogLengthscaleMin = -2.0
-	LogLengthscaleMax = 2.0
-	EpsilonMin        = 0.01
-	EpsilonMax        = 1.0
-	CMin              = 0.1
-	CMax              = 3.0
-	GammaMin          = 0.01
-	GammaMax          = 5.0
+	logLengthscaleMin = -2.0
+	logLengthscaleMax = 2.0
+	epsilonMin        = 0.01
+	epsilonMax        = 1.0
+	cMin              = 0.1
+	cMax              = 3.0
+	gammaMin          = 0.01
+	gammaMax          = 5.0
 )
 
 // Config configures the svr task. Its zero value is the paper's setting on whatever data
@@ -71,11 +71,11 @@ type Config struct {
 	// to every slice of the two patients (583 and 98).
 	Sample bool
 	// LossBound is Lmax, the public per-user loss bound that private baselines clip each
-	// per-user loss to (default DefaultLossBound). See Task.LossBound.
+	// per-user loss to (default 4). See Task.LossBound.
 	LossBound float64
-	// Tol is the SMO stopping tolerance (default DefaultTol).
+	// Tol is the SMO stopping tolerance (default 1e-3).
 	Tol float64
-	// MaxIter is the SMO iteration guard (default DefaultMaxIter(NTrain)).
+	// MaxIter is the SMO iteration guard (default max(10 000 000, 100 NTrain)).
 	MaxIter int
 	// PredictPrecision is the precision of the prediction's cross products,
 	// PrecisionFloat64 or PrecisionFloat32 ("" : DefaultPredictPrecision); see
@@ -108,7 +108,7 @@ func (c *Config) defaults(sample *data.CTSlice) {
 		}
 	}
 	c.P = cmp.Or(c.P, DefaultP)
-	c.LossBound = cmp.Or(c.LossBound, DefaultLossBound)
+	c.LossBound = cmp.Or(c.LossBound, defaultLossBound)
 	c.PredictPrecision = cmp.Or(c.PredictPrecision, DefaultPredictPrecision)
 }
 
@@ -266,11 +266,11 @@ func (t *Task) finish(all *data.CTSlice, trainRows, valRows []int) (*Task, error
 	d := cfg.P + 3
 	t.lo, t.hi = make([]float64, d), make([]float64, d)
 	for j := 0; j < cfg.P; j++ {
-		t.lo[j], t.hi[j] = LogLengthscaleMin, LogLengthscaleMax
+		t.lo[j], t.hi[j] = logLengthscaleMin, logLengthscaleMax
 	}
-	t.lo[cfg.P], t.hi[cfg.P] = math.Log(EpsilonMin), math.Log(EpsilonMax)
-	t.lo[cfg.P+1], t.hi[cfg.P+1] = math.Log(CMin), math.Log(CMax)
-	t.lo[cfg.P+2], t.hi[cfg.P+2] = math.Log(GammaMin), math.Log(GammaMax)
+	t.lo[cfg.P], t.hi[cfg.P] = math.Log(epsilonMin), math.Log(epsilonMax)
+	t.lo[cfg.P+1], t.hi[cfg.P+1] = math.Log(cMin), math.Log(cMax)
+	t.lo[cfg.P+2], t.hi[cfg.P+2] = math.Log(gammaMin), math.Log(gammaMax)
 
 	t.model = SVR{Tol: cfg.Tol, MaxIter: cfg.MaxIter, SinglePrecisionPredict: cfg.PredictPrecision == PrecisionFloat32}
 	t.pred = make([]float64, cfg.NVal)
@@ -399,7 +399,7 @@ func (t *Task) Warning() string {
 		why = "stand-in requested"
 	}
 	return fmt.Sprintf("warning: svr: %s; running on the generated stand-in %q, whose results are not CT-slice results; fetch the real data with: %s",
-		why, data.StandinLabel, FetchHint)
+		why, data.StandinLabel, fetchHint)
 }
 
 // Data shared between tasks: loaded once per path, generated once for the stand-in.

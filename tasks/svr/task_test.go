@@ -59,7 +59,7 @@ func TestTaskShapeAndBox(t *testing.T) {
 func TestTaskDefaults(t *testing.T) {
 	var c Config
 	c.defaults(nil)
-	if c.NTrain != 1000 || c.NVal != 9000 || c.P != 100 || c.LossBound != DefaultLossBound ||
+	if c.NTrain != 1000 || c.NVal != 9000 || c.P != 100 || c.LossBound != defaultLossBound ||
 		c.PredictPrecision != DefaultPredictPrecision {
 		t.Errorf("defaults %+v", c)
 	}
@@ -199,11 +199,11 @@ func TestStandinLabelAndWarning(t *testing.T) {
 		t.Fatalf("stand-in: Synthetic %v, DataLabel %q, path %q", task.Synthetic(), task.DataLabel(), task.DataPath().Path)
 	}
 	w := task.Warning()
-	if strings.Contains(w, "\n") || !strings.Contains(w, FetchHint) || !strings.Contains(w, "ctslice-synthetic") || !strings.Contains(w, "not CT-slice results") {
+	if strings.Contains(w, "\n") || !strings.Contains(w, fetchHint) || !strings.Contains(w, "ctslice-synthetic") || !strings.Contains(w, "not CT-slice results") {
 		t.Errorf("warning line %q", w)
 	}
-	if FetchHint != "bash data/fetch.sh" {
-		t.Errorf("FetchHint %q", FetchHint)
+	if fetchHint != "bash data/fetch.sh" {
+		t.Errorf("fetchHint %q", fetchHint)
 	}
 }
 

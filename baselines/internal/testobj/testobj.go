@@ -13,10 +13,10 @@ import (
 	"dpgibo/baselines"
 )
 
-// Quadratic is a cheap test objective: user i's loss is |theta - Center|^2 + Offset[i]
+// quadratic is a cheap test objective: user i's loss is |theta - Center|^2 + Offset[i]
 // on the box [Lo, Hi]^d. It counts evaluations, records every evaluated point and declares
 // a loss bound.
-type Quadratic struct {
+type quadratic struct {
 	Center  []float64
 	Offset  []float64
 	Lo, Hi  float64
@@ -31,8 +31,8 @@ type Quadratic struct {
 // NewQuadratic returns the quadratic with the given centre on [lo, hi]^d with n users whose
 // offsets spread evenly over [-0.2, 0.2] (so the mean loss is |theta - center|^2). Bounds
 // returns the box's own slices: a test may fix a coordinate by writing into them.
-func NewQuadratic(center []float64, lo, hi float64, n int) *Quadratic {
-	q := &Quadratic{Center: center, Lo: lo, Hi: hi, Bound: 4, NaNUser: -1, Offset: make([]float64, n)}
+func NewQuadratic(center []float64, lo, hi float64, n int) *quadratic {
+	q := &quadratic{Center: center, Lo: lo, Hi: hi, Bound: 4, NaNUser: -1, Offset: make([]float64, n)}
 	for i := range q.Offset {
 		if n > 1 {
 			q.Offset[i] = -0.2 + 0.4*float64(i)/float64(n-1)
@@ -45,13 +45,13 @@ func NewQuadratic(center []float64, lo, hi float64, n int) *Quadratic {
 	return q
 }
 
-func (q *Quadratic) Dim() int                   { return len(q.Center) }
-func (q *Quadratic) Bounds() (lo, hi []float64) { return q.lo, q.hi }
-func (q *Quadratic) Users() int                 { return len(q.Offset) }
-func (q *Quadratic) LossBound() float64         { return q.Bound }
+func (q *quadratic) Dim() int                   { return len(q.Center) }
+func (q *quadratic) Bounds() (lo, hi []float64) { return q.lo, q.hi }
+func (q *quadratic) Users() int                 { return len(q.Offset) }
+func (q *quadratic) LossBound() float64         { return q.Bound }
 
 // F is the mean loss |theta - Center|^2.
-func (q *Quadratic) F(theta []float64) float64 {
+func (q *quadratic) F(theta []float64) float64 {
 	s := 0.0
 	for j, c := range q.Center {
 		s += (theta[j] - c) * (theta[j] - c)
@@ -59,7 +59,7 @@ func (q *Quadratic) F(theta []float64) float64 {
 	return s
 }
 
-func (q *Quadratic) Losses(theta, dst []float64) error {
+func (q *quadratic) Losses(theta, dst []float64) error {
 	if len(theta) != q.Dim() || len(dst) != q.Users() {
 		return fmt.Errorf("quadratic: bad lengths %d, %d", len(theta), len(dst))
 	}
@@ -76,7 +76,7 @@ func (q *Quadratic) Losses(theta, dst []float64) error {
 }
 
 // Outside returns the first recorded point outside the box, or nil.
-func (q *Quadratic) Outside() []float64 {
+func (q *quadratic) Outside() []float64 {
 	for _, p := range q.Points {
 		if !InBox(p, q.lo, q.hi) {
 			return p
@@ -99,7 +99,7 @@ func InBox(theta, lo, hi []float64) bool {
 }
 
 // NoBound is Q without its LossBound method.
-type NoBound struct{ Q *Quadratic }
+type NoBound struct{ Q *quadratic }
 
 func (o NoBound) Dim() int                          { return o.Q.Dim() }
 func (o NoBound) Bounds() (lo, hi []float64)        { return o.Q.Bounds() }
@@ -140,10 +140,10 @@ func MeanFinalF(t testing.TB, m baselines.Method, center []float64, budget int) 
 
 // flat is a quadratic whose every loss is the same constant: CMA-ES's stopping test (no
 // change of the loss over its history window) fires and the search restarts.
-type flat struct{ *Quadratic }
+type flat struct{ *quadratic }
 
 func (f flat) Losses(theta, dst []float64) error {
-	if err := f.Quadratic.Losses(theta, dst); err != nil {
+	if err := f.quadratic.Losses(theta, dst); err != nil {
 		return err
 	}
 	for i := range dst {
@@ -182,8 +182,8 @@ func CheckRestartOnFlatLoss(t testing.TB, m baselines.Method, later int) {
 	}
 }
 
-// Ensure Quadratic is an objective with a loss bound and NoBound one without.
+// Ensure quadratic is an objective with a loss bound and NoBound one without.
 var (
-	_ algo.LossBounder = (*Quadratic)(nil)
+	_ algo.LossBounder = (*quadratic)(nil)
 	_ algo.Objective   = NoBound{}
 )
