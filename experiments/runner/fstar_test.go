@@ -11,12 +11,14 @@ import (
 	"dpgibo/tasks/catalog"
 
 	"dpgibo/experiments/fstar"
+	"dpgibo/internal/artefacts"
 	"dpgibo/internal/records"
 )
 
 // TestFStarIsBelowEveryQuickLoss checks fstar.csv of the quick reference run: one row per
 // data setting, and no loss of any run below its setting's f*.
 func TestFStarIsBelowEveryQuickLoss(t *testing.T) {
+	artefacts.Check(t) // it compares with the quick suite's reference run
 	dir := reference(t)
 	stars, err := records.ReadFile[records.FStar](filepath.Join(dir, "fstar.csv"))
 	if err != nil {

@@ -65,18 +65,20 @@ var (
 )
 
 // reference is one uninterrupted, unsharded quick-suite run, shared by the tests that
-// compare against it. It runs on two workers (the bytes do not depend on the number,
-// TestWorkersGiveIdenticalBytes) and renders the figures only when the artefact checks,
-// which read them, are asked for.
+// compare against it, which are artefact checks (artefacts.Check: they skip unless
+// DPGIBO_ARTEFACTS=1). It runs on two workers (the bytes do not depend on the number,
+// TestWorkersGiveIdenticalBytes) and renders the figures, which they read.
 func reference(t *testing.T) string {
 	t.Helper()
+	// The reference is the whole quick suite: its tests are artefact checks.
+	artefacts.Check(t)
 	refOnce.Do(func() {
 		refDir, refErr = os.MkdirTemp("", "dpgibo-quick-ref-")
 		if refErr != nil {
 			return
 		}
 		o := quickOptions(refDir, 2)
-		o.Render = artefacts.Requested()
+		o.Render = true
 		refErr = runSuite(context.Background(), o)
 	})
 	if refErr != nil {
@@ -163,6 +165,7 @@ func evaluationLimit(t *testing.T, r records.Row) int {
 }
 
 func TestQuickSuiteWritesEveryFigure(t *testing.T) {
+	artefacts.Check(t) // it compares with the quick suite's reference run
 	dir := reference(t)
 	figs, _ := suites.Figures(suites.Quick, "")
 	for _, f := range figs {
@@ -258,6 +261,7 @@ func checkDiagnostics(t *testing.T, fig string, r records.Row) {
 }
 
 func TestWorkersGiveIdenticalBytes(t *testing.T) {
+	artefacts.Check(t) // it compares with the quick suite's reference run
 	dir := t.TempDir()
 	if err := runSuite(context.Background(), quickOptions(dir, 2)); err != nil {
 		t.Fatal(err)
@@ -266,6 +270,7 @@ func TestWorkersGiveIdenticalBytes(t *testing.T) {
 }
 
 func TestShardsMergedEqualUnsharded(t *testing.T) {
+	artefacts.Check(t) // it compares with the quick suite's reference run
 	dir := t.TempDir()
 	const n = 3
 	for k := 0; k < n; k++ {
@@ -307,6 +312,7 @@ func TestMergeWithMissingCellsFails(t *testing.T) {
 }
 
 func TestResumeAfterCancelEqualsUninterrupted(t *testing.T) {
+	artefacts.Check(t) // it compares with the quick suite's reference run
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -344,6 +350,7 @@ func TestResumeAfterCancelEqualsUninterrupted(t *testing.T) {
 }
 
 func TestOnlyRunKeepsTheFullRunsManifest(t *testing.T) {
+	artefacts.Check(t) // it compares with the quick suite's reference run
 	dir := t.TempDir()
 	full, err := os.ReadFile(filepath.Join(reference(t), "manifest.json"))
 	if err != nil {
@@ -461,6 +468,7 @@ func TestProgressLinesWhenNotATerminal(t *testing.T) {
 }
 
 func TestFig2bRealRunsOnTheSampleSplitByPatient(t *testing.T) {
+	artefacts.Check(t) // it compares with the quick suite's reference run
 	figs, err := suites.Figures(suites.Paper, "fig2b-real")
 	if err != nil {
 		t.Fatal(err)
