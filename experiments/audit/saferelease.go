@@ -10,7 +10,7 @@ import (
 	"dpgibo/baselines/gibo"
 )
 
-// The safe release of private.SafeGIBO, audited as a component with its own claim: the
+// The safe release of gibo.Safe, audited as a component with its own claim: the
 // choice between theta0 and the last iterate, which is mu sqrt(ReleaseShare)-GDP. Its
 // neighbours (spikeNeighbours) put user 0's loss Lmax at exactly theta0 in X and 0 there in
 // X', and 0 in X and Lmax in X' at every other point; every other user's loss is 0. With the
@@ -27,7 +27,7 @@ const (
 	controlSafeReleaseNoiseHalved = controlPrefix + "safe-release-noise-halved"
 	// controlSafeReleaseNoiseThird runs SafeGIBO with three times that total Mu.
 	controlSafeReleaseNoiseThird = controlPrefix + "safe-release-noise-third"
-	// dpgiboHybridStart is the start choice of private.HybridGIBO on the same neighbours, in
+	// dpgiboHybridStart is the start choice of gibo.Hybrid on the same neighbours, in
 	// d = 1 a choice between theta0 and one uniform point: its statistic is 1 when the
 	// chosen start is theta0, its claim the start choice's mu (the run's total Mu is the
 	// audit's Mu over sqrt(private.DefaultStartShare)).

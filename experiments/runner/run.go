@@ -8,7 +8,7 @@
 //
 // The paper's figures are in package dpgibo/experiments/suites; the command
 // dpgibo/experiments runs them from the command line. A module of one's own adds a method
-// (baselines.Register), a task (Options.NewTask) and figures of its own, and runs them, or
+// (registry.Register), a task (Options.NewTask) and figures of its own, and runs them, or
 // the paper's with its method added, through Run (docs/extending.md).
 package runner
 
@@ -89,7 +89,7 @@ type Options struct {
 	ProgressEvery time.Duration
 	// Stderr receives progress, warnings and notes (nil: os.Stderr).
 	Stderr io.Writer
-	// NewTask and NewMethod build tasks and methods (nil: catalog.New and baselines.New).
+	// NewTask and NewMethod build tasks and methods (nil: catalog.New and registry.New).
 	NewTask   TaskFactory
 	NewMethod MethodFactory
 	// Args is the command line recorded in the manifest.

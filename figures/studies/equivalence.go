@@ -20,7 +20,7 @@ import (
 // those of the implementation study of TPE and CMA-ES: figure implementationPrefix+NAME
 // holds NAME's curves of the project's own tpe and cmaes, judged against NAME's runs of
 // goptuna's (the methods' names before the change). revisionPrefix names those of a study
-// of a method's new revision (baselines.MethodInfo.Revision): figure revisionPrefix+NAME
+// of a method's new revision (baselines.Info.Revision): figure revisionPrefix+NAME
 // holds NAME's curves of the revised methods, judged against NAME's runs of the previous
 // revision.
 const (
