@@ -1,6 +1,7 @@
 package gibo
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -78,18 +79,12 @@ func (Hybrid) Info() baselines.Info { return hybridInfo }
 
 // Run implements baselines.Method.
 func (m Safe) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (baselines.Result, error) {
-	h := hybrid{name: safeInfo.Name, settings: m.Settings, releaseShare: m.ReleaseShare, lossBound: m.LossBound}
-	return h.start(ctx, obj, m.Theta0, budget, rng, cb)
+	return m.run().start(ctx, obj, m.Theta0, budget, rng, cb)
 }
 
 // Run implements baselines.Method.
 func (m Hybrid) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (baselines.Result, error) {
-	h := hybrid{name: hybridInfo.Name, settings: m.Settings, releaseShare: m.ReleaseShare, lossBound: m.LossBound,
-		startShare: m.StartShare, chooseStart: true}
-	if h.startShare == 0 {
-		h.startShare = DefaultStartShare
-	}
-	return h.start(ctx, obj, m.Theta0, budget, rng, cb)
+	return m.run().start(ctx, obj, m.Theta0, budget, rng, cb)
 }
 
 // Sweeps implements baselines.Sweeper: every swept parameter.
@@ -99,33 +94,31 @@ func (Safe) Sweeps(string) bool { return true }
 func (Hybrid) Sweeps(string) bool { return true }
 
 // Check returns an error unless Settings.Mu is positive and the shares are in range.
-func (m Safe) Check() error {
-	return hybrid{name: safeInfo.Name, settings: m.Settings, releaseShare: m.ReleaseShare}.check()
-}
+func (m Safe) Check() error { return m.run().check() }
 
 // Check returns an error unless Settings.Mu is positive and the shares are in range.
-func (m Hybrid) Check() error {
-	h := hybrid{name: hybridInfo.Name, settings: m.Settings, releaseShare: m.ReleaseShare, startShare: m.StartShare, chooseStart: true}
-	if h.startShare == 0 {
-		h.startShare = DefaultStartShare
-	}
-	return h.check()
+func (m Hybrid) Check() error { return m.run().check() }
+
+// run is m's run.
+func (m Safe) run() hybrid {
+	return hybrid{name: safeInfo.Name, settings: m.Settings, releaseShare: m.ReleaseShare, lossBound: m.LossBound}
+}
+
+// run is m's run, StartShare's zero value taking DefaultStartShare.
+func (m Hybrid) run() hybrid {
+	return hybrid{name: hybridInfo.Name, settings: m.Settings, releaseShare: m.ReleaseShare, lossBound: m.LossBound,
+		startShare: cmp.Or(m.StartShare, DefaultStartShare), chooseStart: true}
 }
 
 // MuSplit returns DP-GIBO's part of mu in Safe (hybrid false) or Hybrid (true) at the
 // declared shares: the mu its gradients are forecast at.
 func MuSplit(mu float64, hybrid bool) (float64, error) {
-	h := hybridOf(hybrid)
+	h := Safe{}.run()
+	if hybrid {
+		h = Hybrid{}.run()
+	}
 	split, err := h.split(mu)
 	return split.gibo, err
-}
-
-// hybridOf is the run of Safe (hybrid false) or Hybrid (true) at the declared shares.
-func hybridOf(isHybrid bool) hybrid {
-	if isHybrid {
-		return hybrid{name: hybridInfo.Name, chooseStart: true, startShare: DefaultStartShare}
-	}
-	return hybrid{name: safeInfo.Name}
 }
 
 // hybrid is the run of Safe (chooseStart false) and Hybrid.
