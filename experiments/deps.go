@@ -10,7 +10,7 @@ import (
 
 // inspectTask runs the -task command (task inspection, experiments/inspect.go).
 func inspectTask(w, warn io.Writer, name string, d int, seed uint64, ctslice, dump, evalTheta string) error {
-	return runInspect(w, warn, catalog.Spec{Name: name, D: d, Seed: seed, CTSlice: ctslice}, dump, evalTheta)
+	return runInspect(w, warn, catalog.Spec{Name: name, D: d, Seed: seed, DataPath: ctslice}, dump, evalTheta)
 }
 
 // runTheory runs the fitted-rates sweep (package theory) into out, at its quick size for

@@ -20,7 +20,7 @@ const suiteFStar = "fstar"
 // peers, quick, design, defaults and library-private suites, restricted, when only is not empty, to the figures
 // of that name or to the suite of that name, building each task once to learn its data label
 // and number of users.
-func fstarTargets(only, ctslice string, newTask runner.TaskFactory) ([]fstar.Target, error) {
+func fstarTargets(only, dataPath string, newTask runner.TaskFactory) ([]fstar.Target, error) {
 	var figs []runner.Figure
 	for _, name := range []string{SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuiteDefaults, suites.LibraryPrivate} {
 		all, err := suites.Figures(name, "")
@@ -47,7 +47,7 @@ func fstarTargets(only, ctslice string, newTask runner.TaskFactory) ([]fstar.Tar
 			for _, d := range b.Dims {
 				spec := runner.TaskSpec{Name: b.Task, D: d, Seed: b.DataSeed, NTrain: b.NTrain, NVal: b.NVal, Data: b.Data}
 				if b.Task == "svr" && b.Data == "" {
-					spec.CTSlice = ctslice
+					spec.DataPath = dataPath
 				}
 				if seenSpec[spec] {
 					continue
@@ -76,7 +76,7 @@ func runFStarSearch(ctx context.Context, o runOptions) error {
 	if newTask == nil {
 		newTask = func(s runner.TaskSpec) (tasks.Task, error) { return catalog.New(s) }
 	}
-	targets, err := fstarTargets(o.Only, o.CTSlice, newTask)
+	targets, err := fstarTargets(o.Only, o.DataPath, newTask)
 	if err != nil {
 		return usageError{err}
 	}

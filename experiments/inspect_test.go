@@ -183,7 +183,7 @@ func TestInspectDumpIntoFileFails(t *testing.T) {
 func TestInspectWarnsOnStandIn(t *testing.T) {
 	t.Setenv("DPGIBO_CTSLICE", "")
 	var out, warn bytes.Buffer
-	spec := catalog.Spec{Name: "svr", D: 5, Seed: 1, NTrain: 20, NVal: 10, CTSlice: ""}
+	spec := catalog.Spec{Name: "svr", D: 5, Seed: 1, NTrain: 20, NVal: 10}
 	if err := runInspect(&out, &warn, spec, "", "0,0,-1,0,-1"); err != nil {
 		t.Fatal(err)
 	}

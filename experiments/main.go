@@ -152,7 +152,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.AllowMixedBackend, "allow-mixed-backend", false, "let -resume and -merge use cells computed with another BLAS backend or OpenBLAS core type (results then agree to rounding only)")
 	fs.BoolVar(&o.Merge, "merge", false, "run nothing: write the figure CSVs from the cells in the output directory (after sharded runs)")
 	fs.StringVar(&shard, "shard", "", "run shard K/N (0 <= K < N): cells i with i mod N = K")
-	fs.StringVar(&o.CTSlice, "ctslice", "", "CT-slice data file or directory (default $DPGIBO_CTSLICE, then data/ctslice/, else the stand-in)")
+	fs.StringVar(&o.DataPath, "ctslice", "", "CT-slice data file or directory (default $DPGIBO_CTSLICE, then data/ctslice/, else the stand-in)")
 	fs.BoolVar(&o.Quiet, "quiet", false, "no progress output")
 	fs.BoolVar(&o.MeasureSpeed, "measure-speed", true, "before a run or -plan, run one short cell per task (a few seconds) and scale the committed timings of the estimates by how long they took here")
 	fs.BoolVar(&o.Plan, "plan", false, "run nothing: print every figure's cells and estimated wall time at -workers, and the total")
@@ -201,7 +201,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if d < 0 || (task == "svr" && d > 0 && d < 4) {
 			return usagef("-d=%d: %s needs d >= %d (0: its default)", d, task, map[bool]int{true: 4, false: 1}[task == "svr"])
 		}
-		return inspectTask(stdout, stderr, task, d, seed, o.CTSlice, dump, evalTheta)
+		return inspectTask(stdout, stderr, task, d, seed, o.DataPath, dump, evalTheta)
 	}
 	for _, name := range []string{"d", "seed", "dump-data", "eval-theta"} {
 		if set[name] {

@@ -7,15 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"dpgibo/baselines"
 	"dpgibo/baselines/registry"
-	"dpgibo/data"
-	"dpgibo/tasks/svr"
+	"dpgibo/tasks/catalog"
 )
 
 // cellSpec is everything that determines the output of one run: one task at one d, one
@@ -30,9 +28,9 @@ type cellSpec struct {
 	NTrain   int    `json:"n_train"`
 	NVal     int    `json:"n_val"`
 	DataSeed uint64 `json:"data_seed"`
-	// DataSource says where the SVR task's data comes from (the -ctslice path, the
-	// environment variable or the stand-in), so that results on the stand-in are never
-	// resumed as results on the real file.
+	// DataSource says where a task that reads data from outside the module found them
+	// (catalog.External.Source: a file, or the stand-in), so that results on the stand-in
+	// are never resumed as results on the real file.
 	DataSource string `json:"data_source,omitempty"`
 	// Data is the block's data selection (Block.Data; "" for the task's default).
 	Data   string `json:"data,omitempty"`
@@ -79,10 +77,10 @@ type cellSpec struct {
 	// Currency is the privacy currency of a method that reads one (AlgoConfig.Currency),
 	// absent for the primary currency.
 	Currency string `json:"currency,omitempty"`
-	// SVRPrecision is the svr task's precision of the prediction's cross products, present
-	// only where it differs from pinnedSVRPrecision (which every svr cell before the
-	// precision study used).
-	SVRPrecision string `json:"svr_precision,omitempty"`
+	// Precision is the task's arithmetic precision (catalog.Info.Precisions), present only
+	// where it differs from the task's first (which every cell of the task used before it
+	// had a choice). The key is frozen: the one task with a choice wrote it first.
+	Precision string `json:"svr_precision,omitempty"`
 }
 
 // local reports whether the cell's method starts from theta0 (DP-GIBO, GIBO).
@@ -217,12 +215,14 @@ func checkBlock(b Block) error {
 	if b.SeedBase < 0 {
 		return fmt.Errorf("seed base must be >= 0, got %d", b.SeedBase)
 	}
-	switch {
-	case b.SVRPrecision == "":
-	case b.Task != svr.Name:
-		return fmt.Errorf("SVRPrecision is a setting of the %s task only", svr.Name)
-	case b.SVRPrecision != svr.PrecisionFloat64 && b.SVRPrecision != svr.PrecisionFloat32:
-		return fmt.Errorf("unknown svr precision %q (known: %s, %s)", b.SVRPrecision, svr.PrecisionFloat64, svr.PrecisionFloat32)
+	if b.Precision != "" {
+		info, _ := catalog.Lookup(b.Task)
+		switch {
+		case len(info.Precisions) == 0:
+			return fmt.Errorf("task %s has no choice of precision (Precision %q)", b.Task, b.Precision)
+		case !slices.Contains(info.Precisions, b.Precision):
+			return fmt.Errorf("unknown precision %q of task %s (known: %s)", b.Precision, b.Task, strings.Join(info.Precisions, ", "))
+		}
 	}
 	// DP-GIBO's and GIBO's scale settings must be the suite's own: algo derives their
 	// defaults from the box and the loss bound, and a change of that rule would move the
@@ -288,11 +288,11 @@ func cellFor(suite string, b Block, d int, value Num, method string, seed int, s
 			c.Currency = a.Currency
 		}
 	}
-	if b.Task == "svr" && b.Data == "" {
-		c.DataSource = source
-	}
-	if b.Task == "svr" {
-		c.SVRPrecision = specSVRPrecision(b.SVRPrecision)
+	if info, ok := catalog.Lookup(b.Task); ok {
+		if readsExternal(info, b) {
+			c.DataSource = source
+		}
+		c.Precision = specPrecision(info, b.Precision)
 	}
 	switch {
 	case c.local():
@@ -357,24 +357,6 @@ func cellFor(suite string, b Block, d int, value Num, method string, seed int, s
 // joinLabel joins the non-empty parts of a row's config label with commas.
 func joinLabel(parts ...string) string {
 	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), ",")
-}
-
-// ctsliceSource names where the SVR task will find the CT-slice data (data.Find's lookup
-// order: the -ctslice flag, $DPGIBO_CTSLICE, data/ctslice/), or "stand-in", so that results
-// on the stand-in are never resumed as results on the real file. A path that was given but
-// does not hold the data is an error.
-func ctsliceSource(flag string) (string, error) {
-	found, err := data.Find(flag)
-	if err != nil {
-		return "", err
-	}
-	if found.Path == "" {
-		return "stand-in", nil
-	}
-	if abs, err := filepath.Abs(found.Path); err == nil {
-		return "file:" + abs, nil
-	}
-	return "file:" + found.Path, nil
 }
 
 // stream derives a 64-bit stream id for math/rand/v2's PCG from strings, so that every

@@ -50,9 +50,10 @@ const (
 // cellCost is the cell's expected wall time in seconds: its measured time when the committed
 // reproduction timed the same cell (same stem, so the same settings), and the cost model's
 // estimate otherwise. measured says which. A measured time beats the model most where a
-// figure has few cells: an SVR run's cost depends on where its theta goes (its support
-// vectors), so two cells of the same settings and different seeds can differ 3x, which no
-// model of the settings can foresee but which repeats with the seed on every machine
+// figure has few cells: a run's cost can depend on where its theta goes (a kernel
+// machine's support vectors), so two cells of the same settings and different seeds can
+// differ 3x, which no model of the settings can foresee but which repeats with the seed on
+// every machine
 // (reproduction/bench/plan-check: the committed times predict a run on another CPU within
 // 0.79-1.08x per figure).
 func cellCost(c cellSpec, stem string) (seconds float64, measured bool) {
@@ -66,7 +67,7 @@ func cellCost(c cellSpec, stem string) (seconds float64, measured bool) {
 
 // estimatedCost is the cell's estimated wall time in seconds (see the cost model above).
 func estimatedCost(c cellSpec) float64 {
-	perEval, err := catalog.EvalSeconds(catalog.Spec{Name: c.Task, D: c.D, NTrain: c.NTrain, NVal: c.NVal, Data: c.Data, Precision: cellSVRPrecision(c)})
+	perEval, err := catalog.EvalSeconds(catalog.Spec{Name: c.Task, D: c.D, NTrain: c.NTrain, NVal: c.NVal, Data: c.Data, Precision: cellPrecision(c)})
 	if err != nil {
 		perEval = costUnknownTaskEvalSecs // a task the catalog does not know (tests, forks)
 	}

@@ -236,7 +236,7 @@ func TestBadCTSliceFileFoundBeforeTheFirstCell(t *testing.T) {
 	}
 	built := 0
 	o := quickOptions(t.TempDir(), 1)
-	o.Only, o.CTSlice = "fig2b", path
+	o.Only, o.DataPath = "fig2b", path
 	o.NewTask = func(s runner.TaskSpec) (tasks.Task, error) {
 		built++
 		return catalog.New(s)

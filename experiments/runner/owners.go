@@ -33,10 +33,10 @@ func (e otherRunError) Error() string        { return string(e) }
 func (e otherRunError) Is(target error) bool { return target == ErrOtherRun }
 
 // figureIdentity is what makes two runs' versions of a figure one computation: the suite,
-// the figure's whole configuration (after -seeds) and, for a figure that reads the CT-slice
-// data, where those came from (source, as ctsliceSource names it).
+// the figure's whole configuration (after -seeds) and, for a figure that reads
+// data from outside the module, where those came from (source, as dataSource names it).
 func figureIdentity(suite string, f Figure, source string) string {
-	if !readsCTSlice(f) {
+	if task, _ := externalData([]Figure{f}); task == "" {
 		source = ""
 	}
 	b, err := json.Marshal(struct {
@@ -208,7 +208,7 @@ func owner(claims []figureClaim) []figureClaim {
 	return out
 }
 
-// refuseOtherRuns returns ErrOtherRun when running p (of o, with CT-slice source) into o.Out
+// refuseOtherRuns returns ErrOtherRun when running p (of o, with dataSource's source) into o.Out
 // would replace what another run wrote there: a figure of the same name that another suite,
 // or another configuration, made (unless o.Overwrite), or this run's manifest, timings or
 // unfinished record where another run's record speaks for figures this run does not make

@@ -8,7 +8,7 @@ import (
 	"dpgibo/algo"
 	"dpgibo/baselines/registry"
 	"dpgibo/tasks"
-	"dpgibo/tasks/svr"
+	"dpgibo/tasks/catalog"
 )
 
 // The values of algo's defaults that the suites do not set, as they were when every
@@ -29,9 +29,6 @@ const (
 	pinnedClipRate       = 0.2
 	pinnedClipCountShare = 0.1
 	pinnedKernelVariance = 1
-	// pinnedSVRPrecision is the svr task's precision of the prediction's cross products
-	// in every cell whose spec has no svr_precision.
-	pinnedSVRPrecision = svr.PrecisionFloat64
 )
 
 // pinnedAutoRevision is the revision of a method that runs earlier revisions (dp-auto,
@@ -84,26 +81,28 @@ func checkPinnable(a AlgoConfig) error {
 	return nil
 }
 
-// specSVRPrecision is the svr precision a cell spec records for a block's setting p ("" :
-// the svr task's default): "" when it resolves to the pinned value, else the value.
-func specSVRPrecision(p string) string {
-	p = cmp.Or(p, svr.DefaultPredictPrecision)
-	if p == pinnedSVRPrecision {
+// specPrecision is the precision a cell spec records for a block's setting p ("" : the
+// task's default) of a task described by info: "" when the task has no choice or p resolves
+// to the task's first precision (which every cell of the task computed with before it had
+// a choice), else the precision.
+func specPrecision(info catalog.Info, p string) string {
+	if len(info.Precisions) == 0 {
+		return ""
+	}
+	if p = cmp.Or(p, info.DefaultPrecision); p == info.Precisions[0] {
 		return ""
 	}
 	return p
 }
 
-// cellSVRPrecision is the precision a cell of the svr task computes with (a spec's
-// svr_precision, else the pinned value), "" for every other task.
-func cellSVRPrecision(c cellSpec) string {
-	switch {
-	case c.Task != svr.Name:
+// cellPrecision is the precision a cell computes with (its spec's, else its task's first),
+// "" for a task that has no choice.
+func cellPrecision(c cellSpec) string {
+	info, _ := catalog.Lookup(c.Task)
+	if len(info.Precisions) == 0 {
 		return ""
-	case c.SVRPrecision != "":
-		return c.SVRPrecision
 	}
-	return pinnedSVRPrecision
+	return cmp.Or(c.Precision, info.Precisions[0])
 }
 
 // specDesign is the design options of a cell spec: nil when every option has its pinned

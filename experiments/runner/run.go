@@ -31,7 +31,7 @@ import (
 	"dpgibo/internal/runinfo"
 	"dpgibo/internal/runlock"
 	"dpgibo/internal/shutdown"
-	"dpgibo/tasks/svr"
+	"dpgibo/tasks/catalog"
 )
 
 // Options configure one run of figures: which figures, where their cells and outputs go,
@@ -68,9 +68,9 @@ type Options struct {
 	AllowMixedBackend bool
 	// Shard selects the cells of one shard (zero: all).
 	Shard Shard
-	// CTSlice is the CT-slice data file or directory of the svr task ("": its lookup
-	// order, then the stand-in).
-	CTSlice string
+	// DataPath is where the data a task reads from outside the module are, a file or a
+	// directory (the command's data flag; "": the task's lookup order; catalog.External).
+	DataPath string
 	// Quiet prints no progress and no start and end lines.
 	Quiet bool
 	// Render renders the figures into Out/figures when the CSVs are complete.
@@ -130,7 +130,7 @@ func Run(ctx context.Context, o Options) error {
 	if err := prepareOut(o.Out); err != nil {
 		return err
 	}
-	source, err := dataSource(o.CTSlice, figs)
+	source, err := dataSource(o.DataPath, figs)
 	if err != nil {
 		return err
 	}
@@ -149,9 +149,9 @@ func Run(ctx context.Context, o Options) error {
 	if err := refuseOtherRuns(o, p, source); err != nil {
 		return err
 	}
-	if source != "" && !o.Merge {
-		if err := svr.Preload(o.CTSlice); err != nil {
-			return fmt.Errorf("CT-slice data (checked before the first cell): %w", err)
+	if task, ext := externalData(figs); ext != nil && !o.Merge {
+		if err := ext.Preload(o.DataPath); err != nil {
+			return fmt.Errorf("the data of task %s (checked before the first cell): %w", task, err)
 		}
 	}
 	// One BLAS thread per worker, always: the workers already use the cores, and a
@@ -162,7 +162,7 @@ func Run(ctx context.Context, o Options) error {
 	start := time.Now()
 	man := newManifest(o, p, start)
 	r := &cellRunner{
-		Out: o.Out, Workers: o.Workers, Resume: o.Resume, Shard: o.Shard, CTSlice: o.CTSlice,
+		Out: o.Out, Workers: o.Workers, Resume: o.Resume, Shard: o.Shard, DataPath: o.DataPath,
 		Only: o.Only, AllowMixedBackend: o.AllowMixedBackend, Args: o.Args,
 		NewTask: o.NewTask, NewMethod: o.NewMethod, Warnings: o.Stderr, afterCell: o.AfterCell,
 	}
@@ -245,7 +245,7 @@ func Run(ctx context.Context, o Options) error {
 }
 
 // markUnfinished writes the run's unfinished record into Out, with the cells of the shard
-// finished so far and each figure's identity (source is the CT-slice data's source).
+// finished so far and each figure's identity (source is dataSource's).
 func (r *cellRunner) markUnfinished(o Options, p *runPlan, source string) {
 	u := unfinishedRecord{
 		Unfinished: runinfo.Unfinished{Suite: o.Suite, Figures: figureNames(p.Figures), Resume: runinfo.Rerun(o.Args, "-resume")},
@@ -265,7 +265,7 @@ func (r *cellRunner) markUnfinished(o Options, p *runPlan, source string) {
 // speed with MeasureSpeed, and with Resume only what is left of the run in Out: no output
 // directory, lock or data is touched, and no cell is written.
 func planRun(ctx context.Context, o Options, figs []Figure) error {
-	source, err := dataSource(o.CTSlice, figs)
+	source, err := dataSource(o.DataPath, figs)
 	if err != nil {
 		return err
 	}
@@ -368,26 +368,33 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// dataSource returns where the SVR cells' CT-slice data come from, as ctsliceSource names
-// it, or "" when no figure reads them (ctslice is the -ctslice flag).
-func dataSource(ctslice string, figs []Figure) (string, error) {
+// dataSource returns where the data from outside the module that figs read come from, as
+// the task's catalog.External.Source names it, or "" when no figure reads any (path is the
+// command's data flag).
+func dataSource(path string, figs []Figure) (string, error) {
+	if _, ext := externalData(figs); ext != nil {
+		return ext.Source(path)
+	}
+	return "", nil
+}
+
+// externalData returns the first task of figs whose blocks read data from outside the
+// module, and how the catalog reads it; nil when none does.
+func externalData(figs []Figure) (string, *catalog.External) {
 	for _, f := range figs {
-		if readsCTSlice(f) {
-			return ctsliceSource(ctslice)
+		for _, b := range f.Blocks {
+			if info, ok := catalog.Lookup(b.Task); ok && readsExternal(info, b) {
+				return b.Task, info.External
+			}
 		}
 	}
 	return "", nil
 }
 
-// readsCTSlice says whether a block of f runs the SVR task on the CT-slice data found by
-// ctsliceSource (rather than on data the block names).
-func readsCTSlice(f Figure) bool {
-	for _, b := range f.Blocks {
-		if b.Task == "svr" && b.Data == "" {
-			return true
-		}
-	}
-	return false
+// readsExternal reports whether block b, of the task info describes, reads data from
+// outside the module (rather than data the block names or the task generates).
+func readsExternal(info catalog.Info, b Block) bool {
+	return info.External != nil && info.External.Reads(catalog.Spec{Name: b.Task, Data: b.Data})
 }
 
 // afterMerge writes what follows from the merged CSVs: o.AfterMerge's outputs, the

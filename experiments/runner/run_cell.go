@@ -95,9 +95,9 @@ func coordName(task string, d, j int) string {
 
 // runCell performs one run: builds the task, wraps it (noise, timing), runs the method and
 // records the loss of every released theta on the noiseless task.
-func runCell(ctx context.Context, spec cellSpec, newTask TaskFactory, newMethod MethodFactory, ctslice string, warn func(tasks.Task)) (*cellOutput, error) {
+func runCell(ctx context.Context, spec cellSpec, newTask TaskFactory, newMethod MethodFactory, dataPath string, warn func(tasks.Task)) (*cellOutput, error) {
 	start := time.Now()
-	task, timed, err := cellTask(spec, newTask, ctslice, warn)
+	task, timed, err := cellTask(spec, newTask, dataPath, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -179,9 +179,9 @@ func runCell(ctx context.Context, spec cellSpec, newTask TaskFactory, newMethod 
 
 // cellTask builds the cell's task and the objective its method sees: the task, with the
 // cell's evaluation noise added, counted and timed (and memoised when noiseless).
-func cellTask(spec cellSpec, newTask TaskFactory, ctslice string, warn func(tasks.Task)) (tasks.Task, *timedObjective, error) {
-	task, err := newTask(TaskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, CTSlice: ctslice, Data: spec.Data,
-		Precision: cellSVRPrecision(spec)})
+func cellTask(spec cellSpec, newTask TaskFactory, dataPath string, warn func(tasks.Task)) (tasks.Task, *timedObjective, error) {
+	task, err := newTask(TaskSpec{Name: spec.Task, D: spec.D, Seed: spec.DataSeed, NTrain: spec.NTrain, NVal: spec.NVal, DataPath: dataPath, Data: spec.Data,
+		Precision: cellPrecision(spec)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("building task: %w", err)
 	}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	"dpgibo/data"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/cellstore"
 	"dpgibo/internal/pool"
@@ -71,7 +70,7 @@ type cellRunner struct {
 	// AllowMixedBackend admits cells computed with another BLAS backend (or OpenBLAS core
 	// type) than this build's on -resume, and cells of several backends in one merge.
 	AllowMixedBackend bool
-	CTSlice           string
+	DataPath          string
 	NewTask           TaskFactory
 	NewMethod         MethodFactory
 	// Progress reports finished cells (nil: none).
@@ -103,18 +102,14 @@ func (r *cellRunner) verifyCell(stem string, spec cellSpec) (*records.CellDone, 
 	return r.store().Verify(stem, len(spec.ThetaCoords) > 0)
 }
 
-// warn prints the stand-in warning once per run.
+// warn prints the warning of a task that says it has one (its data are a stand-in) once
+// per run.
 func (r *cellRunner) warn(t tasks.Task) {
-	if t.DataLabel() != "ctslice-synthetic" || r.Warnings == nil {
+	w, ok := t.(interface{ Warning() string })
+	if !ok || w.Warning() == "" || r.Warnings == nil {
 		return
 	}
-	r.warnOnce.Do(func() {
-		line := data.StandInWarning
-		if w, ok := t.(interface{ Warning() string }); ok && w.Warning() != "" {
-			line = w.Warning()
-		}
-		fmt.Fprintln(r.Warnings, line)
-	})
+	r.warnOnce.Do(func() { fmt.Fprintln(r.Warnings, w.Warning()) })
 }
 
 // warnMethod prints each distinct warning of a method's result once per run, naming the
@@ -284,7 +279,7 @@ func (r *cellRunner) Execute(ctx context.Context, p *runPlan, todo []int) error 
 		if r.Progress != nil {
 			r.Progress.Begin(name, costs[i])
 		}
-		out, err := runCell(ctx, spec, r.NewTask, r.NewMethod, r.CTSlice, r.warn)
+		out, err := runCell(ctx, spec, r.NewTask, r.NewMethod, r.DataPath, r.warn)
 		if err == nil {
 			r.warnMethod(name, out.Warnings)
 			err = r.writeCell(stem, spec, out)

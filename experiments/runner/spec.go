@@ -116,7 +116,7 @@ type AdaptiveClipConfig struct {
 // seeds. Every number of the paper's settings is a field here, so that the manifest
 // records it and a fork can change it in one place.
 type Block struct {
-	// Task is the catalog name: grouplasso, gpreg or svr.
+	// Task is the task's catalog name (catalog.Names).
 	Task string
 	// CellSuite, when set, is the suite its cells are computed as (the suite column and the
 	// cell stems): a study of another suite's figures (the design suite) shares that suite's
@@ -126,8 +126,8 @@ type Block struct {
 	Dims []int
 	// NTrain and NVal are the task's training rows and validation users (0: task default).
 	NTrain, NVal int
-	// Data selects the task's data set by label ("" is the task's default; the svr task
-	// also takes "ctslice-sample", the embedded real sample split by patient).
+	// Data selects the task's data set by label ("" is the task's default; catalog.Spec.Data
+	// lists the labels each task takes).
 	Data string
 	// DataSeed seeds the task's data; with DataPerSeed the replication seed is added, so
 	// every replication draws fresh data.
@@ -159,10 +159,10 @@ type Block struct {
 	// ThetaCoords are the coordinates of theta recorded at every iteration of dpgibo and
 	// gibo (negative values count from the end: -1 is the last coordinate).
 	ThetaCoords []int
-	// SVRPrecision is the svr task's precision of the prediction's cross products
-	// (svr.PrecisionFloat64 or svr.PrecisionFloat32; "" : the task's default). Only for
-	// the svr task.
-	SVRPrecision string `json:",omitempty"`
+	// Precision is the task's arithmetic precision (one of catalog.Info.Precisions; "": the
+	// task's default), for a task that has a choice. The JSON key is frozen: manifests
+	// record it under the name of the first task that had one.
+	Precision string `json:"SVRPrecision,omitempty"`
 }
 
 // Figure is one named figure of a suite.

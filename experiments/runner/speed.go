@@ -60,7 +60,7 @@ func measureSpeed(ctx context.Context, o Options, p *runPlan) (speed, string) {
 	var parts []string
 	for _, task := range sortedKeys(best) {
 		i := best[task]
-		out, err := runCell(ctx, p.Cells[i], o.NewTask, o.NewMethod, o.CTSlice, func(tasks.Task) {})
+		out, err := runCell(ctx, p.Cells[i], o.NewTask, o.NewMethod, o.DataPath, func(tasks.Task) {})
 		if err != nil {
 			continue
 		}

@@ -56,7 +56,7 @@ func TestDefaultsStudySharesThePaperCells(t *testing.T) {
 	for fi := range figs {
 		for bi := range figs[fi].Blocks {
 			if figs[fi].Blocks[bi].Task == svr.Name {
-				figs[fi].Blocks[bi].SVRPrecision = svr.PrecisionFloat64
+				figs[fi].Blocks[bi].Precision = svr.PrecisionFloat64
 			}
 		}
 	}

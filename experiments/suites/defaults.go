@@ -74,7 +74,7 @@ func defaultsFigures() []runner.Figure {
 				if task == svr.Name {
 					// The library study ran before the precision study: its svr cells
 					// keep the float64 cross products they were computed with.
-					b.SVRPrecision = svr.PrecisionFloat64
+					b.Precision = svr.PrecisionFloat64
 				}
 				return b
 			}

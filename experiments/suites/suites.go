@@ -261,7 +261,7 @@ func designFigures() []runner.Figure {
 const precisionPrefix = "f32-"
 
 // precisionFigures returns the precision suite, the svr precision study: for every figure of
-// the paper, private and peers suites with svr blocks, those blocks with SVRPrecision
+// the paper, private and peers suites with svr blocks, those blocks with Precision
 // float32, computed as cells of their own suite (so that a suite whose svr default becomes
 // float32 reuses them).
 func precisionFigures() []runner.Figure {
@@ -279,7 +279,7 @@ func precisionFigures() []runner.Figure {
 					continue
 				}
 				b = withStudySeeds(f.Name, b)
-				b.CellSuite, b.SVRPrecision = suite.name, svr.PrecisionFloat32
+				b.CellSuite, b.Precision = suite.name, svr.PrecisionFloat32
 				study.Blocks = append(study.Blocks, b)
 			}
 			if len(study.Blocks) > 0 {

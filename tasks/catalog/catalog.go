@@ -33,9 +33,10 @@ type Spec struct {
 	// NTrain and NVal are the sizes of the training and validation splits (NVal is the
 	// number of users).
 	NTrain, NVal int
-	// CTSlice is the CT-slice data file or directory (the -ctslice flag), used only by svr;
+	// DataPath is where a task finds data from outside the module (External): the CT-slice
+	// data file or directory (the -ctslice flag), used only by svr;
 	// "" applies svr's lookup order and falls back to its labelled stand-in.
-	CTSlice string
+	DataPath string
 	// Data selects a data set by its label where a task has several: "" is the task's
 	// default; svr also takes "ctslice-sample" (the embedded real sample, split by
 	// patient) and "ctslice-synthetic" (the stand-in even when the full file is present);
@@ -157,7 +158,7 @@ func buildGPReg(s Spec) (tasks.Task, error) {
 }
 
 func buildSVR(s Spec) (tasks.Task, error) {
-	cfg := svr.Config{Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal, Path: s.CTSlice, PredictPrecision: s.Precision}
+	cfg := svr.Config{Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal, Path: s.DataPath, PredictPrecision: s.Precision}
 	switch s.Data {
 	case "":
 	case data.SampleLabel:

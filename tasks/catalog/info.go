@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"dpgibo/data"
@@ -9,6 +10,7 @@ import (
 	"dpgibo/tasks/grouplasso"
 	"dpgibo/tasks/logreg"
 	"dpgibo/tasks/ridge"
+	"dpgibo/tasks/svr"
 	"dpgibo/tasks/toy"
 )
 
@@ -35,6 +37,30 @@ type Info struct {
 	// (catalog.New rejects a larger d with a tasks.LimitError).
 	MinD int
 	MaxD func(spec Spec) int
+	// External, for a task that can read data from outside the module (svr: the CT-slice
+	// file), says which specs read it and how to find and check it; nil for every other task.
+	External *External
+	// Precisions, for a task that computes with a choice of arithmetic precision
+	// (Spec.Precision), lists them, the first being the one every run used before the task
+	// had a choice, and DefaultPrecision is the one Spec.Precision "" means; empty for a
+	// task that has no choice.
+	Precisions       []string
+	DefaultPrecision string
+}
+
+// External is how a task reads data from outside the module, given where a user said it is
+// (Spec.DataPath, the -ctslice flag; "" applies the task's lookup order).
+type External struct {
+	// Reads reports whether a spec's task reads the external data (rather than data it
+	// names or generates).
+	Reads func(Spec) bool
+	// Source names the data a run would read without reading it: "file:PATH", or
+	// "stand-in" when none is found and the task runs on its labelled stand-in. A path
+	// given that does not hold the data is an error.
+	Source func(path string) (string, error)
+	// Preload reads and checks the data once, before a runner's first task, so that a bad
+	// file is reported at once; the tasks built later in the process reuse it.
+	Preload func(path string) error
 }
 
 // TitleFor is the panel title of the task on the data labelled data.
@@ -127,6 +153,29 @@ var svrInfo = Info{
 	Title: "Kernel SVR", TitleShowsData: true, LossLabel: "validation MSE", MinD: 4,
 	Coord: svrCoord,
 	MaxD:  func(Spec) int { return data.Features + 3 },
+	External: &External{
+		Reads:   func(s Spec) bool { return s.Data == "" },
+		Source:  ctsliceSource,
+		Preload: svr.Preload,
+	},
+	Precisions:       []string{svr.PrecisionFloat64, svr.PrecisionFloat32},
+	DefaultPrecision: svr.DefaultPredictPrecision,
+}
+
+// ctsliceSource names where svr will find the CT-slice data (data.Find's lookup order: the
+// path given, $DPGIBO_CTSLICE, data/ctslice/), or "stand-in".
+func ctsliceSource(path string) (string, error) {
+	found, err := data.Find(path)
+	if err != nil {
+		return "", err
+	}
+	if found.Path == "" {
+		return "stand-in", nil
+	}
+	if abs, err := filepath.Abs(found.Path); err == nil {
+		return "file:" + abs, nil
+	}
+	return "file:" + found.Path, nil
 }
 
 // svrCoord names svr's theta = (log l_1, ..., log l_p, log epsilon, log C, log gamma).
