@@ -1,9 +1,11 @@
 package records
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -324,7 +326,10 @@ func TestCommittedRecordFilesRead(t *testing.T) {
 				return err
 			}
 		default:
-			rows, err := ReadFile[Row](path)
+			// A figure CSV: its header and first rows here; every row of every one is
+			// decoded and judged by figures/readme's artefact tests, which judge every
+			// committed folder (a 25-second decode not done twice).
+			rows, err := readHead[Row](path, 500)
 			n, counts["figure"] = len(rows), counts["figure"]+1
 			if err != nil {
 				return err
@@ -344,4 +349,30 @@ func TestCommittedRecordFilesRead(t *testing.T) {
 		counts["claim-history"] != 1 {
 		t.Errorf("read %v: fewer committed files than expected", counts)
 	}
+}
+
+// readHead decodes the header and the first lines (at most lines) of the record file at path.
+func readHead[T any](path string, lines int) ([]T, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var head bytes.Buffer
+	r := bufio.NewReader(f)
+	for i := 0; i <= lines; i++ {
+		line, err := r.ReadBytes('\n')
+		head.Write(line)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, inFile(path, err)
+		}
+	}
+	rows, err := decode[T](&head)
+	if err != nil {
+		return nil, inFile(path, err)
+	}
+	return rows, nil
 }
