@@ -52,8 +52,10 @@ func runSuite(ctx context.Context, o runner.Options) error {
 func TestMain(m *testing.M) {
 	blasinfo.PrepareTests()
 	code := m.Run()
-	if refDir != "" {
-		os.RemoveAll(refDir)
+	for _, dir := range []string{refDir, engineRefDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -87,6 +89,49 @@ func reference(t *testing.T) string {
 	return refDir
 }
 
+// engineSuite names the engine tests' own figures (engineFigures), which exercise what the
+// invariance tests need in a few seconds: two figures sharing cells, a sweep that one
+// method reads and another does not, a local method and a private selection, a cell
+// recording theta.
+const engineSuite = "engine-test"
+
+func engineFigures() []runner.Figure {
+	algoCfg := runner.AlgoConfig{Iters: 3, Clip: 2, Mu: 1, NoiseStd: 0.1, Step: 0.2, Lengthscale: 0.5}
+	return []runner.Figure{
+		{Name: "e1", Blocks: []runner.Block{{Task: "bowl", Dims: []int{2, 3}, NVal: 16, DataSeed: 7,
+			Methods: []string{"dpgibo", "random", "dp-rnm"}, Seeds: 3, Algo: algoCfg, ThetaCoords: []int{0}}}},
+		{Name: "e2", Blocks: []runner.Block{{Task: "bowl", Dims: []int{2}, NVal: 16, DataSeed: 7,
+			Methods: []string{"dpgibo", "random"}, Seeds: 3, Algo: algoCfg, Sweep: "mu", Values: []runner.Num{0.5, 1}}}},
+	}
+}
+
+// engineOptions runs the engine's own figures into out.
+func engineOptions(out string, workers int) runner.Options {
+	return runner.Options{Suite: engineSuite, Figures: engineFigures(), Out: out, Workers: workers, Quiet: true, Stderr: io.Discard}
+}
+
+var (
+	engineRefOnce sync.Once
+	engineRefDir  string
+	engineRefErr  error
+)
+
+// engineReference is one uninterrupted, unsharded run of the engine's own figures on two
+// workers, shared by the invariance tests.
+func engineReference(t *testing.T) string {
+	t.Helper()
+	engineRefOnce.Do(func() {
+		engineRefDir, engineRefErr = os.MkdirTemp("", "dpgibo-engine-ref-")
+		if engineRefErr == nil {
+			engineRefErr = runSuite(context.Background(), engineOptions(engineRefDir, 2))
+		}
+	})
+	if engineRefErr != nil {
+		t.Fatalf("reference run of the engine's figures: %v", engineRefErr)
+	}
+	return engineRefDir
+}
+
 // resultFiles reads every result CSV of a run (timings.csv holds wall times and is left
 // out).
 func resultFiles(t *testing.T, dir string) map[string][]byte {
@@ -109,11 +154,11 @@ func resultFiles(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
-// sameResults fails unless dir holds exactly the reference's result files, byte for byte.
-func sameResults(t *testing.T, dir string) {
+// sameResults fails unless dir holds exactly the result files of ref, a run of figs, byte
+// for byte.
+func sameResults(t *testing.T, ref, dir string, figs []runner.Figure) {
 	t.Helper()
-	want, got := resultFiles(t, reference(t)), resultFiles(t, dir)
-	figs, _ := suites.Figures(suites.Quick, "")
+	want, got := resultFiles(t, ref), resultFiles(t, dir)
 	if len(want) != len(figs)+len(verdict.Files)+1 {
 		t.Fatalf("reference holds %d result CSVs, want one per figure (%d), fstar.csv and the verdict files %v", len(want), len(figs), verdict.Files)
 	}
@@ -131,6 +176,12 @@ func sameResults(t *testing.T, dir string) {
 			t.Errorf("unexpected result file %s", name)
 		}
 	}
+}
+
+// sameAsEngineReference fails unless dir holds exactly the engine reference's result files.
+func sameAsEngineReference(t *testing.T, dir string) {
+	t.Helper()
+	sameResults(t, engineReference(t), dir, engineFigures())
 }
 
 // evaluationLimit is the most evaluations r's method may use: its budget, or for a
@@ -261,39 +312,37 @@ func checkDiagnostics(t *testing.T, fig string, r records.Row) {
 }
 
 func TestWorkersGiveIdenticalBytes(t *testing.T) {
-	artefacts.Check(t) // it compares with the quick suite's reference run
 	dir := t.TempDir()
-	if err := runSuite(context.Background(), quickOptions(dir, 2)); err != nil {
+	if err := runSuite(context.Background(), engineOptions(dir, 1)); err != nil {
 		t.Fatal(err)
 	}
-	sameResults(t, dir)
+	sameAsEngineReference(t, dir)
 }
 
 func TestShardsMergedEqualUnsharded(t *testing.T) {
-	artefacts.Check(t) // it compares with the quick suite's reference run
 	dir := t.TempDir()
 	const n = 3
 	for k := 0; k < n; k++ {
-		o := quickOptions(dir, 1)
+		o := engineOptions(dir, 1)
 		o.Shard = runner.Shard{K: k, N: n}
 		if err := runSuite(context.Background(), o); err != nil {
 			t.Fatalf("shard %d/%d: %v", k, n, err)
 		}
-		if _, err := os.Stat(filepath.Join(dir, "fig1.csv")); (err == nil) != (k == n-1) {
-			t.Fatalf("after shard %d/%d: fig1.csv exists = %v; the merge must run exactly when every shard is done", k, n, err == nil)
+		if _, err := os.Stat(filepath.Join(dir, "e1.csv")); (err == nil) != (k == n-1) {
+			t.Fatalf("after shard %d/%d: e1.csv exists = %v; the merge must run exactly when every shard is done", k, n, err == nil)
 		}
 	}
-	sameResults(t, dir)
+	sameAsEngineReference(t, dir)
 	// An explicit merge over the same cells rewrites the same bytes.
 	for name := range resultFiles(t, dir) {
 		os.Remove(filepath.Join(dir, name))
 	}
-	o := quickOptions(dir, 1)
+	o := engineOptions(dir, 1)
 	o.Merge = true
 	if err := runSuite(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	sameResults(t, dir)
+	sameAsEngineReference(t, dir)
 }
 
 func TestMergeWithMissingCellsFails(t *testing.T) {
@@ -312,12 +361,11 @@ func TestMergeWithMissingCellsFails(t *testing.T) {
 }
 
 func TestResumeAfterCancelEqualsUninterrupted(t *testing.T) {
-	artefacts.Check(t) // it compares with the quick suite's reference run
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var finished atomic.Int32
-	o := quickOptions(dir, 2)
+	o := engineOptions(dir, 2)
 	o.AfterCell = func() {
 		if finished.Add(1) == 5 {
 			cancel()
@@ -327,7 +375,7 @@ func TestResumeAfterCancelEqualsUninterrupted(t *testing.T) {
 	if err == nil || !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: got %v, want a cancellation error", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "fig1.csv")); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, "e1.csv")); err == nil {
 		t.Fatal("a cancelled run wrote the merged CSVs")
 	}
 	done, _ := filepath.Glob(filepath.Join(dir, "cells", "*.done.csv"))
@@ -335,45 +383,43 @@ func TestResumeAfterCancelEqualsUninterrupted(t *testing.T) {
 		t.Fatalf("%d cells kept after the cancel, want at least 5", len(done))
 	}
 	var rerun atomic.Int32
-	o = quickOptions(dir, 2)
+	o = engineOptions(dir, 2)
 	o.Resume = true
 	o.AfterCell = func() { rerun.Add(1) }
 	if err := runSuite(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	figs, _ := suites.Figures(suites.Quick, "")
-	p, _ := runner.MakePlan(suites.Quick, figs, "stand-in")
+	p, _ := runner.MakePlan(engineSuite, engineFigures(), "")
 	if int(rerun.Load())+len(done) != len(p.Cells) {
 		t.Errorf("resume ran %d cells with %d kept, want %d in all", rerun.Load(), len(done), len(p.Cells))
 	}
-	sameResults(t, dir)
+	sameAsEngineReference(t, dir)
 }
 
 func TestOnlyRunKeepsTheFullRunsManifest(t *testing.T) {
-	artefacts.Check(t) // it compares with the quick suite's reference run
 	dir := t.TempDir()
-	full, err := os.ReadFile(filepath.Join(reference(t), "manifest.json"))
+	full, err := os.ReadFile(filepath.Join(engineReference(t), "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), full, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := quickOptions(dir, 1)
-	o.Only = "fig1"
+	o := engineOptions(dir, 1)
+	o.Only, o.Figures = "e1", engineFigures()[:1]
 	if err := runSuite(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err != nil || !bytes.Equal(got, full) {
 		t.Errorf("an -only run changed manifest.json (err %v)", err)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "manifest-fig1.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "manifest-e1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var m runner.Manifest
-	if err := json.Unmarshal(b, &m); err != nil || m.Only != "fig1" || len(m.Figures) != 1 {
-		t.Errorf("manifest-fig1.json: only %q, %d figures, %v; want fig1 alone", m.Only, len(m.Figures), err)
+	if err := json.Unmarshal(b, &m); err != nil || m.Only != "e1" || len(m.Figures) != 1 {
+		t.Errorf("manifest-e1.json: only %q, %d figures, %v; want e1 alone", m.Only, len(m.Figures), err)
 	}
 }
 

@@ -278,11 +278,25 @@ func Unmarshal[T any](r io.Reader) ([]T, error) {
 // the file.
 func ReadFile[T any](path string) ([]T, error) {
 	key, keep := keptKeyOf[T](path)
-	if keep {
-		if rows, ok := kept.lookup(key); ok {
-			return slices.Clone(rows.([]T)), nil
-		}
+	if !keep {
+		return readFile[T](path)
 	}
+	e := kept.entry(key)
+	if e == nil {
+		return readFile[T](path)
+	}
+	// One decoding per file and type, however many goroutines ask at once (parallel tests
+	// reading the same folder wait for it rather than each decoding it).
+	e.once.Do(func() { e.rows, e.err = readFile[T](path) })
+	if e.err != nil {
+		kept.drop(key, e)
+		return nil, e.err
+	}
+	return slices.Clone(e.rows.([]T)), nil
+}
+
+// readFile is ReadFile without KeepDecoded.
+func readFile[T any](path string) ([]T, error) {
 	r, err := Open(path)
 	if err != nil {
 		return nil, err
@@ -291,9 +305,6 @@ func ReadFile[T any](path string) ([]T, error) {
 	rows, err := decode[T](r)
 	if err != nil {
 		return nil, inFile(path, err)
-	}
-	if keep {
-		kept.store(key, slices.Clone(rows))
 	}
 	return rows, nil
 }
@@ -305,7 +316,7 @@ func ReadFile[T any](path string) ([]T, error) {
 // hold every file in memory.
 func KeepDecoded() (stop func()) {
 	kept.Lock()
-	kept.files = map[keptKey]any{}
+	kept.files = map[keptKey]*keptEntry{}
 	kept.Unlock()
 	return func() {
 		kept.Lock()
@@ -319,7 +330,14 @@ var kept keptFiles
 
 type keptFiles struct {
 	sync.Mutex
-	files map[keptKey]any
+	files map[keptKey]*keptEntry
+}
+
+// keptEntry is one kept file: its rows (a []T), decoded once.
+type keptEntry struct {
+	once sync.Once
+	rows any
+	err  error
 }
 
 // keptKey is a file's content (its SHA-256) and the record type it was decoded as.
@@ -343,18 +361,28 @@ func keptKeyOf[T any](path string) (keptKey, bool) {
 	return keptKey{sum: sha256.Sum256(raw), typ: reflect.TypeFor[T]()}, true
 }
 
-func (k *keptFiles) lookup(key keptKey) (any, bool) {
+// entry is key's entry, made when missing; nil when files are no longer kept.
+func (k *keptFiles) entry(key keptKey) *keptEntry {
 	k.Lock()
 	defer k.Unlock()
-	rows, ok := k.files[key]
-	return rows, ok
+	if k.files == nil {
+		return nil
+	}
+	e, ok := k.files[key]
+	if !ok {
+		e = &keptEntry{}
+		k.files[key] = e
+	}
+	return e
 }
 
-func (k *keptFiles) store(key keptKey, rows any) {
+// drop forgets e, a file that did not decode, so that a later read tries again and names
+// its own path.
+func (k *keptFiles) drop(key keptKey, e *keptEntry) {
 	k.Lock()
 	defer k.Unlock()
-	if k.files != nil {
-		k.files[key] = rows
+	if k.files != nil && k.files[key] == e {
+		delete(k.files, key)
 	}
 }
 
