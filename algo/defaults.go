@@ -102,6 +102,12 @@ func (s Settings) applyPublicDefaults(f publicFacts) Settings {
 	if s.Shrink == ShrinkDefault {
 		s.Shrink = NoShrink
 	}
+	if s.Release == ReleaseDefault {
+		s.Release = ReleaseLast
+	}
+	if s.FallbackSNR == 0 {
+		s.FallbackSNR = defaultFallbackSNR
+	}
 	if s.Step == 0 && s.Iters > 0 {
 		switch s.StepRule {
 		case GradientDescent:

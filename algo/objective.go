@@ -34,6 +34,9 @@ type Iteration struct {
 	BatchCapped bool      // the adaptive batch hit MaxBatch before reaching BiasTol
 	Trace       float64   // acquisition value alpha reached by the design (NaN if none)
 	Theta       []float64 // the released iterate theta^(t)
+	// Gradient is the privatised gradient g~_t released in this iteration (Algorithm 1,
+	// line 8, after the noise; nil for other methods). It is public, like Theta.
+	Gradient []float64
 	// Clip is the clipping norm B_t used in this iteration (DP-GIBO and GIBO; 0 for other
 	// methods). It is public: fixed, or with AdaptiveClip a function of released counts.
 	Clip float64

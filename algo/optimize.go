@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 
 	"dpgibo/internal/blasinfo"
 )
@@ -55,9 +56,15 @@ type run struct {
 	rng    *rand.Rand
 
 	theta []float64
-	st    *gradState
-	des   *designer
-	yt    []float64 // observations, one row of n per design point (m x n)
+	// theta0 is the start; iterSum the sum of the iterates theta_1..theta_t; snrSum the sum
+	// of the iterations' public SNR estimates and snrTerms their number (Settings.Release).
+	theta0   []float64
+	iterSum  []float64
+	snrSum   float64
+	snrTerms int
+	st       *gradState
+	des      *designer
+	yt       []float64 // observations, one row of n per design point (m x n)
 
 	grads    []float64 // n x d per-user posterior-mean gradients
 	gradSum  []float64 // d
@@ -126,6 +133,8 @@ func newRun(obj Objective, theta0 []float64, s Settings, rng *rand.Rand) (*run, 
 	r := &run{
 		obj: obj, set: set, d: d, n: n, lo: lo, hi: hi, rng: rng,
 		theta:    append([]float64(nil), theta0...),
+		theta0:   append([]float64(nil), theta0...),
+		iterSum:  make([]float64, d),
 		st:       st,
 		grads:    make([]float64, n*d),
 		gradSum:  make([]float64, d),
@@ -187,6 +196,7 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 			diag = &NonPrivateDiagnostics{ClippedMeanNorm: norm(r.gradSum), ClippedFrac: float64(r.clipped) / float64(r.n)}
 		}
 		r.privatise()
+		r.recordSNR()
 		r.clipCount = math.NaN()
 		if r.set.adaptive != nil {
 			r.clipCount = r.releaseCount(r.n - r.clipped)
@@ -195,7 +205,8 @@ func (r *run) run(ctx context.Context, cb Callback) (Result, error) {
 		done++
 		if cb != nil {
 			it := Iteration{Iter: t + 1, Evals: r.evals, Batch: batch.b, BatchCapped: batch.capped, Trace: batch.alpha,
-				Theta: append([]float64(nil), r.theta...), Clip: r.clip, NoiseStd: r.noiseStd, ClipCount: r.clipCount}
+				Theta: append([]float64(nil), r.theta...), Gradient: append([]float64(nil), r.gradSum...),
+				Clip: r.clip, NoiseStd: r.noiseStd, ClipCount: r.clipCount}
 			if diag != nil {
 				diag.NoiseNorm = math.Sqrt(r.noiseSq)
 				it.Diagnostics = diag
@@ -236,8 +247,13 @@ func (r *run) result(done int, status Status) Result {
 		// Every part of Settings.Mu was spent: the ledger reports that Mu exactly.
 		led = spentSplit(led, r.set.Mu)
 	}
-	return Result{Theta: append([]float64(nil), r.theta...), Evals: r.evals, Iters: done, Ledger: led,
-		Warnings: append([]string(nil), r.warnings...),
+	theta, why := r.released(done)
+	warnings := append([]string(nil), r.warnings...)
+	if why != "" {
+		warnings = append(warnings, why)
+	}
+	return Result{Theta: theta, Evals: r.evals, Iters: done, Ledger: led,
+		Warnings: warnings,
 		Clip:     r.lastClip, Clips: append([]float64(nil), r.clips...), Calibration: r.calibration, BLAS: blasinfo.Backend(), Status: status}
 }
 
@@ -424,6 +440,41 @@ func (r *run) shrinkFactor() float64 {
 	return max(0, 1-float64(len(r.gradSum))*r.noiseStd*r.noiseStd/sq)
 }
 
+// recordSNR adds this iteration's public SNR estimate (|g~|^2 - d s^2)/(d s^2) of the
+// privatised gradient g~ and its public noise level s (Settings.Release) to the run's sum;
+// nothing without privacy noise. It reads only those, so it is post-processing.
+func (r *run) recordSNR() {
+	if r.noiseStd == 0 {
+		return
+	}
+	noise := float64(r.d) * r.noiseStd * r.noiseStd
+	r.snrSum += (floats.Dot(r.gradSum, r.gradSum) - noise) / noise
+	r.snrTerms++
+}
+
+// released is the theta the run releases after done iterations (Algorithm 1, line 11,
+// "Return theta^(T)", with Settings.Release): the last iterate, the mean of the iterates,
+// or theta0 when the mean public SNR estimate is below FallbackSNR, then with why, the line
+// Result.Warnings gives. It reads only released values, so it is post-processing. A run
+// stopped before its first iteration releases theta0 under every rule.
+func (r *run) released(done int) (theta []float64, why string) {
+	switch {
+	case done == 0:
+	case r.set.Release == ReleaseAverage:
+		theta = make([]float64, r.d)
+		for j, s := range r.iterSum {
+			theta[j] = min(max(s/float64(done), r.lo[j]), r.hi[j])
+		}
+		return theta, ""
+	case r.set.Release == ReleaseFallback && r.snrTerms > 0:
+		if snr := r.snrSum / float64(r.snrTerms); snr < r.set.FallbackSNR {
+			return append([]float64(nil), r.theta0...), fmt.Sprintf(
+				"algo: released theta0: the privatised gradients' mean public SNR estimate is %.3g, below FallbackSNR %g (the steps were mostly noise)", snr, r.set.FallbackSNR)
+		}
+	}
+	return append([]float64(nil), r.theta...), ""
+}
+
 // step moves theta along the privatised gradient (Algorithm 1, line 9) with the chosen
 // step rule and projects onto the box Theta. It only reads the privatised gradient, so
 // it is post-processing.
@@ -439,6 +490,7 @@ func (r *run) step() {
 			r.theta[j] -= step * g
 		}
 		r.theta[j] = math.Min(math.Max(r.theta[j], r.lo[j]), r.hi[j])
+		r.iterSum[j] += r.theta[j]
 	}
 }
 

@@ -63,6 +63,47 @@ func (s Shrink) String() string {
 	return fmt.Sprintf("Shrink(%d)", int(s))
 }
 
+// Release says which theta a run releases (Algorithm 1's output). Every rule reads only
+// released values (theta0, the iterates, the privatised gradients and their public noise
+// level s_t), never a loss, so it is post-processing and costs no privacy.
+type Release int
+
+const (
+	// ReleaseDefault is the zero value: the default rule (ReleaseLast; see WithDefaults).
+	ReleaseDefault Release = iota
+	// ReleaseLast releases the last iterate, as Algorithm 1 does.
+	ReleaseLast
+	// ReleaseAverage releases the mean of the iterates theta_1, ..., theta_T (iterate
+	// averaging), which lies in the box since the box is convex.
+	ReleaseAverage
+	// ReleaseFallback releases theta0 when the run's public SNR estimate is below
+	// Settings.FallbackSNR, and the last iterate otherwise. The estimate is the mean over
+	// the iterations of (|g~_t|^2 - d s_t^2)/(d s_t^2): d s_t^2 is the expected squared
+	// norm of the noise, so each term estimates |g_t|^2/(d s_t^2), the squared SNR of the
+	// clipped mean gradient. Below the threshold the steps are mostly noise, the iterates a
+	// random walk, and the start is the better guess. Without privacy noise (s_t = 0) it
+	// releases the last iterate.
+	ReleaseFallback
+)
+
+func (r Release) String() string {
+	switch r {
+	case ReleaseDefault:
+		return "default"
+	case ReleaseLast:
+		return "last"
+	case ReleaseAverage:
+		return "average"
+	case ReleaseFallback:
+		return "fallback"
+	}
+	return fmt.Sprintf("Release(%d)", int(r))
+}
+
+// defaultFallbackSNR is what FallbackSNR 0 means: the threshold the re-analysis of the
+// committed library-private runs suggested (docs/library.md, "Low SNR").
+const defaultFallbackSNR = 0.2
+
 // PriorMean selects the prior mean of each user's GP surrogate.
 type PriorMean int
 
@@ -158,6 +199,10 @@ type Settings struct {
 	// Shrink shortens steps by the signal share of their privatised gradient (default
 	// NoShrink).
 	Shrink Shrink
+	// Release says which theta the run releases (default ReleaseLast); FallbackSNR is
+	// ReleaseFallback's threshold of the public SNR estimate (default 0.2).
+	Release     Release
+	FallbackSNR float64
 	// Kernel is the surrogate's RBF kernel. A zero Lengthscale defaults to W/6 (W the box's
 	// median side; the paper's 1 on its boxes of side 6), a zero Variance to 1.
 	Kernel RBF
@@ -272,6 +317,8 @@ func (s Settings) resolved(f publicFacts) (Settings, error) {
 	}
 	check(s.StepRule == AdaGrad || s.StepRule == GradientDescent, "unknown StepRule %d", int(s.StepRule))
 	check(s.Shrink >= ShrinkDefault && s.Shrink <= SignalShrink, "unknown Shrink %d", int(s.Shrink))
+	check(s.Release >= ReleaseDefault && s.Release <= ReleaseFallback, "unknown Release %d", int(s.Release))
+	check(s.FallbackSNR >= 0 && !math.IsInf(s.FallbackSNR, 0), "FallbackSNR must be >= 0 and finite, got %v", s.FallbackSNR)
 	check(s.PriorMean == PriorZero || s.PriorMean == PriorUserMean, "unknown PriorMean %d", int(s.PriorMean))
 	check(positiveFinite(s.Kernel.Lengthscale) && positiveFinite(s.Kernel.Variance), "Kernel needs positive finite Lengthscale and Variance, got %+v", s.Kernel)
 	if s.LocalRadius != 0 {

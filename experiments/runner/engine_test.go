@@ -144,7 +144,7 @@ func TestRunCellPinsAlgoDefaults(t *testing.T) {
 	s := capture(spec)
 	want := algo.AdaptiveClip{Quantile: 0.5, Rate: 0.2, CountShare: 0.1, Start: 1}
 	if s.DesignStarts != 3 || s.DesignEvals != 60 || s.DesignRefine != algo.RefineJoint || s.MaxKept >= 0 || s.PriorMean != algo.PriorUserMean ||
-		s.StepRule != algo.AdaGrad || s.Kernel.Variance != 1 || s.MaxBatch != 12 || s.Clipping != want {
+		s.StepRule != algo.AdaGrad || s.Shrink != algo.NoShrink || s.Release != algo.ReleaseLast || s.Kernel.Variance != 1 || s.MaxBatch != 12 || s.Clipping != want {
 		t.Errorf("settings of a cell at the pinned values: %+v (clipping %+v)", s, s.Clipping)
 	}
 	spec.Design = &DesignConfig{Starts: 2, Evals: 40, GreedyOnly: true, MaxKept: 9}

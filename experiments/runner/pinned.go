@@ -159,7 +159,8 @@ func specAdaptiveClip(c *AdaptiveClipConfig) *AdaptiveClipConfig {
 func pinnedSettings(s algo.Settings, spec cellSpec) algo.Settings {
 	s.Kernel.Variance = pinnedKernelVariance
 	s.StepRule = algo.AdaGrad
-	s.Shrink = algo.NoShrink // every committed run stepped along the gradient as released
+	s.Shrink = algo.NoShrink     // every committed run stepped along the gradient as released
+	s.Release = algo.ReleaseLast // and released its last iterate
 	if s.MaxBatch == 0 {
 		s.MaxBatch = 4 * (spec.D + 1)
 	}

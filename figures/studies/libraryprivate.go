@@ -111,7 +111,10 @@ var (
 )
 
 // autoMethod is the name of the library's one call in the harness (private.Auto).
-var autoMethod = private.Auto{}.Info().Name
+var (
+	autoMethod   = private.Auto{}.Info().Name
+	dpgiboMethod = private.DPGIBO.String()
+)
 
 // logLossTask is the task whose per-user loss is a classifier's clamped log loss (it
 // implements tasks.LogLosser), the fact private.Facts.LogLoss states.
@@ -200,7 +203,32 @@ func methodIndex(res *verdict.Results, method string) int {
 
 // privateCells reads the study's cells from res.
 func privateCells(res *verdict.Results) ([]privateCell, error) {
+	groups, err := studyCellCurves(res)
+	if err != nil {
+		return nil, err
+	}
 	var cells []privateCell
+	for _, g := range groups {
+		cell, err := newPrivateCell(res, g.problem, g.mu, g.curves)
+		if err != nil {
+			return nil, fmt.Errorf("figure %s%s, mu = %v: %w", libraryPrivatePrefix, g.problem, g.mu, err)
+		}
+		cells = append(cells, cell)
+	}
+	return cells, nil
+}
+
+// cellCurves are the curves of one judgeable (problem, mu) cell of the study.
+type cellCurves struct {
+	problem string
+	mu      float64
+	curves  []*verdict.Curve
+}
+
+// studyCellCurves groups the study's curves in res by problem and mu, in the figures' order
+// and by increasing mu, leaving out cells that cannot be judged (judgeable).
+func studyCellCurves(res *verdict.Results) ([]cellCurves, error) {
+	var out []cellCurves
 	for _, fig := range res.Figures {
 		problem, ok := strings.CutPrefix(fig, libraryPrivatePrefix)
 		if !ok {
@@ -223,17 +251,12 @@ func privateCells(res *verdict.Results) ([]privateCell, error) {
 		}
 		slices.Sort(mus)
 		for _, mu := range mus {
-			if !judgeable(res, byMu[mu]) {
-				continue
+			if judgeable(res, byMu[mu]) {
+				out = append(out, cellCurves{problem, mu, byMu[mu]})
 			}
-			cell, err := newPrivateCell(res, problem, mu, byMu[mu])
-			if err != nil {
-				return nil, fmt.Errorf("figure %s, mu = %v: %w", fig, mu, err)
-			}
-			cells = append(cells, cell)
 		}
 	}
-	return cells, nil
+	return out, nil
 }
 
 // muOf reads mu from a config "mu=M" or "mu=M,defaults=library".
