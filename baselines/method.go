@@ -115,6 +115,21 @@ type Result struct {
 // (the sigma told to the surrogate).
 var SweptParams = []string{"mu", "noise", "bias_tol", "clip", "noise_std"}
 
+// Config is a method's own settings beyond what every method is given (registry.Options):
+// a comparable value of a type its family defines (gibo.Variant). A suite's block sets it
+// (runner.Block.Config) for the methods that take its type (Configurable); their cells
+// record its JSON encoding, so that a cell run with it never shares a stem with one run
+// without it, and Label (a typed value's own words, "release=fallback") joins their rows'
+// config label.
+type Config interface {
+	Label() string
+}
+
+// A Configurable method takes a Config of one type, of which ConfigType is the zero value.
+type Configurable interface {
+	ConfigType() Config
+}
+
 // A Sweeper says which of SweptParams it reads: a sweep over another runs it once, not once
 // per value. A method that is not a Sweeper reads every one.
 type Sweeper interface {

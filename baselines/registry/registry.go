@@ -8,6 +8,7 @@ package registry
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -53,6 +54,9 @@ type Options struct {
 	// Select configures the private selections with a random number of trials (its zero
 	// value: the declared settings).
 	Select selection.SelectConfig
+	// Config is the method's own settings (nil: none), of the type its prototype takes
+	// (baselines.Configurable); New refuses it for a method that takes none or another type.
+	Config baselines.Config
 	// OnScore, when non-nil, receives every score a score-based method observes, in order:
 	// the mean loss for the non-private methods; for dp-random and dp-ucb the noisy clipped
 	// mean, a public release of their mechanisms; for the selections with a random number
@@ -72,7 +76,11 @@ type entry struct {
 // entries lists every method in legend order.
 var entries = []entry{
 	{gibo.DPGIBO{}, func(o Options) (baselines.Method, error) {
-		m := gibo.DPGIBO{Settings: withMu(o), Theta0: o.Theta0, LossBound: o.LossBound}
+		s := withMu(o)
+		if v, ok := o.Config.(gibo.Variant); ok {
+			s = v.Apply(s)
+		}
+		m := gibo.DPGIBO{Settings: s, Theta0: o.Theta0, LossBound: o.LossBound}
 		return m, m.Check()
 	}},
 	{gibo.GIBO{}, func(o Options) (baselines.Method, error) {
@@ -186,11 +194,24 @@ func New(name string, opt Options) (baselines.Method, error) {
 	if !ok {
 		return nil, fmt.Errorf("registry: unknown method %q (known methods: %s)", name, strings.Join(Names(), ", "))
 	}
+	if !Takes(e.proto, opt.Config) {
+		return nil, fmt.Errorf("registry: method %q takes no config of type %T", name, opt.Config)
+	}
 	m, err := e.ctor(opt)
 	if err != nil {
 		return nil, fmt.Errorf("registry: method %q: %w", name, err)
 	}
 	return m, nil
+}
+
+// Takes reports whether the method m (a prototype) takes the config c: c is nil, or of the
+// type m's ConfigType gives (baselines.Configurable).
+func Takes(m baselines.Method, c baselines.Config) bool {
+	if c == nil {
+		return true
+	}
+	ct, ok := m.(baselines.Configurable)
+	return ok && reflect.TypeOf(ct.ConfigType()) == reflect.TypeOf(c)
 }
 
 // Lookup returns the prototype of the method registered under name (what it is and what

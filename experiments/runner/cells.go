@@ -81,6 +81,12 @@ type cellSpec struct {
 	// where it differs from the task's first (which every cell of the task used before it
 	// had a choice). The key is frozen: the one task with a choice wrote it first.
 	Precision string `json:"svr_precision,omitempty"`
+	// Config is the JSON encoding of the method's own config (Block.Config), present only in
+	// the cells of a method that takes one: a cell run with it never shares a stem with a
+	// cell run without it, and every cell before it keeps its stem. config is the typed
+	// value the cell runs with.
+	Config json.RawMessage  `json:"config,omitempty"`
+	config baselines.Config `json:"-"`
 }
 
 // local reports whether the cell's method starts from theta0 (DP-GIBO, GIBO).
@@ -215,6 +221,20 @@ func checkBlock(b Block) error {
 	if b.SeedBase < 0 {
 		return fmt.Errorf("seed base must be >= 0, got %d", b.SeedBase)
 	}
+	if b.Config != nil {
+		taken := false
+		for _, m := range b.Methods {
+			if proto, ok := registry.Lookup(m); ok && registry.Takes(proto, b.Config) {
+				taken = true
+			}
+		}
+		if !taken {
+			return fmt.Errorf("config %T is taken by none of the methods %s", b.Config, strings.Join(b.Methods, ", "))
+		}
+		if _, err := json.Marshal(b.Config); err != nil {
+			return fmt.Errorf("config %T: %w", b.Config, err)
+		}
+	}
 	if b.Precision != "" {
 		info, _ := catalog.Lookup(b.Task)
 		switch {
@@ -287,6 +307,15 @@ func cellFor(suite string, b Block, d int, value Num, method string, seed int, s
 		if cr, ok := m.(currencyReader); ok && cr.ReadsCurrency() {
 			c.Currency = a.Currency
 		}
+	}
+	if m, ok := registry.Lookup(method); ok && b.Config != nil && registry.Takes(m, b.Config) {
+		enc, err := json.Marshal(b.Config)
+		if err != nil {
+			// checkBlock encoded it already.
+			panic(fmt.Sprintf("experiments: encoding the config of %s: %v", method, err))
+		}
+		c.Config, c.config = enc, b.Config
+		label = joinLabel(label, b.Config.Label())
 	}
 	if info, ok := catalog.Lookup(b.Task); ok {
 		if readsExternal(info, b) {

@@ -227,7 +227,7 @@ func cellStart(spec cellSpec, task tasks.Task) ([]float64, *rand.Rand) {
 // into its Settings) and the task's loss bound, and for DP-GIBO and GIBO theta0 and
 // Algorithm 1's other settings with every default the suites do not set pinned.
 func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) (registry.Options, error) {
-	opts := registry.Options{Mu: float64(spec.Mu), LossBound: task.LossBound()}
+	opts := registry.Options{Mu: float64(spec.Mu), LossBound: task.LossBound(), Config: spec.config}
 	if l, ok := task.(tasks.LogLosser); ok {
 		opts.LogLoss = l.LogLoss()
 	}

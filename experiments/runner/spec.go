@@ -1,7 +1,10 @@
 package runner
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
+	"reflect"
 
 	"dpgibo/baselines"
 	"dpgibo/baselines/registry"
@@ -159,10 +162,45 @@ type Block struct {
 	// ThetaCoords are the coordinates of theta recorded at every iteration of dpgibo and
 	// gibo (negative values count from the end: -1 is the last coordinate).
 	ThetaCoords []int
+	// Config is the own config of the block's methods that take its type
+	// (baselines.Configurable, e.g. gibo.Variant for dpgibo): their cells record it and
+	// their rows' labels end with its Label; the other methods run as without it.
+	Config baselines.Config `json:",omitempty"`
 	// Precision is the task's arithmetic precision (one of catalog.Info.Precisions; "": the
 	// task's default), for a task that has a choice. The JSON key is frozen: manifests
 	// record it under the name of the first task that had one.
 	Precision string `json:"SVRPrecision,omitempty"`
+}
+
+// UnmarshalJSON decodes a block as a manifest records it, Config as the type of the first
+// of its methods that takes one (baselines.Configurable).
+func (b *Block) UnmarshalJSON(data []byte) error {
+	type plain Block
+	var aux struct {
+		plain
+		Config json.RawMessage `json:",omitempty"`
+	}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return err
+	}
+	*b = Block(aux.plain)
+	if len(aux.Config) == 0 || string(aux.Config) == "null" {
+		return nil
+	}
+	for _, name := range b.Methods {
+		m, ok := registry.Lookup(name)
+		ct, takes := m.(baselines.Configurable)
+		if !ok || !takes {
+			continue
+		}
+		v := reflect.New(reflect.TypeOf(ct.ConfigType()))
+		if err := json.Unmarshal(aux.Config, v.Interface()); err != nil {
+			return fmt.Errorf("block of task %s: config of %s: %w", b.Task, name, err)
+		}
+		b.Config = v.Elem().Interface().(baselines.Config)
+		return nil
+	}
+	return fmt.Errorf("block of task %s: a config, and none of the methods %v takes one", b.Task, b.Methods)
 }
 
 // Figure is one named figure of a suite.
