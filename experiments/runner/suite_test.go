@@ -52,19 +52,39 @@ func runSuite(ctx context.Context, o runner.Options) error {
 func TestMain(m *testing.M) {
 	blasinfo.PrepareTests()
 	code := m.Run()
-	for _, dir := range []string{refDir, engineRefDir} {
-		if dir != "" {
-			os.RemoveAll(dir)
+	for _, r := range []*sharedRun{&quickRef, &engineRef} {
+		if r.dir != "" {
+			os.RemoveAll(r.dir)
 		}
 	}
 	os.Exit(code)
 }
 
-var (
-	refOnce sync.Once
-	refDir  string
-	refErr  error
-)
+// sharedRun is a run made once per test process into a folder of its own and shared by the
+// tests that compare against it.
+type sharedRun struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// get makes the run on first use (o's Out set to its folder) and returns its folder.
+func (r *sharedRun) get(t *testing.T, what string, o runner.Options) string {
+	t.Helper()
+	r.once.Do(func() {
+		if r.dir, r.err = os.MkdirTemp("", "dpgibo-ref-"); r.err == nil {
+			o.Out = r.dir
+			r.err = runSuite(context.Background(), o)
+		}
+	})
+	if r.err != nil {
+		t.Fatalf("%s: %v", what, r.err)
+	}
+	return r.dir
+}
+
+// quickRef and engineRef are the quick suite's and the engine's figures' shared runs.
+var quickRef, engineRef sharedRun
 
 // reference is one uninterrupted, unsharded quick-suite run, shared by the tests that
 // compare against it, which are artefact checks (artefacts.Check: they skip unless
@@ -74,19 +94,9 @@ func reference(t *testing.T) string {
 	t.Helper()
 	// The reference is the whole quick suite: its tests are artefact checks.
 	artefacts.Check(t)
-	refOnce.Do(func() {
-		refDir, refErr = os.MkdirTemp("", "dpgibo-quick-ref-")
-		if refErr != nil {
-			return
-		}
-		o := quickOptions(refDir, 2)
-		o.Render = true
-		refErr = runSuite(context.Background(), o)
-	})
-	if refErr != nil {
-		t.Fatalf("reference quick run: %v", refErr)
-	}
-	return refDir
+	o := quickOptions("", 2)
+	o.Render = true
+	return quickRef.get(t, "reference quick run", o)
 }
 
 // engineSuite names the engine tests' own figures (engineFigures), which exercise what the
@@ -110,26 +120,11 @@ func engineOptions(out string, workers int) runner.Options {
 	return runner.Options{Suite: engineSuite, Figures: engineFigures(), Out: out, Workers: workers, Quiet: true, Stderr: io.Discard}
 }
 
-var (
-	engineRefOnce sync.Once
-	engineRefDir  string
-	engineRefErr  error
-)
-
 // engineReference is one uninterrupted, unsharded run of the engine's own figures on two
 // workers, shared by the invariance tests.
 func engineReference(t *testing.T) string {
 	t.Helper()
-	engineRefOnce.Do(func() {
-		engineRefDir, engineRefErr = os.MkdirTemp("", "dpgibo-engine-ref-")
-		if engineRefErr == nil {
-			engineRefErr = runSuite(context.Background(), engineOptions(engineRefDir, 2))
-		}
-	})
-	if engineRefErr != nil {
-		t.Fatalf("reference run of the engine's figures: %v", engineRefErr)
-	}
-	return engineRefDir
+	return engineRef.get(t, "reference run of the engine's figures", engineOptions("", 2))
 }
 
 // resultFiles reads every result CSV of a run (timings.csv holds wall times and is left

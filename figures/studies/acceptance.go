@@ -41,24 +41,23 @@ type worldCell struct {
 	best    string
 }
 
-// gOf is G of losses against the starts, both at the seed indices idx.
-func (c worldCell) gOf(losses []float64, idx []int) (g, medianLoss, medianStart float64) {
-	l, s := make([]float64, len(idx)), make([]float64, len(idx))
+// g is G of a median loss against a median start.
+func (c worldCell) g(medianLoss, medianStart float64) float64 {
+	return (medianLoss - c.fstar) / (medianStart - c.fstar)
+}
+
+// medianAt is the median of x at the indices idx.
+func medianAt(x []float64, idx []int) float64 {
+	at := make([]float64, len(idx))
 	for k, i := range idx {
-		l[k], s[k] = losses[i], c.starts[i]
+		at[k] = x[i]
 	}
-	medianLoss, medianStart = stats.Median(l), stats.Median(s)
-	return (medianLoss - c.fstar) / (medianStart - c.fstar), medianLoss, medianStart
+	return stats.Median(at)
 }
 
 // flagged reports whether the cell's median start lies within lowSNRFlagShare of |f*|.
 func (c worldCell) flagged() bool {
-	all := make([]int, len(c.starts))
-	for i := range all {
-		all[i] = i
-	}
-	_, _, start := c.gOf(c.starts, all)
-	return start-c.fstar <= lowSNRFlagShare*max(c.fstar, -c.fstar)
+	return stats.Median(c.starts)-c.fstar <= lowSNRFlagShare*max(c.fstar, -c.fstar)
 }
 
 // worldCells reads the committed cells of the private-tuner study in res (every seed of
@@ -88,11 +87,7 @@ func worldCells(res *verdict.Results) ([]worldCell, error) {
 		if seeds == nil {
 			return nil, fmt.Errorf("%s, mu = %v: no %s runs (their starts)", g.problem, g.mu, dpgiboMethod)
 		}
-		bestG := 0.0
-		all := make([]int, len(seeds))
-		for i := range all {
-			all[i] = i
-		}
+		bestG, medianStart := 0.0, stats.Median(cell.starts)
 		for _, c := range g.curves {
 			if c.Method == autoMethod {
 				continue
@@ -108,7 +103,7 @@ func worldCells(res *verdict.Results) ([]worldCell, error) {
 				losses[i] = r.Loss
 			}
 			cell.losses[c.Method] = losses
-			if g, _, _ := cell.gOf(losses, all); cell.best == "" || g < bestG {
+			if g := cell.g(stats.Median(losses), medianStart); cell.best == "" || g < bestG {
 				cell.best, bestG = c.Method, g
 			}
 		}
@@ -149,21 +144,16 @@ func simulateAcceptance(world []worldCell, cells, half, studies int, rng *rand.R
 			}
 			seeds := draw(2 * half)
 			pick, judge := seeds[:half], seeds[half:]
-			ref, refG := "", 0.0
+			ref, refG, pickStart := "", 0.0, medianAt(c.starts, pick)
 			for m, losses := range c.losses {
-				if g, _, _ := c.gOf(losses, pick); ref == "" || g < refG || (g == refG && m < ref) {
+				if g := c.g(medianAt(losses, pick), pickStart); ref == "" || g < refG || (g == refG && m < ref) {
 					ref, refG = m, g
 				}
 			}
-			gRef, _, _ := c.gOf(c.losses[ref], judge)
-			own := draw(len(judge))
-			autoLosses := make([]float64, len(own))
-			for k, i := range own {
-				autoLosses[k] = c.losses[c.best][i]
-			}
-			_, _, start := c.gOf(c.starts, judge)
-			loss := stats.Median(autoLosses)
-			gAuto := (loss - c.fstar) / (start - c.fstar)
+			start := medianAt(c.starts, judge)
+			gRef := c.g(medianAt(c.losses[ref], judge), start)
+			loss := medianAt(c.losses[c.best], draw(len(judge)))
+			gAuto := c.g(loss, start)
 			if loss > start {
 				above = true
 			} else if gAuto <= lowSNRPassRatio*gRef+lowSNRPassSlack {
