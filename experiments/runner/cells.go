@@ -13,6 +13,7 @@ import (
 
 	"dpgibo/baselines"
 	"dpgibo/baselines/registry"
+	"dpgibo/experiments/algocfg"
 	"dpgibo/tasks/catalog"
 )
 
@@ -43,38 +44,10 @@ type cellSpec struct {
 	EvalNoise      Num `json:"eval_noise"`
 	// Mu is the mu of dpgibo and of the private baselines (+Inf for the others).
 	Mu Num `json:"mu"`
-	// Settings of dpgibo and gibo; zero for methods that do not read them.
-	Iters       int   `json:"iters,omitempty"`
-	Batch       int   `json:"batch,omitempty"`
-	BiasTol     Num   `json:"bias_tol,omitempty"`
-	MaxBatch    int   `json:"max_batch,omitempty"`
-	Clip        Num   `json:"clip,omitempty"`
-	NoiseStd    Num   `json:"noise_std,omitempty"`
-	Step        Num   `json:"step,omitempty"`
-	Lengthscale Num   `json:"lengthscale,omitempty"`
-	ThetaCoords []int `json:"theta_coords,omitempty"`
-	// AdaptiveClip and Standardise are dpgibo's and gibo's adaptive clipping and per-user
-	// standardisation (absent: fixed Clip, raw observations).
-	AdaptiveClip *AdaptiveClipConfig `json:"adaptive_clip,omitempty"`
-	Standardise  bool                `json:"standardise,omitempty"`
-	// PriorMean and Design are dpgibo's and gibo's prior mean and batch design options,
-	// present only where they differ from the pinned values of pinned.go (which every
-	// committed cell used), so that a cell computed with another design has another stem.
-	PriorMean string        `json:"prior_mean,omitempty"`
-	Design    *DesignConfig `json:"design,omitempty"`
-	// Diagnostics marks cells of dpgibo and gibo whose rows carry the non-private
-	// diagnostics columns, so that cells written before those columns existed are never
-	// resumed into a file that has them.
-	Diagnostics bool `json:"diagnostics,omitempty"`
-	// Defaults marks dpgibo and gibo cells run with algo's defaults (AlgoConfig.Defaults);
-	// absent for every cell with the suite's settings. DefaultsRevision is
-	// AlgoDefaultsRevision in a "library" cell (absent in the cells of revision 1).
-	Defaults         string `json:"defaults,omitempty"`
-	DefaultsRevision int    `json:"defaults_revision,omitempty"`
-	// Rule is the defaults study's candidate rule of a "library" cell (AlgoConfig.Rule);
-	// absent when the cell runs algo's defaults as they are.
-	Rule string `json:"rule,omitempty"`
-	// Currency is the privacy currency of a method that reads one (AlgoConfig.Currency),
+	// Settings of dpgibo and gibo (algocfg.Spec: their frozen encoding); zero for methods
+	// that do not read them.
+	algocfg.Spec
+	// Currency is the privacy currency of a method that reads one (algocfg.Config.Currency),
 	// absent for the primary currency.
 	Currency string `json:"currency,omitempty"`
 	// Precision is the task's arithmetic precision (catalog.Info.Precisions), present only
@@ -90,7 +63,7 @@ type cellSpec struct {
 }
 
 // local reports whether the cell's method starts from theta0 (DP-GIBO, GIBO).
-func (c cellSpec) local() bool { return isLocal(c.Method) }
+func (c cellSpec) local() bool { return algocfg.Local(c.Method) }
 
 // hash is the hex SHA-256 of the spec's JSON encoding.
 func (c cellSpec) hash() string {
@@ -193,24 +166,6 @@ func checkBlock(b Block) error {
 	if b.Sweep != "" && !slices.Contains(baselines.SweptParams, b.Sweep) {
 		return fmt.Errorf("unknown sweep parameter %q (known: %s)", b.Sweep, strings.Join(baselines.SweptParams, ", "))
 	}
-	if err := checkPinnable(b.Algo); err != nil {
-		return err
-	}
-	switch b.Algo.Defaults {
-	case "", DefaultsLibrary, DefaultsBefore:
-	default:
-		return fmt.Errorf("unknown defaults %q (known: %s, %s)", b.Algo.Defaults, DefaultsLibrary, DefaultsBefore)
-	}
-	if err := checkRule(b.Algo); err != nil {
-		return err
-	}
-	switch r := b.Algo.DefaultsRevision; {
-	case r == 0:
-	case b.Algo.Defaults != DefaultsLibrary:
-		return fmt.Errorf("defaults revision %d needs Defaults %q, got %q", r, DefaultsLibrary, b.Algo.Defaults)
-	case r != Revision2 && r != AlgoDefaultsRevision:
-		return fmt.Errorf("unknown defaults revision %d (known: %d, %d)", r, Revision2, AlgoDefaultsRevision)
-	}
 	if r := b.Algo.AutoRevision; r != 0 {
 		for _, m := range b.Methods {
 			if rev, ok := revisionerOf(m); ok && !rev.KnownRevision(r) {
@@ -244,20 +199,8 @@ func checkBlock(b Block) error {
 			return fmt.Errorf("unknown precision %q of task %s (known: %s)", b.Precision, b.Task, strings.Join(info.Precisions, ", "))
 		}
 	}
-	// DP-GIBO's and GIBO's scale settings must be the suite's own: algo derives their
-	// defaults from the box and the loss bound, and a change of that rule would move the
-	// results.
-	for _, m := range b.Methods {
-		if !isLocal(m) || b.Algo.Defaults != "" {
-			continue
-		}
-		a := b.Algo
-		switch {
-		case !(a.Step > 0) || !(a.Lengthscale > 0):
-			return fmt.Errorf("method %s needs Step and Lengthscale set (got %v, %v)", m, a.Step, a.Lengthscale)
-		case !(a.Clip > 0) && b.Sweep != "clip":
-			return fmt.Errorf("method %s needs Clip set or swept (got %v)", m, a.Clip)
-		}
+	if err := b.Algo.Check(b.Methods, b.Sweep); err != nil {
+		return err
 	}
 	for _, d := range b.Dims {
 		if d < 1 {
@@ -323,61 +266,18 @@ func cellFor(suite string, b Block, d int, value Num, method string, seed int, s
 		}
 		c.Precision = specPrecision(info, b.Precision)
 	}
-	switch {
-	case c.local():
-		c.Iters, c.Batch, c.BiasTol, c.MaxBatch = a.Iters, a.Batch, a.BiasTol, a.MaxBatch
-		c.Clip, c.NoiseStd, c.Step, c.Lengthscale = a.Clip, a.NoiseStd, a.Step, a.Lengthscale
-		c.AdaptiveClip, c.Standardise, c.Diagnostics = specAdaptiveClip(a.AdaptiveClip), a.Standardise, true
-		c.PriorMean, c.Design = specPriorMean(a.PriorMean), specDesign(a.Design)
-		if a.AdaptiveClip != nil {
-			label = joinLabel(label, "adaptive")
-		}
-		if a.Defaults != "" {
-			c.Defaults = a.Defaults
-			label = joinLabel(label, "defaults="+a.Defaults)
-		}
-		if a.Defaults == DefaultsLibrary {
-			c.DefaultsRevision = cmp.Or(a.DefaultsRevision, AlgoDefaultsRevision)
-		}
-		if a.Rule != "" {
-			c.Rule = a.Rule
-			label = joinLabel(label, "rule="+a.Rule)
-		}
-		if c.Batch == 0 && c.BiasTol == 0 {
-			c.Batch = d + 1
-		}
-		if c.BiasTol > 0 && c.MaxBatch == 0 {
-			c.MaxBatch = 4 * (d + 1)
-		}
-		if methodReads(method, "mu") {
-			c.Mu = a.Mu
-			if b.Sweep == "mu" {
-				c.Mu = value
-			}
-		}
-		per := c.Batch
-		if c.BiasTol > 0 && c.Batch == 0 {
-			per = c.MaxBatch
-		}
-		c.Budget = a.Iters * per
-		for _, j := range b.ThetaCoords {
-			if j < 0 {
-				j += d
-			}
-			if j >= 0 && j < d {
-				c.ThetaCoords = append(c.ThetaCoords, j)
-			}
-		}
-	default:
-		if methodReads(method, "mu") {
-			c.Mu = a.Mu
-			if b.Sweep == "mu" {
-				c.Mu = value
-			}
-		}
-		c.Budget = b.BaselineBudget
-		if c.Budget == 0 {
-			c.Budget = a.Iters * (d + 1)
+	if c.local() {
+		var parts []string
+		c.Spec, parts = a.Spec(d, b.ThetaCoords)
+		label = joinLabel(append([]string{label}, parts...)...)
+		c.Budget = c.Spec.Budget()
+	} else {
+		c.Budget = cmp.Or(b.BaselineBudget, a.Iters*(d+1))
+	}
+	if methodReads(method, "mu") {
+		c.Mu = a.Mu
+		if b.Sweep == "mu" {
+			c.Mu = value
 		}
 	}
 	return c, label

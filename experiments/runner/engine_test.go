@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -16,10 +16,10 @@ import (
 	"dpgibo/algo"
 	"dpgibo/baselines"
 	"dpgibo/baselines/registry"
+	"dpgibo/experiments/algocfg"
 	"dpgibo/internal/records"
 	"dpgibo/private"
 	"dpgibo/tasks"
-	"dpgibo/tasks/catalog"
 )
 
 // fakeTask is a 2-d quadratic with 4 users.
@@ -124,96 +124,38 @@ func TestMethodWarningsOncePerRun(t *testing.T) {
 	}
 }
 
-// runCell passes the pinned values of algo's defaults explicitly, and a cell's own design
-// options where it has them.
-func TestRunCellPinsAlgoDefaults(t *testing.T) {
-	spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dpgibo", Seed: 1, Budget: 6, Mu: 1,
-		Iters: 2, Batch: 3, Clip: 1, Step: 0.5, Lengthscale: 1, AdaptiveClip: &AdaptiveClipConfig{}}
-	capture := func(spec cellSpec) algo.Settings {
-		var got algo.Settings
+// runCell hands DP-GIBO theta0 and exactly the settings its cell's Spec gives (pinned, or
+// algo's defaults with a candidate rule), and a "library" cell with a rule runs to its end
+// with the method's real constructor.
+func TestRunCellRunsTheSpecsSettings(t *testing.T) {
+	pinned := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dpgibo", Seed: 1, Budget: 6, Mu: 1,
+		Spec: algocfg.Spec{Iters: 2, Batch: 3, Clip: 1, Step: 0.5, Lengthscale: 1, AdaptiveClip: &algocfg.AdaptiveClip{Rate: 0.5}}}
+	library := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dpgibo", Seed: 1, Budget: 6, Mu: 1,
+		Spec: algocfg.Spec{Iters: 2, Batch: 3, Defaults: algocfg.DefaultsLibrary, DefaultsRevision: algocfg.DefaultsRevision, Rule: "shrink-step2"}}
+	for _, spec := range []cellSpec{pinned, library} {
+		var got registry.Options
 		errStop := errors.New("captured")
 		_, err := runCell(context.Background(), spec, newFakeTask, func(_ string, o registry.Options) (baselines.Method, error) {
-			got = o.Settings
+			got = o
 			return nil, errStop
 		}, "", nil)
 		if !errors.Is(err, errStop) {
 			t.Fatalf("runCell: %v", err)
 		}
-		return got
-	}
-	s := capture(spec)
-	want := algo.AdaptiveClip{Quantile: 0.5, Rate: 0.2, CountShare: 0.1, Start: 1}
-	if s.DesignStarts != 3 || s.DesignEvals != 60 || s.DesignRefine != algo.RefineJoint || s.MaxKept >= 0 || s.PriorMean != algo.PriorUserMean ||
-		s.StepRule != algo.AdaGrad || s.Shrink != algo.NoShrink || s.Release != algo.ReleaseLast || s.Kernel.Variance != 1 || s.MaxBatch != 12 || s.Clipping != want {
-		t.Errorf("settings of a cell at the pinned values: %+v (clipping %+v)", s, s.Clipping)
-	}
-	spec.Design = &DesignConfig{Starts: 2, Evals: 40, GreedyOnly: true, MaxKept: 9}
-	spec.PriorMean = priorZero
-	spec.AdaptiveClip = &AdaptiveClipConfig{Rate: 0.5}
-	s = capture(spec)
-	want.Rate = 0.5
-	if s.DesignStarts != 2 || s.DesignEvals != 40 || s.DesignRefine != algo.RefineNone || s.MaxKept != 9 || s.PriorMean != algo.PriorZero || s.Clipping != want {
-		t.Errorf("settings of a cell with its own design: %+v (clipping %+v)", s, s.Clipping)
-	}
-}
-
-// A block that would leave a scale setting or an unknown design value to algo is rejected
-// before any cell runs.
-func TestBlocksLeaveNothingToAlgoDefaults(t *testing.T) {
-	base := Block{Task: "gpreg", Dims: []int{2}, Methods: []string{"dpgibo"}, Seeds: 1,
-		Algo: AlgoConfig{Iters: 2, Clip: 1, Mu: 1, Step: 0.3, Lengthscale: 1}}
-	if err := checkBlock(base); err != nil {
-		t.Fatalf("valid block: %v", err)
-	}
-	for _, tc := range []struct {
-		edit func(*Block)
-		want string
-	}{
-		{func(b *Block) { b.Algo.Step = 0 }, "Step and Lengthscale"},
-		{func(b *Block) { b.Algo.Lengthscale = 0 }, "Step and Lengthscale"},
-		{func(b *Block) { b.Algo.Clip = 0 }, "Clip set or swept"},
-		{func(b *Block) { b.Algo.PriorMean = "mean" }, "unknown prior mean"},
-		{func(b *Block) { b.Algo.PriorMean, b.Algo.Standardise = priorZero, true }, "standardising needs"},
-		{func(b *Block) { b.Algo.Design = &DesignConfig{Starts: -1} }, "design options"},
-	} {
-		b := base
-		tc.edit(&b)
-		if err := checkBlock(b); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("block %+v: %v, want an error containing %q", b.Algo, err, tc.want)
+		want, err := spec.Spec.Settings(fakeTask{}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Settings, want) || len(got.Theta0) != 2 || got.Mu != 1 {
+			t.Errorf("options of %+v: %+v, want settings %+v", spec.Spec, got, want)
 		}
 	}
-	b := base
-	b.Algo.Clip, b.Sweep, b.Values = 0, "clip", []Num{0.1}
-	if err := checkBlock(b); err != nil {
-		t.Errorf("swept clip: %v", err)
+	out, err := runCell(context.Background(), library, newFakeTask, defaultMethodFactory, "", nil)
+	if err != nil || len(out.Rows) == 0 {
+		t.Fatalf("library cell with a rule: %v", err)
 	}
-	b = base
-	b.Methods, b.Algo.Step = []string{"random"}, 0
-	if err := checkBlock(b); err != nil {
-		t.Errorf("random search needs no Step: %v", err)
-	}
-}
-
-// The "before" variant pins revision 1's defaults, as algo computed them: on ridge (W = 10,
-// S = 9, d = 6, T = 20) l = 10/6, B = 9/(4 l), Step = 10/(2 sqrt 20), no calibration.
-func TestDefaultsBeforeSettings(t *testing.T) {
-	task, err := catalog.New(catalog.Spec{Name: "ridge", D: 6, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := cellSpec{Method: "dpgibo", D: 6, Iters: 20, Mu: 1, Defaults: DefaultsBefore}
-	s := defaultsBeforeSettings(algo.Settings{Iters: 20, Mu: 1}, spec, task)
-	l := 10.0 / 6
-	if s.Kernel.Lengthscale != l || s.LocalRadius != 2*l || s.Clipping != algo.FixedClip(0.25*9/l) || s.Step != 10/(2*math.Sqrt(20)) ||
-		s.Batch != 7 || s.StepRule != algo.AdaGrad {
-		t.Errorf("before settings %+v", s)
-	}
-	resolved, err := s.WithDefaults(task)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resolved.Clipping != s.Clipping || resolved.Step != s.Step {
-		t.Errorf("algo's defaults changed the pinned before settings: %+v", resolved)
+	if out.Rows[len(out.Rows)-1].Step == 0 {
+		t.Errorf("a defaults cell's rows give the step the run used, got 0")
 	}
 }
 
@@ -223,7 +165,7 @@ func TestDefaultsBeforeSettings(t *testing.T) {
 func TestFStarFileLeavesOutUnknownSettingsAndKeepsOthers(t *testing.T) {
 	out := t.TempDir()
 	figs := []Figure{{Name: "odd", Blocks: []Block{{Task: "grouplasso", Dims: []int{2, 3}, NTrain: 30, NVal: 41, DataSeed: 1,
-		Methods: []string{"random"}, Seeds: 1, Algo: AlgoConfig{Iters: 2}}}}}
+		Methods: []string{"random"}, Seeds: 1, Algo: algocfg.Config{Iters: 2}}}}}
 	// d = 2 with 41 users has no committed f*; an earlier file holds another setting.
 	earlier := []records.FStar{{Task: "gpreg", Data: "synthetic", D: 7, NUsers: 9, NTrain: 9, FStar: 0.5, ThetaSource: "earlier run"}}
 	data, err := records.Marshal(earlier)
@@ -268,7 +210,7 @@ func TestFStarFileLeavesOutUnknownSettingsAndKeepsOthers(t *testing.T) {
 func TestCellUnderTwoLabelsIsRunOnceAndWrittenUnderBoth(t *testing.T) {
 	out := t.TempDir()
 	b := Block{Task: "grouplasso", Dims: []int{2}, NTrain: 30, NVal: 30, DataSeed: 1,
-		Methods: []string{"random"}, Seeds: 1, Algo: AlgoConfig{Iters: 2}}
+		Methods: []string{"random"}, Seeds: 1, Algo: algocfg.Config{Iters: 2}}
 	second := b
 	second.Label = "second"
 	figs := []Figure{{Name: "shared", Blocks: []Block{b, second}}}
@@ -395,7 +337,7 @@ func TestCellOptionsCarryTheLogLoss(t *testing.T) {
 // round; one pinned to the second round's (3) or the registry's revision runs it; any other
 // revision is refused.
 func TestAutoRevisionPin(t *testing.T) {
-	b := Block{Task: "fake", Dims: []int{2}, Methods: []string{"dp-auto"}, Seeds: 1, Algo: AlgoConfig{Iters: 2, Mu: 1}}
+	b := Block{Task: "fake", Dims: []int{2}, Methods: []string{"dp-auto"}, Seeds: 1, Algo: algocfg.Config{Iters: 2, Mu: 1}}
 	spec, _ := cellFor("test", b, 2, 1, "dp-auto", 1, "")
 	opts, err := cellOptions(spec, fakeTask{}, nil)
 	if err != nil {

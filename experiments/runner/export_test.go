@@ -16,11 +16,3 @@ var (
 
 // Manifest is the runner's manifest.
 type Manifest = manifest
-
-const (
-	PinnedClipCountShare = pinnedClipCountShare
-	PinnedClipQuantile   = pinnedClipQuantile
-	PinnedClipRate       = pinnedClipRate
-	PinnedPriorMean      = pinnedPriorMean
-	PriorZero            = priorZero
-)

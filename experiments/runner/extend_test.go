@@ -10,6 +10,7 @@ import (
 
 	"dpgibo/accounting"
 	"dpgibo/baselines/registry"
+	"dpgibo/experiments/algocfg"
 	"dpgibo/experiments/runner"
 	"dpgibo/tasks/catalog"
 
@@ -109,7 +110,7 @@ func TestAToyMethodAndAToyTaskRunThroughTheRunner(t *testing.T) {
 	o.Suite = "toy"
 	o.Figures = []runner.Figure{{Name: "toy", Blocks: []runner.Block{{Task: "toybowl", Dims: []int{2, 3}, DataSeed: 1,
 		Methods: []string{"dpgibo", "toy-centre"}, Seeds: 2,
-		Algo: runner.AlgoConfig{Iters: 3, Clip: 0.5, Mu: 1, Step: 0.2, Lengthscale: 0.5}}}}}
+		Algo: algocfg.Config{Iters: 3, Clip: 0.5, Mu: 1, Step: 0.2, Lengthscale: 0.5}}}}}
 	o.NewTask = func(s runner.TaskSpec) (tasks.Task, error) {
 		if s.Name == "toybowl" {
 			return newToyBowl(s)
@@ -144,7 +145,7 @@ func TestFromRunsOnlyTheNewCells(t *testing.T) {
 		o.Suite, o.Only, o.From = "toy", "toy", from
 		o.Figures = []runner.Figure{{Name: "toy", Blocks: []runner.Block{{Task: "toybowl", Dims: []int{2, 3}, DataSeed: 1,
 			Methods: []string{"dpgibo", "random"}, Seeds: seeds,
-			Algo: runner.AlgoConfig{Iters: 3, Clip: 0.5, Mu: 1, Step: 0.2, Lengthscale: 0.5}}}}}
+			Algo: algocfg.Config{Iters: 3, Clip: 0.5, Mu: 1, Step: 0.2, Lengthscale: 0.5}}}}}
 		o.NewTask = func(s runner.TaskSpec) (tasks.Task, error) { return newToyBowl(s) }
 		ran := 0
 		o.AfterCell = func() { ran++ }

@@ -10,13 +10,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"dpgibo/experiments/algocfg"
 )
 
 // tinyFigure is a figure of two cells' worth of group-LASSO runs, named name, with seeds
 // replications.
 func tinyFigure(name string, seeds int) Figure {
 	return Figure{Name: name, Blocks: []Block{{Task: "grouplasso", Dims: []int{2}, NTrain: 20, NVal: 9, DataSeed: 1,
-		Methods: []string{"random"}, Seeds: seeds, Algo: AlgoConfig{Iters: 2}}}}
+		Methods: []string{"random"}, Seeds: seeds, Algo: algocfg.Config{Iters: 2}}}}
 }
 
 // snapshot returns every file under dir with its bytes.

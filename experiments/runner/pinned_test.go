@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"dpgibo/experiments/algocfg"
 	"dpgibo/experiments/runner"
 	"dpgibo/experiments/suites"
 )
@@ -26,7 +27,7 @@ func committedManifest(t *testing.T, name string) runner.Manifest {
 }
 
 // stemsWith returns the stems of -suite=paper -only=name after edit changed its blocks.
-func stemsWith(t *testing.T, name string, edit func(*runner.AlgoConfig)) []string {
+func stemsWith(t *testing.T, name string, edit func(*algocfg.Config)) []string {
 	t.Helper()
 	figs, err := suites.Figures(suites.Paper, name)
 	if err != nil {
@@ -49,33 +50,33 @@ func stemsWith(t *testing.T, name string, edit func(*runner.AlgoConfig)) []strin
 func TestCellsKnowTheirDesign(t *testing.T) {
 	const name = "fig2a-clip" // fixed and adaptive clipping
 	committed := committedManifest(t, name).CellList
-	today := stemsWith(t, name, func(*runner.AlgoConfig) {})
+	today := stemsWith(t, name, func(*algocfg.Config) {})
 	if !slices.Equal(today, committed) {
 		t.Fatalf("%s: the code's stems differ from the committed manifest's cell_list:\n%v\n%v", name, today, committed)
 	}
-	adaptive := func(stem string, a runner.AlgoConfig) bool { return a.AdaptiveClip != nil }
+	adaptive := func(stem string, a algocfg.Config) bool { return a.AdaptiveClip != nil }
 	for _, tc := range []struct {
 		what    string
-		edit    func(*runner.AlgoConfig)
-		renames func(stem string, a runner.AlgoConfig) bool // nil: none
+		edit    func(*algocfg.Config)
+		renames func(stem string, a algocfg.Config) bool // nil: none
 	}{
-		{"greedy-only design", func(a *runner.AlgoConfig) { a.Design = &runner.DesignConfig{GreedyOnly: true} }, func(string, runner.AlgoConfig) bool { return true }},
-		{"two design starts", func(a *runner.AlgoConfig) { a.Design = &runner.DesignConfig{Starts: 2} }, func(string, runner.AlgoConfig) bool { return true }},
-		{"40 design evaluations", func(a *runner.AlgoConfig) { a.Design = &runner.DesignConfig{Evals: 40} }, func(string, runner.AlgoConfig) bool { return true }},
-		{"a window of kept points", func(a *runner.AlgoConfig) { a.Design = &runner.DesignConfig{MaxKept: 192} }, func(string, runner.AlgoConfig) bool { return true }},
-		{"zero prior mean", func(a *runner.AlgoConfig) { a.PriorMean = runner.PriorZero }, func(string, runner.AlgoConfig) bool { return true }},
-		{"adaptive rate 0.5", func(a *runner.AlgoConfig) {
+		{"greedy-only design", func(a *algocfg.Config) { a.Design = &algocfg.Design{GreedyOnly: true} }, func(string, algocfg.Config) bool { return true }},
+		{"two design starts", func(a *algocfg.Config) { a.Design = &algocfg.Design{Starts: 2} }, func(string, algocfg.Config) bool { return true }},
+		{"40 design evaluations", func(a *algocfg.Config) { a.Design = &algocfg.Design{Evals: 40} }, func(string, algocfg.Config) bool { return true }},
+		{"a window of kept points", func(a *algocfg.Config) { a.Design = &algocfg.Design{MaxKept: 192} }, func(string, algocfg.Config) bool { return true }},
+		{"zero prior mean", func(a *algocfg.Config) { a.PriorMean = "zero" }, func(string, algocfg.Config) bool { return true }},
+		{"adaptive rate 0.5", func(a *algocfg.Config) {
 			if a.AdaptiveClip != nil {
-				a.AdaptiveClip = &runner.AdaptiveClipConfig{Rate: 0.5}
+				a.AdaptiveClip = &algocfg.AdaptiveClip{Rate: 0.5}
 			}
 		}, adaptive},
-		{"pinned design set explicitly", func(a *runner.AlgoConfig) {
-			a.Design = &runner.DesignConfig{Starts: runner.PinnedDesignStarts, Evals: runner.PinnedDesignEvals}
-			a.PriorMean = runner.PinnedPriorMean
+		{"pinned design set explicitly", func(a *algocfg.Config) {
+			a.Design = &algocfg.Design{Starts: 3, Evals: 60}
+			a.PriorMean = "user-mean"
 		}, nil},
-		{"pinned adaptive clipping set explicitly", func(a *runner.AlgoConfig) {
+		{"pinned adaptive clipping set explicitly", func(a *algocfg.Config) {
 			if a.AdaptiveClip != nil {
-				a.AdaptiveClip = &runner.AdaptiveClipConfig{Quantile: runner.PinnedClipQuantile, Rate: runner.PinnedClipRate, CountShare: runner.PinnedClipCountShare}
+				a.AdaptiveClip = &algocfg.AdaptiveClip{Quantile: 0.5, Rate: 0.2, CountShare: 0.1}
 			}
 		}, nil},
 	} {

@@ -13,6 +13,7 @@ import (
 	"dpgibo/baselines"
 	"dpgibo/baselines/registry"
 	"dpgibo/baselines/selection"
+	"dpgibo/experiments/algocfg"
 	"dpgibo/internal/records"
 	"dpgibo/internal/testhook"
 	"dpgibo/tasks"
@@ -236,44 +237,17 @@ func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) (registry.Opt
 	}
 	switch spec.Currency {
 	case "":
-	case CurrencyGDP:
+	case algocfg.CurrencyGDP:
 		opts.Currency = selection.CurrencyGDP
 	default:
-		return opts, fmt.Errorf("unknown privacy currency %q (want %q or empty)", spec.Currency, CurrencyGDP)
+		return opts, fmt.Errorf("unknown privacy currency %q (want %q or empty)", spec.Currency, algocfg.CurrencyGDP)
 	}
-	if spec.local() && spec.Defaults != "" {
-		// The library study: algo's defaults for everything but T and mu.
+	if spec.local() {
 		opts.Theta0 = theta0
-		opts.Settings = algo.Settings{Iters: spec.Iters, NonPrivateDiagnostics: true}
-		if spec.Defaults == DefaultsBefore {
-			opts.Settings = defaultsBeforeSettings(opts.Settings, spec, task)
+		var err error
+		if opts.Settings, err = spec.Settings(task, float64(spec.Mu)); err != nil {
+			return opts, err
 		}
-		if spec.Defaults == DefaultsLibrary && spec.DefaultsRevision == Revision2 && !math.IsInf(float64(spec.Mu), 1) {
-			// Revision 2 calibrated B to the lower quartile; every other default is the same.
-			opts.Settings.Clipping = algo.ClipCalibration{Quantile: 0.25}
-		}
-		if spec.Rule != "" {
-			set, err := DefaultsRules[spec.Rule](opts.Settings, task)
-			if err != nil {
-				return opts, fmt.Errorf("defaults rule %s: %w", spec.Rule, err)
-			}
-			opts.Settings = set
-		}
-	} else if spec.local() {
-		opts.Theta0 = theta0
-		opts.Settings = pinnedSettings(algo.Settings{
-			Iters: spec.Iters, Batch: spec.Batch, BiasTol: float64(spec.BiasTol), MaxBatch: spec.MaxBatch,
-			Clipping: algo.FixedClip(float64(spec.Clip)), NoiseStd: float64(spec.NoiseStd),
-			Step: float64(spec.Step), StepRule: algo.AdaGrad,
-			Kernel: algo.RBF{Lengthscale: float64(spec.Lengthscale), Variance: 1},
-			// Every suite keeps design points within two surrogate length-scales of theta
-			// (algo's default before its defaults were derived from the box), set here so
-			// that results do not move with algo's defaults.
-			LocalRadius: 2 * float64(spec.Lengthscale),
-			Standardise: spec.Standardise,
-			// The rows carry the diagnostics; they are for this harness's analysis only.
-			NonPrivateDiagnostics: true,
-		}, spec)
 	}
 	return opts, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"dpgibo/baselines"
 	"dpgibo/baselines/registry"
+	"dpgibo/experiments/algocfg"
 
 	"dpgibo/internal/jsonnum"
 )
@@ -17,103 +18,6 @@ import (
 type Num = jsonnum.Float
 
 var inf = Num(math.Inf(1))
-
-// AlgoConfig holds the DP-GIBO settings of a block (passed to dpgibo and gibo through
-// algo.Settings). No field falls through to a default of algo: Batch 0 (with BiasTol 0) is
-// d+1 and MaxBatch 0 is 4(d+1) (cellFor), the design options, prior mean and adaptive
-// clipping take the pinned values of pinned.go, and Clip, Step and Lengthscale must be set
-// for DP-GIBO and GIBO (checkBlock), so that a change of an algo default moves no result.
-type AlgoConfig struct {
-	Iters       int // T
-	Batch       int // fixed b; 0 with BiasTol 0 means d+1
-	BiasTol     Num // adaptive batch tolerance (0: fixed batch)
-	MaxBatch    int // cap of the adaptive batch; 0 means 4(d+1)
-	Clip        Num // B
-	Mu          Num // mu of DP-GIBO and of the private baselines
-	NoiseStd    Num // sigma told to the surrogate
-	Step        Num // eta (AdaGrad)
-	Lengthscale Num // RBF length-scale of the surrogate (variance 1)
-	// AdaptiveClip, when non-nil, makes dpgibo and gibo clip adaptively from B_0 = Clip
-	// (algo.AdaptiveClip); their rows are labelled "adaptive".
-	AdaptiveClip *AdaptiveClipConfig
-	// Standardise standardises each user's kept observations (algo.Settings.Standardise).
-	Standardise bool
-	// PriorMean is the surrogate's prior mean, "zero" or "user-mean" ("": user-mean, the
-	// value every committed run used; see pinned.go).
-	PriorMean string `json:",omitempty"`
-	// Design are the batch design options (nil: the values every committed run used; see
-	// pinned.go). The tags keep the configuration hash of suites that do not set them.
-	Design *DesignConfig `json:",omitempty"`
-	// Defaults, when set, runs dpgibo and gibo with algo's defaults instead of the suite's
-	// settings, every field of algo.Settings left to them but Iters and Mu: algo's own
-	// (Defaults "library", revision AlgoDefaultsRevision) or those before revision 2,
-	// pinned ("before"). Their rows are labelled "defaults=NAME". "library" is the library
-	// study's one unpinned setting.
-	Defaults string `json:",omitempty"`
-	// Rule, with Defaults "library", replaces some of algo's defaults by a candidate of
-	// the defaults study (a key of DefaultsRules); its rows are labelled "rule=NAME".
-	Rule string `json:",omitempty"`
-	// DefaultsRevision, with Defaults "library", pins the block to an earlier revision of
-	// algo's defaults (0: the current, AlgoDefaultsRevision; Revision2: B calibrated to the
-	// lower quartile, which the runner then sets explicitly in a private run), so that the
-	// library study's cells keep what they computed and their stems.
-	DefaultsRevision int `json:",omitempty"`
-	// AutoRevision pins dp-auto to a revision: 0 is pinnedAutoRevision (the first round's
-	// rule, as every committed run before the second round), 3 the second round's committed
-	// runs (secondRoundAutoRevision), and baselines' current revision of dp-auto runs
-	// private.Tune at its target.
-	AutoRevision int `json:",omitempty"`
-	// Currency is the privacy currency of the methods that read one
-	// (a method with ReadsCurrency): "" the primary, (epsilon, 1e-5) of mu-GDP at Mu;
-	// CurrencyGDP the secondary, the same mu-GDP (docs/library.md, "Private comparators").
-	Currency string `json:",omitempty"`
-}
-
-// CurrencyGDP is AlgoConfig.Currency's secondary currency (selection.CurrencyGDP).
-const CurrencyGDP = "gdp"
-
-// Values of AlgoConfig.Defaults.
-const (
-	DefaultsLibrary = "library"
-	DefaultsBefore  = "before"
-)
-
-// AlgoDefaultsRevision numbers algo's zero-value defaults; a "library" cell records it
-// (cellSpec.DefaultsRevision), so that a change of algo's defaults changes the stems of
-// the cells that ran with them and -resume never mixes the two. Revision 1: B = S/(4 l)
-// fixed, Step = W/(2 sqrt T). Revision 2: B calibrated privately (the lower quartile of the
-// users' gradient norms, 5% of mu^2), Step = W/sqrt(T). Revision 3: the upper quartile
-// (the leave-one-problem-out study's choice, DefaultsRules["q75"]). TestAlgoDefaultsRevision
-// pins the values of the current revision: a change of algo's defaults fails it until the
-// revision is raised. AlgoConfig.DefaultsRevision pins a block to revision 2.
-const AlgoDefaultsRevision = 3
-
-// Revision2 is the revision the library study's candidates were measured against.
-const Revision2 = 2
-
-// DesignConfig are algo's batch design options in the suite's numbers. A zero field is the
-// pinned value of pinned.go (the value of every committed run), never algo's current
-// default.
-type DesignConfig struct {
-	// Starts is algo.Settings.DesignStarts (0: 3).
-	Starts int `json:"starts,omitempty"`
-	// Evals is algo.Settings.DesignEvals (0: 60).
-	Evals int `json:"evals,omitempty"`
-	// GreedyOnly is algo.Settings.DesignRefine = algo.RefineNone (false: the joint L-BFGS
-	// refinement).
-	GreedyOnly bool `json:"greedy_only,omitempty"`
-	// MaxKept is algo.Settings.MaxKept (0: keep every design point, as Algorithm 1 does).
-	MaxKept int `json:"max_kept,omitempty"`
-}
-
-// AdaptiveClipConfig is algo.AdaptiveClip in the suite's numbers. A zero field is the
-// pinned value of pinned.go (quantile 0.5, rate 0.2, count share 0.1: algo's defaults when
-// every committed run was made), never algo's current default.
-type AdaptiveClipConfig struct {
-	Quantile   Num `json:"quantile,omitempty"`
-	Rate       Num `json:"rate,omitempty"`
-	CountShare Num `json:"count_share,omitempty"`
-}
 
 // Block is one task of a figure crossed with its dimensions, sweep values, methods and
 // seeds. Every number of the paper's settings is a field here, so that the manifest
@@ -146,8 +50,8 @@ type Block struct {
 	// Label, when set, starts the config label of every row of the block ("step=0.06" in
 	// "step=0.06,clip=0.2"), so that blocks that differ in an unswept setting stay apart.
 	Label string `json:",omitempty"`
-	// Algo are the DP-GIBO settings.
-	Algo AlgoConfig
+	// Algo are the DP-GIBO settings, and Iters and Mu every method's.
+	Algo algocfg.Config
 	// EvalNoise is the standard deviation of noise injected into every per-user loss the
 	// methods observe (0: none).
 	EvalNoise Num
@@ -239,13 +143,6 @@ func figureNames(figs []Figure) []string {
 	return names
 }
 
-// isLocal reports whether method starts from theta0 and takes Algorithm 1's settings
-// (baselines.Info.Local).
-func isLocal(method string) bool {
-	m, ok := registry.Lookup(method)
-	return ok && m.Info().Local
-}
-
 // methodReads reports whether method reads the swept parameter param
 // (baselines.Sweeper); a method that does not is run once per sweep and its cells do not
 // record the parameter. A name the registry does not hold, or a method that is not a
@@ -260,7 +157,7 @@ func methodReads(method, param string) bool {
 }
 
 // A currencyReader runs at a guarantee read from mu in a privacy currency (the private
-// selections): its cells record AlgoConfig.Currency.
+// selections): its cells record algocfg.Config.Currency.
 type currencyReader interface {
 	ReadsCurrency() bool
 }

@@ -21,6 +21,7 @@ import (
 	"dpgibo/baselines"
 	"dpgibo/baselines/registry"
 	"dpgibo/baselines/selection"
+	"dpgibo/experiments/algocfg"
 	"dpgibo/experiments/runner"
 	"dpgibo/experiments/suites"
 	"dpgibo/figures/claims"
@@ -106,7 +107,7 @@ func reference(t *testing.T) string {
 const engineSuite = "engine-test"
 
 func engineFigures() []runner.Figure {
-	algoCfg := runner.AlgoConfig{Iters: 3, Clip: 2, Mu: 1, NoiseStd: 0.1, Step: 0.2, Lengthscale: 0.5}
+	algoCfg := algocfg.Config{Iters: 3, Clip: 2, Mu: 1, NoiseStd: 0.1, Step: 0.2, Lengthscale: 0.5}
 	return []runner.Figure{
 		{Name: "e1", Blocks: []runner.Block{{Task: "bowl", Dims: []int{2, 3}, NVal: 16, DataSeed: 7,
 			Methods: []string{"dpgibo", "random", "dp-rnm"}, Seeds: 3, Algo: algoCfg, ThetaCoords: []int{0}}}},

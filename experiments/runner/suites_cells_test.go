@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpgibo/experiments/algocfg"
 	"dpgibo/experiments/runner"
 	"dpgibo/experiments/suites"
 	"dpgibo/tasks/svr"
@@ -132,7 +133,7 @@ func TestLibraryPeersRunTheCurrentDefaults(t *testing.T) {
 			continue
 		}
 		mus[float64(c.Mu)]++
-		if c.Defaults != runner.DefaultsLibrary || c.Rule != "" || c.DefaultsRevision != runner.AlgoDefaultsRevision {
+		if c.Defaults != algocfg.DefaultsLibrary || c.Rule != "" || c.DefaultsRevision != algocfg.DefaultsRevision {
 			t.Errorf("cell %s: defaults %q revision %d, rule %q", peers.Stems[i], c.Defaults, c.DefaultsRevision, c.Rule)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"dpgibo/data"
+	"dpgibo/experiments/algocfg"
 	"dpgibo/experiments/runner"
 
 	"dpgibo/tasks/svr"
@@ -38,14 +39,14 @@ var (
 )
 
 // defaultsCandidates are the candidate rules of the leave-one-problem-out study
-// (runner.DefaultsRules), run beside algo's current defaults on every problem; declared in
+// (algocfg.DefaultsRules), run beside algo's current defaults on every problem; declared in
 // docs/library.md before the study ran.
 var defaultsCandidates = []string{"shrink", "shrink-step2", "q75"}
 
 // defaultsFigures returns the library study (declared in docs/library.md before it ran): for
 // each problem, DP-GIBO with algo's defaults ("defaults=library": every Settings field at
 // its zero value but Iters and Mu, the task's honest LossBound declared, revision
-// runner.AlgoDefaultsRevision; "defaults=before": revision 1's defaults, pinned) beside the
+// algocfg.DefaultsRevision; "defaults=before": revision 1's defaults, pinned) beside the
 // hand-tuned setting, paired by seed:
 //
 //   - defaults-grouplasso: group LASSO d = 10 with fig1's T and mu; hand-tuned = fig1's
@@ -88,9 +89,9 @@ func defaultsFigures() []runner.Figure {
 		b.CellSuite, b.Sweep, b.Values = "", "", nil
 		b.Algo.Clip, b.Algo.Step, b.Algo.Lengthscale, b.Algo.NoiseStd = 0, 0, 0, 0
 		lib, before := b, b
-		lib.Algo.Defaults, before.Algo.Defaults = runner.DefaultsLibrary, runner.DefaultsBefore
+		lib.Algo.Defaults, before.Algo.Defaults = algocfg.DefaultsLibrary, algocfg.DefaultsBefore
 		// The study measured revision 2 and its candidates; revision 3 is its choice.
-		lib.Algo.DefaultsRevision = runner.Revision2
+		lib.Algo.DefaultsRevision = algocfg.Revision2
 		out := []runner.Block{lib, before}
 		for _, rule := range defaultsCandidates {
 			c := lib
@@ -127,7 +128,7 @@ func defaultsFigures() []runner.Figure {
 	}
 	for _, p := range own {
 		base := runner.Block{Task: p.task, Data: p.data, Dims: []int{p.d}, DataSeed: 1, Methods: []string{"dpgibo"}, Seeds: seedsDefaults,
-			Algo: runner.AlgoConfig{Iters: 20, Mu: 1, Lengthscale: num(p.width / 6)}, Sweep: "clip", Values: p.clips}
+			Algo: algocfg.Config{Iters: 20, Mu: 1, Lengthscale: num(p.width / 6)}, Sweep: "clip", Values: p.clips}
 		fig := runner.Figure{Name: p.name}
 		for _, step := range p.steps {
 			for _, seedBase := range []int{0, seedBaseTune} {

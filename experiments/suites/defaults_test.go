@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"dpgibo/algo"
-	"dpgibo/experiments/runner"
+	"dpgibo/experiments/algocfg"
 	"dpgibo/tasks/catalog"
 )
 
-// algo's zero-value defaults are those of revision runner.AlgoDefaultsRevision, which the library
+// algo's zero-value defaults are those of revision algocfg.DefaultsRevision, which the library
 // study's "library" cells record in their stems: a change of algo's defaults fails here
 // until the revision is raised (and the change then gives those cells new stems).
 func TestAlgoDefaultsRevision(t *testing.T) {
@@ -33,7 +33,7 @@ func TestAlgoDefaultsRevision(t *testing.T) {
 	if want, err = want.WithDefaults(task); err != nil {
 		t.Fatal(err)
 	}
-	if runner.AlgoDefaultsRevision != 3 || !reflect.DeepEqual(got, want) {
-		t.Errorf("algo's defaults (revision %d) moved:\n got %+v\nwant %+v\nraise runner.AlgoDefaultsRevision and pin the new values here", runner.AlgoDefaultsRevision, got, want)
+	if algocfg.DefaultsRevision != 3 || !reflect.DeepEqual(got, want) {
+		t.Errorf("algo's defaults (revision %d) moved:\n got %+v\nwant %+v\nraise algocfg.DefaultsRevision and pin the new values here", algocfg.DefaultsRevision, got, want)
 	}
 }

@@ -3,6 +3,7 @@ package suites
 import (
 	"strings"
 
+	"dpgibo/experiments/algocfg"
 	"dpgibo/experiments/runner"
 )
 
@@ -22,21 +23,21 @@ const libraryPeersPrefix = "library-peers-"
 
 // libraryPeersFigures returns one figure per problem of defaultsFigures: its
 // "defaults=library" block at algo's current defaults (revision
-// runner.AlgoDefaultsRevision, no candidate rule) swept over LibraryPeerMus, and a block of
+// algocfg.DefaultsRevision, no candidate rule) swept over LibraryPeerMus, and a block of
 // TPE and CMA-ES with the same task, data and T.
 func libraryPeersFigures() []runner.Figure {
 	var out []runner.Figure
 	for _, f := range defaultsFigures() {
 		problem, _ := strings.CutPrefix(f.Name, "defaults-")
 		for _, b := range f.Blocks {
-			if b.Algo.Defaults != runner.DefaultsLibrary || b.Algo.Rule != "" {
+			if b.Algo.Defaults != algocfg.DefaultsLibrary || b.Algo.Rule != "" {
 				continue
 			}
 			lib := b
 			lib.Sweep, lib.Values = "mu", LibraryPeerMus
 			lib.Algo.DefaultsRevision = 0 // algo's current defaults, not the study's base
 			peers := b
-			peers.Methods, peers.Algo = []string{"tpe", "cmaes"}, runner.AlgoConfig{Iters: b.Algo.Iters, Mu: b.Algo.Mu}
+			peers.Methods, peers.Algo = []string{"tpe", "cmaes"}, algocfg.Config{Iters: b.Algo.Iters, Mu: b.Algo.Mu}
 			peers.CellSuite = ""
 			out = append(out, runner.Figure{Name: libraryPeersPrefix + problem, Blocks: []runner.Block{lib, peers}})
 			break

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"dpgibo/data"
+	"dpgibo/experiments/algocfg"
 	"dpgibo/experiments/runner"
 )
 
@@ -49,7 +50,7 @@ func libraryPrivateFigures() []runner.Figure {
 		b.CellSuite, b.Label = "", ""
 		b.Seeds, b.SeedBase = seedsLibraryPrivate, 0
 		b.Sweep, b.Values = "mu", libraryPrivateMus
-		b.Algo = runner.AlgoConfig{Iters: b.Algo.Iters, Mu: 1, Defaults: runner.DefaultsLibrary}
+		b.Algo = algocfg.Config{Iters: b.Algo.Iters, Mu: 1, Defaults: algocfg.DefaultsLibrary}
 		b.Methods = slices.Clone(libraryPrivateMethods)
 		if slices.Max(b.Dims) > 50 {
 			b.Methods = slices.DeleteFunc(b.Methods, func(m string) bool { return m == "dp-ucb" })
@@ -60,7 +61,7 @@ func libraryPrivateFigures() []runner.Figure {
 	for _, f := range defaultsFigures() {
 		problem, _ := strings.CutPrefix(f.Name, "defaults-")
 		for _, b := range f.Blocks {
-			if b.Algo.Defaults == runner.DefaultsLibrary && b.Algo.Rule == "" {
+			if b.Algo.Defaults == algocfg.DefaultsLibrary && b.Algo.Rule == "" {
 				out = append(out, runner.Figure{Name: libraryPrivatePrefix + problem, Blocks: []runner.Block{block(b)}})
 				break
 			}

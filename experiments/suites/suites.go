@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"dpgibo/experiments/algocfg"
 	"dpgibo/experiments/runner"
 
 	"dpgibo/algo"
@@ -43,12 +44,12 @@ var Names = []string{Paper, Quick, Private, PrivateSelect, Peers, Design, Precis
 // leaves open are marked "choice" and listed in docs/reproducing.md.
 var (
 	// Group LASSO, appendix: T = 20, b = d+1, B = 0.1, AdaGrad eta = 1, l = 1, mu = 1.
-	groupLassoAlgo = runner.AlgoConfig{Iters: 20, Clip: 0.1, Mu: 1, Step: 1, Lengthscale: 1}
+	groupLassoAlgo = algocfg.Config{Iters: 20, Clip: 0.1, Mu: 1, Step: 1, Lengthscale: 1}
 	// GP regression across d (fig2a). Choice: T = 25, b = d+1, B = 3, sigma = 0.05, mu = 1
 	// as in the appendix's GP examples; eta = 0.3 (paper).
-	gpAcrossDAlgo = runner.AlgoConfig{Iters: 25, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
+	gpAcrossDAlgo = algocfg.Config{Iters: 25, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
 	// SVR, appendix: T = 10, b = d+1 = 104, eta = 0.8, B = 1, l = 1, mu = 0.2.
-	svrAlgo = runner.AlgoConfig{Iters: 10, Clip: 1, Mu: 0.2, Step: 0.8, Lengthscale: 1}
+	svrAlgo = algocfg.Config{Iters: 10, Clip: 1, Mu: 0.2, Step: 0.8, Lengthscale: 1}
 	// fig2a: the paper gives no B for it. The first fig2a runs used gpAcrossDAlgo's B = 3 and
 	// lost (fig2a-b3 keeps them); the data-independent rule algo.NoiseFloorClip (B = 2
 	// sigma/l = 0.1 at sigma = 0.05, l = 1) was adopted after that outcome, so the paper's
@@ -57,7 +58,7 @@ var (
 	fig2aAlgo = withClip(gpAcrossDAlgo, algo.NoiseFloorClip(algo.RBF{Lengthscale: 1, Variance: 1}, 0.05))
 	// GP regression d = 15 appendix examples: B = 3, sigma = 0.05, mu = 1, T = 25, eta = 0.3,
 	// adaptive batch with bias tolerance 0.5 where the paper sweeps something else.
-	gp15Algo = runner.AlgoConfig{Iters: 25, BiasTol: 0.5, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
+	gp15Algo = algocfg.Config{Iters: 25, BiasTol: 0.5, Clip: 3, Mu: 1, NoiseStd: 0.05, Step: 0.3, Lengthscale: 1}
 )
 
 // Seeds of the paper suite, fixed before the run whose verdicts docs/results.md reports (the claims
@@ -93,7 +94,7 @@ const (
 )
 
 // withClip returns a with Clip set to clip.
-func withClip(a runner.AlgoConfig, clip float64) runner.AlgoConfig {
+func withClip(a algocfg.Config, clip float64) algocfg.Config {
 	a.Clip = num(clip)
 	return a
 }
@@ -115,7 +116,7 @@ func paperFigures() []runner.Figure {
 	fig3ab := gp15Algo
 	fig3ab.BiasTol = 0
 	fig3c := gp15Algo
-	fig3d := runner.AlgoConfig{Iters: 45, Clip: 1, Mu: 0.1, Step: 0.3, Lengthscale: 1}
+	fig3d := algocfg.Config{Iters: 45, Clip: 1, Mu: 0.1, Step: 0.3, Lengthscale: 1}
 	// noise-misspec: the paper gives no B; algo.NoiseFloorClip at the true evaluation noise
 	// 0.01 (B = 0.02), the same for every sigma told to the surrogate so that the sweep
 	// varies sigma only.
@@ -123,7 +124,7 @@ func paperFigures() []runner.Figure {
 	misspec.NoiseStd = 0
 	clip := gp15Algo
 	clip.Clip = 0
-	gp15 := func(nTrain, nVal int, methods []string, seeds int, a runner.AlgoConfig, sweep string, values ...num) runner.Block {
+	gp15 := func(nTrain, nVal int, methods []string, seeds int, a algocfg.Config, sweep string, values ...num) runner.Block {
 		return runner.Block{Task: "gpreg", Dims: []int{15}, NTrain: nTrain, NVal: nVal, DataSeed: 1,
 			Methods: methods, Seeds: seeds, Algo: a, Sweep: sweep, Values: values}
 	}
@@ -185,7 +186,7 @@ func fig2aClipBlocks() []runner.Block {
 		Methods: []string{"dpgibo"}, Seeds: seedsFig2a, Algo: fig2aAlgo, Sweep: "clip", Values: []num{0.1, 0.3, 1, 3}}
 	adaptive := fixed
 	adaptive.Sweep, adaptive.Values = "", nil
-	adaptive.Algo.AdaptiveClip = &runner.AdaptiveClipConfig{}
+	adaptive.Algo.AdaptiveClip = &algocfg.AdaptiveClip{}
 	return []runner.Block{fixed, adaptive}
 }
 
@@ -193,16 +194,16 @@ func fig2aClipBlocks() []runner.Block {
 // "Batch design"): one L-BFGS start per greedily added point, no joint refinement, and the
 // last 8(d+1) design points kept (128 at d = 15). The study showed it non-inferior to
 // jointDesign on every sweep value of fig3ab, fig3c and noise-misspec, which now run it.
-var candidateDesign = runner.DesignConfig{Starts: 1, GreedyOnly: true, MaxKept: 128}
+var candidateDesign = algocfg.Design{Starts: 1, GreedyOnly: true, MaxKept: 128}
 
 // jointDesign is the design of every run before the study (three starts, joint refinement,
 // every point kept): the pinned values, spelled out.
-var jointDesign = runner.DesignConfig{Starts: runner.PinnedDesignStarts, Evals: runner.PinnedDesignEvals}
+var jointDesign = algocfg.Design{Starts: algocfg.PinnedDesignStarts, Evals: algocfg.PinnedDesignEvals}
 
 // fixedCandidateDesign is the candidate of the design study's fixed-batch extension
 // (declared in docs/library.md before it ran): one L-BFGS start per greedily added point, no
 // joint refinement, every design point kept (Algorithm 1, line 6, unchanged).
-var fixedCandidateDesign = runner.DesignConfig{Starts: 1, GreedyOnly: true}
+var fixedCandidateDesign = algocfg.Design{Starts: 1, GreedyOnly: true}
 
 // studySeeds are the seeds of figures whose suite seeds were raised after the design and
 // precision studies ran on them: a committed study keeps the seeds it ran with. (The
@@ -227,7 +228,7 @@ func withStudySeeds(fig string, b runner.Block) runner.Block {
 func designFigures() []runner.Figure {
 	var out []runner.Figure
 	for _, f := range paperFigures() {
-		var design *runner.DesignConfig
+		var design *algocfg.Design
 		switch f.Name {
 		case "fig3ab", "fig3c", "noise-misspec":
 			design = &candidateDesign
@@ -327,8 +328,8 @@ func privateSelectFigures() []runner.Figure {
 	withoutUCB := func(ms []string) []string {
 		return slices.DeleteFunc(slices.Clone(ms), func(m string) bool { return m == "dp-ucb" })
 	}
-	gdpAlgo := func(a runner.AlgoConfig) runner.AlgoConfig {
-		a.Currency = runner.CurrencyGDP
+	gdpAlgo := func(a algocfg.Config) algocfg.Config {
+		a.Currency = algocfg.CurrencyGDP
 		return a
 	}
 	var blocks []runner.Block
@@ -336,7 +337,7 @@ func privateSelectFigures() []runner.Figure {
 		task         string
 		dims         []int
 		nTrain, nVal int
-		algo         runner.AlgoConfig
+		algo         algocfg.Config
 		dropUCB      bool
 	}{
 		{"grouplasso", []int{2, 10, 20}, 0, 0, groupLassoAlgo, false},

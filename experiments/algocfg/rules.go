@@ -1,4 +1,4 @@
-package runner
+package algocfg
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 type DefaultsRule func(s algo.Settings, task tasks.Task) (algo.Settings, error)
 
 // DefaultsRules are the defaults study's candidate rules, declared in docs/library.md
-// before the study ran. A cell with AlgoConfig.Rule names one of them.
+// before the study ran. A cell with Config.Rule names one of them.
 var DefaultsRules = map[string]DefaultsRule{
 	// shrink: revision 2 with every step shortened by the signal share of its privatised
 	// gradient (algo.SignalShrink).
@@ -42,16 +42,16 @@ var DefaultsRules = map[string]DefaultsRule{
 	},
 }
 
-// checkRule validates a block's AlgoConfig.Rule: a known rule, with Defaults "library".
-func checkRule(a AlgoConfig) error {
-	if a.Rule == "" {
+// checkRule validates Config.Rule: a known rule, with Defaults "library".
+func (c Config) checkRule() error {
+	if c.Rule == "" {
 		return nil
 	}
-	if _, ok := DefaultsRules[a.Rule]; !ok {
-		return fmt.Errorf("unknown defaults rule %q (known: %s)", a.Rule, strings.Join(slices.Sorted(maps.Keys(DefaultsRules)), ", "))
+	if _, ok := DefaultsRules[c.Rule]; !ok {
+		return fmt.Errorf("unknown defaults rule %q (known: %s)", c.Rule, strings.Join(slices.Sorted(maps.Keys(DefaultsRules)), ", "))
 	}
-	if a.Defaults != DefaultsLibrary {
-		return fmt.Errorf("defaults rule %q needs Defaults %q, got %q", a.Rule, DefaultsLibrary, a.Defaults)
+	if c.Defaults != DefaultsLibrary {
+		return fmt.Errorf("defaults rule %q needs Defaults %q, got %q", c.Rule, DefaultsLibrary, c.Defaults)
 	}
 	return nil
 }
