@@ -15,6 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"dpgibo/experiments/estimate"
 	"dpgibo/experiments/runner"
 	"dpgibo/experiments/suites"
 	"dpgibo/internal/blasinfo"
@@ -69,8 +70,8 @@ func committedEstimates(t *testing.T) map[string][2]float64 {
 			continue
 		}
 		var est, got float64
-		for i, c := range p.Cells {
-			est += runner.EstimatedCost(c)
+		for i := range p.Cells {
+			est += runner.EstimatedCost(p, i)
 			got += timings[i].TotalSeconds
 		}
 		out[name] = [2]float64{est, got}
@@ -134,7 +135,7 @@ func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^total \(distinct cells\)\s+` + strconv.Itoa(len(p.Cells)) + `\s`).MatchString(text) {
 		t.Errorf("no total of %d cells in:\n%s", len(p.Cells), text)
 	}
-	if got := strings.Contains(text, "uncalibrated"); got != !runner.CalibratedBackend(blasinfo.Backend()) {
+	if got := strings.Contains(text, "uncalibrated"); got != !estimate.Calibrated(blasinfo.Backend()) {
 		t.Errorf("backend %q: uncalibrated marked = %v:\n%s", blasinfo.Backend(), got, text)
 	}
 	for backend, want := range map[string]bool{"gonum": true, "openblas 0.3.21 core=Haswell": false} {
@@ -151,8 +152,8 @@ func TestPlanPrintsEveryFigureWithoutRunning(t *testing.T) {
 	}
 	// More workers never lengthen the estimated wall time; one worker takes the cell-seconds.
 	costs := make([]float64, len(p.Cells))
-	for i, c := range p.Cells {
-		costs[i] = runner.EstimatedCost(c)
+	for i := range p.Cells {
+		costs[i] = runner.EstimatedCost(p, i)
 	}
 	one, two := progress.WallSeconds(costs, 1), progress.WallSeconds(costs, 2)
 	if math.Abs(one-floats.Sum(costs)) > 1e-6*one || !(two < one) || two < one/2-1e-6 {
@@ -170,12 +171,12 @@ func TestEstimatedCostOrdersThePaperCells(t *testing.T) {
 		t.Fatal(err)
 	}
 	worst := map[string]float64{}
-	for _, c := range p.Cells {
+	for i, c := range p.Cells {
 		key := c.Task + "/" + c.Method
 		if c.BiasTol > 0 {
 			key += "/adaptive-sigma=" + strconv.FormatFloat(float64(c.NoiseStd), 'g', -1, 64)
 		}
-		worst[key] = max(worst[key], runner.EstimatedCost(c))
+		worst[key] = max(worst[key], runner.EstimatedCost(p, i))
 	}
 	// Measured (reproduction/timings-*.csv, OpenBLAS): an SVR DP-GIBO cell about 100 s or
 	// more, the sigma = 1 adaptive cell of noise-misspec 46-64 s with the windowed design,
@@ -239,7 +240,7 @@ func TestPlanMatchesARunOnAnotherMachine(t *testing.T) {
 			if !ok {
 				continue
 			}
-			seconds, _ := runner.CellCost(p.Cells[ref.Cell], p.Stems[ref.Cell])
+			seconds, _ := runner.CellCost(p, ref.Cell, p.Stems[ref.Cell])
 			planned += seconds
 			measured += s
 		}
@@ -266,16 +267,16 @@ func TestCellCostPrefersMeasurements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, c := range p.Cells {
+	for i := range p.Cells {
 		want, ok := times[p.Stems[i]]
 		if !ok {
 			t.Fatalf("fig3f's cell %s has no committed timing", p.Stems[i])
 		}
-		if got, measured := runner.CellCost(c, p.Stems[i]); !measured || got != want {
+		if got, measured := runner.CellCost(p, i, p.Stems[i]); !measured || got != want {
 			t.Errorf("runner.CellCost(%s) = %v, %v; want the committed %v, true", p.Stems[i], got, measured, want)
 		}
-		if got, measured := runner.CellCost(c, p.Stems[i]+"-other"); measured || got != runner.EstimatedCost(c) {
-			t.Errorf("cellCost of an untimed stem = %v, %v; want the model's %v, false", got, measured, runner.EstimatedCost(c))
+		if got, measured := runner.CellCost(p, i, p.Stems[i]+"-other"); measured || got != runner.EstimatedCost(p, i) {
+			t.Errorf("cellCost of an untimed stem = %v, %v; want the model's %v, false", got, measured, runner.EstimatedCost(p, i))
 		}
 	}
 }

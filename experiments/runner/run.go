@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"dpgibo/experiments/estimate"
 	"dpgibo/figures/outputs"
 	"dpgibo/figures/plotting"
 	"dpgibo/internal/blasinfo"
@@ -199,7 +200,7 @@ func Run(ctx context.Context, o Options) error {
 		man.Ran = len(todo)
 		if o.MeasureSpeed && !o.Quiet && len(todo) > 0 {
 			var line string
-			if r.speed, line = measureSpeed(ctx, o, p); r.speed.overall > 0 {
+			if r.speed, line = measureSpeed(ctx, o, p); r.speed.Overall > 0 {
 				fmt.Fprintln(o.Stderr, line)
 			}
 		}
@@ -293,7 +294,7 @@ func planRun(ctx context.Context, o Options, figs []Figure) error {
 			return err
 		}
 	}
-	var sp speed
+	var sp estimate.Speed
 	if o.MeasureSpeed {
 		var line string
 		sp, line = measureSpeed(ctx, o, p)

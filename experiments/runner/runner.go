@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"dpgibo/experiments/estimate"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/cellstore"
 	"dpgibo/internal/pool"
@@ -83,7 +84,7 @@ type cellRunner struct {
 	methodWarnMu sync.Mutex
 	methodWarned map[string]bool
 	// speed scales the committed costs into this machine's time for the progress ETA.
-	speed speed
+	speed estimate.Speed
 	// cellBLAS lists the distinct backends of the merged cells (set by Merge).
 	cellBLAS []string
 	// afterCell, when set, is called after each cell is written (tests cancel midway with it).
@@ -152,7 +153,7 @@ func (r *cellRunner) Todo(p *runPlan) ([]int, error) {
 		case err == nil:
 			if backend := blasinfo.Backend(); rec.BLAS != backend && !r.AllowMixedBackend {
 				return nil, fmt.Errorf("cell %s was computed with BLAS backend %q, this build uses %q: resuming would mix the two in one result (they agree to rounding only); resume with the build that made the cells (%s), use another -out, or pass -allow-mixed-backend",
-					stem, rec.BLAS, backend, resumeCommand(rec.BLAS, r.Args))
+					stem, rec.BLAS, backend, runinfo.ResumeWithBackend(rec.BLAS, r.Args))
 			}
 			continue
 		case !cellstore.IsMissing(err):
@@ -214,32 +215,6 @@ func (r *cellRunner) found(p *runPlan, todo []int) int {
 	return owned - len(todo)
 }
 
-// resumeCommand says how to resume, with a build of BLAS backend made (as recorded in a
-// cell's done record), the run of args, by the routes README teaches: run_all.sh (which
-// builds with OpenBLAS when it is installed, and with DPGIBO_BLAS=go without it), or a
-// binary built with or without -tags openblas.
-func resumeCommand(made string, args []string) string {
-	rerun := runinfo.Rerun(args, "-resume")
-	if rerun == "" {
-		rerun = "the run with Options.Resume"
-	}
-	viaScript := os.Getenv(runinfo.RerunEnv) != ""
-	if !strings.HasPrefix(made, "openblas") {
-		if viaScript {
-			return "DPGIBO_BLAS=go " + rerun
-		}
-		return "go build -o .bin/experiments ./experiments, then " + rerun
-	}
-	core := ""
-	if _, c, ok := strings.Cut(made, " core="); ok && c != "" {
-		core = "OPENBLAS_CORETYPE=" + c + " "
-	}
-	if viaScript {
-		return core + rerun + " with OpenBLAS installed (apt-get install libopenblas-dev liblapacke-dev)"
-	}
-	return "CGO_ENABLED=1 go build -tags openblas -o .bin/experiments ./experiments, then " + core + rerun
-}
-
 // Execute runs the cells todo of p (from Todo). It returns the first error; cells finished
 // before it are kept.
 func (r *cellRunner) Execute(ctx context.Context, p *runPlan, todo []int) error {
@@ -250,7 +225,7 @@ func (r *cellRunner) Execute(ctx context.Context, p *runPlan, todo []int) error 
 	// output file.
 	costs := make([]float64, len(p.Cells))
 	for _, i := range todo {
-		costs[i], _ = cellCost(p.Cells[i], p.Stems[i])
+		costs[i], _ = estimate.Seconds(p.costCell(i))
 	}
 	sort.SliceStable(todo, func(a, b int) bool { return costs[todo[a]] > costs[todo[b]] })
 	workers := r.Workers
@@ -262,7 +237,7 @@ func (r *cellRunner) Execute(ctx context.Context, p *runPlan, todo []int) error 
 		// above stays the committed costs'.
 		scaled := make([]float64, len(costs))
 		for _, i := range todo {
-			scaled[i] = r.speed.scale(p.Cells[i].Task, costs[i])
+			scaled[i] = r.speed.Scale(p.Cells[i].Task, costs[i])
 		}
 		costs = scaled
 		todoCosts := make([]float64, len(todo))

@@ -255,3 +255,29 @@ func (u Unfinished) Describe() string {
 	}
 	return s
 }
+
+// ResumeWithBackend says how to resume, with a build of BLAS backend made (as recorded in a
+// cell's done record), the run of args, by the routes README teaches: run_all.sh (which
+// builds with OpenBLAS when it is installed, and with DPGIBO_BLAS=go without it), or a
+// binary built with or without -tags openblas.
+func ResumeWithBackend(made string, args []string) string {
+	rerun := Rerun(args, "-resume")
+	if rerun == "" {
+		rerun = "the run with Options.Resume"
+	}
+	viaScript := os.Getenv(RerunEnv) != ""
+	if !strings.HasPrefix(made, "openblas") {
+		if viaScript {
+			return "DPGIBO_BLAS=go " + rerun
+		}
+		return "go build -o .bin/experiments ./experiments, then " + rerun
+	}
+	core := ""
+	if _, c, ok := strings.Cut(made, " core="); ok && c != "" {
+		core = "OPENBLAS_CORETYPE=" + c + " "
+	}
+	if viaScript {
+		return core + rerun + " with OpenBLAS installed (apt-get install libopenblas-dev liblapacke-dev)"
+	}
+	return "CGO_ENABLED=1 go build -tags openblas -o .bin/experiments ./experiments, then " + core + rerun
+}
