@@ -60,6 +60,37 @@ var randhieGz []byte
 //go:embed tables/modechoice.csv
 var modeChoiceCSV string
 
+// irisCSV is Fisher's iris table (UCI, CC BY 4.0; see data/README.md), as Debian's
+// python3-sklearn 1.2.1+dfsg-1 ships it: a first line "150,4,setosa,versicolor,virginica",
+// then 150 rows of 4 features and the species (0 setosa, 1 versicolor, 2 virginica).
+//
+//go:embed tables/iris.csv
+var irisCSV string
+
+// macrodataCSV is the US macroeconomic table (public domain; see data/README.md), as
+// Debian's python3-statsmodels 0.13.5+dfsg-7 ships it: comma-separated, a first line of the
+// 14 column names in double quotes (macrodataLayout), then 203 rows, one quarter each,
+// 1959Q1 to 2009Q3.
+//
+//go:embed tables/macrodata.csv
+var macrodataCSV string
+
+// grunfeldCSV is Grunfeld's investment table (public domain; see data/README.md), as
+// Debian's python3-statsmodels 0.13.5+dfsg-7 ships it: comma-separated, a first line of the
+// five column names (grunfeldLayout), then 220 rows, 20 years (1935-1954) of each of 11
+// firms, the firm by name.
+//
+//go:embed tables/grunfeld.csv
+var grunfeldCSV string
+
+// engelCSV is Engel's food expenditure table (public domain; see data/README.md), as
+// Debian's python3-statsmodels 0.13.5+dfsg-7 ships it: comma-separated, a first line of the
+// two column names in double quotes (engelLayout), then 235 rows, one household each, of
+// its income and food expenditure.
+//
+//go:embed tables/engel.csv
+var engelCSV string
+
 // The data labels of the tables.
 const (
 	// BreastCancerLabel is the data label of the breast-cancer table.
@@ -74,11 +105,20 @@ const (
 	RANDHIELabel = "randhie"
 	// ModeChoiceLabel is the data label of the travel mode choice table.
 	ModeChoiceLabel = "modechoice"
+	// IrisLabel is the data label of Fisher's iris table.
+	IrisLabel = "iris"
+	// MacrodataLabel is the data label of the US macroeconomic table.
+	MacrodataLabel = "macrodata"
+	// GrunfeldLabel is the data label of Grunfeld's investment table.
+	GrunfeldLabel = "grunfeld"
+	// EngelLabel is the data label of Engel's food expenditure table.
+	EngelLabel = "engel"
 )
 
 // The layouts of statsmodels' files, each under a first line of the column names: anes96's
 // target, the vote, is a class in the last field; randhie's, the visits, a count in the
-// first.
+// first; grunfeld's, the investment, an amount in the first; engel's, the food
+// expenditure, an amount in the last.
 var (
 	anes96Layout = layout{
 		sep:     "\t",
@@ -109,6 +149,48 @@ var (
 		targetFirst: true,
 		target:      span{0, math.Inf(1), true},
 		spans:       randhieSpans,
+	}
+	// macrodataLayout reads the file's rows as they stand, realint last in the place of a
+	// target; Macrodata then builds each quarter's features and label.
+	macrodataLayout = layout{
+		sep:    ",",
+		names:  []string{"year", "quarter", "realgdp", "realcons", "realinv", "realgovt", "realdpi", "cpi", "m1", "tbilrate", "unemp", "pop", "infl", "realint"},
+		target: span{math.Inf(-1), math.Inf(1), false},
+		spans: []span{
+			{1959, 2009, true},                 // year
+			{1, 4, true},                       // quarter
+			{0, math.Inf(1), false},            // realgdp: real GDP, billions of chained 2005 dollars
+			{0, math.Inf(1), false},            // realcons: real personal consumption expenditures, same unit
+			{0, math.Inf(1), false},            // realinv: real gross private domestic investment, same unit
+			{0, math.Inf(1), false},            // realgovt: real federal expenditures and investment, same unit
+			{0, math.Inf(1), false},            // realdpi: real disposable personal income, same unit
+			{0, math.Inf(1), false},            // cpi: consumer price index, 1982-84 = 100
+			{0, math.Inf(1), false},            // m1: M1 money stock
+			{0, 100, false},                    // tbilrate: 3-month treasury bill rate, percent
+			{0, 100, false},                    // unemp: unemployment rate, percent
+			{0, math.Inf(1), false},            // pop: population, millions
+			{math.Inf(-1), math.Inf(1), false}, // infl: inflation rate, percent a year
+		},
+	}
+	// grunfeldLayout reads the file's rows once Grunfeld has replaced each firm's name by
+	// its index in grunfeldFirms.
+	grunfeldLayout = layout{
+		sep:         ",",
+		names:       []string{"invest", "value", "capital", "firm", "year"},
+		targetFirst: true,
+		target:      span{0, math.Inf(1), false},
+		spans: []span{
+			{0, math.Inf(1), false}, // value: market value, millions of 1947 dollars
+			{0, math.Inf(1), false}, // capital: stock of plant and equipment, millions of 1947 dollars
+			{0, 10, true},           // firm: index in grunfeldFirms
+			{1935, 1954, true},      // year
+		},
+	}
+	engelLayout = layout{
+		sep:    ",",
+		names:  []string{"income", "foodexp"},
+		target: span{0, math.Inf(1), false},
+		spans:  []span{{0, math.Inf(1), false}}, // income, Belgian francs a year
 	}
 )
 
@@ -231,6 +313,137 @@ var ModeChoiceFeatures = []string{"hinc", "psize", "ttme_air", "ttme_train", "tt
 	"invc_air", "invc_train", "invc_bus", "invc_car", "invt_air", "invt_train", "invt_bus", "invt_car",
 	"gc_air", "gc_train", "gc_bus", "gc_car"}
 
+// Iris returns Fisher's iris table: X, 150 rows of its 4 features (sepal length, sepal
+// width, petal length, petal width, in cm), and y, the species as 0 (setosa), 1
+// (versicolor) or 2 (virginica), in the file's order. It checks the table's shape and
+// every number.
+func Iris() (*mat.Dense, []float64, error) {
+	return parseTable(IrisLabel, irisCSV, layout{sep: ",", counts: true, classes: 3}, 150, 4)
+}
+
+// Macrodata returns the US macroeconomic table as 201 rows, one for each quarter t from
+// 1959Q2 to 2009Q2 (the second to the second-to-last of the file's 203 quarters, 1959Q1 to
+// 2009Q3). X holds 11 features of quarter t: the log growth log(v_t / v_(t-1)) from the
+// quarter before of realgdp, realcons, realinv, realgovt, realdpi, cpi and m1, then the
+// levels of tbilrate, unemp, infl and realint, in that order; y is 1 when the unemployment
+// rate of quarter t+1 is above that of quarter t, else 0. It checks the header, every
+// number (each in its documented range, the amounts whose log is taken positive) and that
+// the quarters follow each other from 1959Q1.
+func Macrodata() (*mat.Dense, []float64, error) {
+	const quarters = 203
+	rows, realint, err := parseTable(MacrodataLabel, macrodataCSV, macrodataLayout, quarters, 13)
+	if err != nil {
+		return nil, nil, err
+	}
+	const year, quarter, tbilrate, unemp, infl = 0, 1, 9, 10, 12
+	growth := []int{2, 3, 4, 5, 6, 7, 8} // realgdp, realcons, realinv, realgovt, realdpi, cpi, m1
+	for _, j := range growth {
+		if err := positive(MacrodataLabel, macrodataLayout, mat.Col(nil, j, rows), j); err != nil {
+			return nil, nil, err
+		}
+	}
+	for i := range quarters {
+		row := rows.RawRowView(i)
+		if row[year] != float64(1959+i/4) || row[quarter] != float64(i%4+1) {
+			return nil, nil, fmt.Errorf("data: %s table, %s: quarter %vQ%v, want %dQ%d (the quarters in order from 1959Q1)", MacrodataLabel, macrodataLayout.row(i), row[year], row[quarter], 1959+i/4, i%4+1)
+		}
+	}
+	x := mat.NewDense(quarters-2, len(growth)+4, nil)
+	y := make([]float64, quarters-2)
+	for t := 1; t < quarters-1; t++ {
+		prev, now := rows.RawRowView(t-1), rows.RawRowView(t)
+		out := x.RawRowView(t - 1)
+		for k, j := range growth {
+			out[k] = math.Log(now[j] / prev[j])
+		}
+		out[7], out[8], out[9], out[10] = now[tbilrate], now[unemp], now[infl], realint[t]
+		if rows.At(t+1, unemp) > now[unemp] {
+			y[t-1] = 1
+		}
+	}
+	return x, y, nil
+}
+
+// grunfeldFirms are the firms of the grunfeld table in the file's order; Grunfeld's firm
+// column is an index into it.
+var grunfeldFirms = []string{"General Motors", "US Steel", "General Electric", "Chrysler", "Atlantic Refining",
+	"IBM", "Union Oil", "Westinghouse", "Goodyear", "Diamond Match", "American Steel"}
+
+// Grunfeld returns Grunfeld's investment table: X, 220 rows (one firm-year each) of four
+// columns, the firm's market value and stock of plant and equipment (millions of 1947
+// dollars), the firm as an index 0-10 (General Motors, US Steel, General Electric,
+// Chrysler, Atlantic Refining, IBM, Union Oil, Westinghouse, Goodyear, Diamond Match,
+// American Steel) and the year, and y, the firm's gross investment (millions of 1947
+// dollars), in the file's order. It checks the header, the firm names, every number
+// (investment, value and capital positive) and that the rows are the 20 years 1935-1954 of
+// each firm in turn, in the order above.
+func Grunfeld() (*mat.Dense, []float64, error) {
+	const firms, years = 11, 20
+	// firmField is the firm's field in a line of the file; value, capital, firm and year
+	// are columns 0-3 of X.
+	const firmField, value, capital, firm, year = 3, 0, 1, 2, 3
+	lines := strings.Split(strings.TrimSpace(grunfeldCSV), "\n")
+	for i := 1; i < len(lines); i++ {
+		fields := strings.Split(strings.TrimSpace(lines[i]), grunfeldLayout.sep)
+		if len(fields) != len(grunfeldLayout.names) {
+			continue // parseTable reports the count
+		}
+		k := slices.Index(grunfeldFirms, fields[firmField])
+		if k < 0 {
+			return nil, nil, fmt.Errorf("data: %s table, %s: unknown firm %q", GrunfeldLabel, grunfeldLayout.field(i-1, firmField), fields[firmField])
+		}
+		fields[firmField] = strconv.Itoa(k)
+		lines[i] = strings.Join(fields, grunfeldLayout.sep)
+	}
+	x, y, err := parseTable(GrunfeldLabel, strings.Join(lines, "\n"), grunfeldLayout, firms*years, 4)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, err := range []error{
+		positive(GrunfeldLabel, grunfeldLayout, y, 0),
+		positive(GrunfeldLabel, grunfeldLayout, mat.Col(nil, value, x), value+1),
+		positive(GrunfeldLabel, grunfeldLayout, mat.Col(nil, capital, x), capital+1),
+	} {
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	for i := range firms * years {
+		if f, yr := x.At(i, firm), x.At(i, year); f != float64(i/years) || yr != float64(1935+i%years) {
+			return nil, nil, fmt.Errorf("data: %s table, %s: %s in %v, want %s in %d (the 20 years of each firm in turn)", GrunfeldLabel, grunfeldLayout.row(i), grunfeldFirms[int(f)], yr, grunfeldFirms[i/years], 1935+i%years)
+		}
+	}
+	return x, y, nil
+}
+
+// Engel returns Engel's food expenditure table: X, 235 rows (one household each) of one
+// column, the household's income, and y, its food expenditure (both Belgian francs a
+// year), in the file's order. It checks the header and every number, both positive.
+func Engel() (*mat.Dense, []float64, error) {
+	x, y, err := parseTable(EngelLabel, engelCSV, engelLayout, 235, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := positive(EngelLabel, engelLayout, mat.Col(nil, 0, x), 0); err != nil {
+		return nil, nil, err
+	}
+	if err := positive(EngelLabel, engelLayout, y, 1); err != nil {
+		return nil, nil, err
+	}
+	return x, y, nil
+}
+
+// positive returns an error naming the first value of col, field f (0-based) of every row of
+// a table laid out as l, that is not positive: a value whose log a task takes.
+func positive(label string, l layout, col []float64, f int) error {
+	for i, v := range col {
+		if !(v > 0) {
+			return fmt.Errorf("data: %s table, %s: %v, want a positive number", label, l.field(i, f), v)
+		}
+	}
+	return nil
+}
+
 // anes96Spans are the ranges of anes96's features, from the codes statsmodels' description
 // of the table lists.
 var anes96Spans = []span{
@@ -292,11 +505,11 @@ func (s span) check(v float64) error {
 
 // layout is how a table's text is laid out.
 type layout struct {
-	// sep separates the fields of a line: "," or "\t".
+	// sep separates the fields of a line: ",", ";" or "\t".
 	sep string
 	// counts: a first line whose first two fields are the rows and the features (sklearn's
-	// files). names: a first line of these column names, each bare or in single quotes
-	// (statsmodels' files). Neither: no header.
+	// files). names: a first line of these column names, each bare or in single or double
+	// quotes (statsmodels' files). Neither: no header.
 	counts bool
 	names  []string
 	// targetFirst: the target is a line's first field, else its last; the other fields are
@@ -344,7 +557,7 @@ func parseTable(label, text string, l layout, rows, features int) (*mat.Dense, [
 	case l.names != nil:
 		head := strings.Split(strings.TrimSpace(lines[0]), l.sep)
 		for j := range head {
-			if h := head[j]; len(h) >= 2 && h[0] == '\'' && h[len(h)-1] == '\'' {
+			if h := head[j]; len(h) >= 2 && (h[0] == '\'' || h[0] == '"') && h[len(h)-1] == h[0] {
 				head[j] = h[1 : len(h)-1]
 			}
 		}

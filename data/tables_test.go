@@ -251,3 +251,146 @@ func TestModeChoiceTable(t *testing.T) {
 		}
 	}
 }
+
+// The shipped iris table is the file Debian's python3-sklearn 1.2.1+dfsg-1 ships, byte for
+// byte, and reads as 150 rows of 4 features, 50 of each species; its first and last rows
+// are those of the file.
+func TestIrisTable(t *testing.T) {
+	sum := sha256.Sum256([]byte(irisCSV))
+	if got := hex.EncodeToString(sum[:]); got != "f13ffa8fdd56fd8e6c8d16d4081a3fbd3114bcd0aae4256c43205169cd9d1449" {
+		t.Errorf("tables/iris.csv has SHA-256 %s, not the file data/README.md names", got)
+	}
+	x, y, err := Iris()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, c := x.Dims()
+	counts := make([]int, 3)
+	for _, v := range y {
+		counts[int(v)]++
+	}
+	if r != 150 || c != 4 || !slices.Equal(counts, []int{50, 50, 50}) {
+		t.Errorf("%d x %d, species %v; want 150 x 4 and [50 50 50]", r, c, counts)
+	}
+	checkRow(t, "iris", x, y, 0, []float64{5.1, 3.5, 1.4, 0.2}, 0)
+	checkRow(t, "iris", x, y, 149, []float64{5.9, 3.0, 5.1, 1.8}, 2)
+}
+
+// The shipped macrodata table is the file Debian's python3-statsmodels 0.13.5+dfsg-7
+// ships, byte for byte, and reads as 201 quarters of 11 features, the unemployment rate
+// rising in the next quarter in 68 of them; the first and last rows are built from the
+// file's first three and last three lines.
+func TestMacrodataTable(t *testing.T) {
+	sum := sha256.Sum256([]byte(macrodataCSV))
+	if got := hex.EncodeToString(sum[:]); got != "d93c0d3a7a77ef83c3af14e46032bb1d02ae3a512b22ab94159a8ca226fcf708" {
+		t.Errorf("tables/macrodata.csv has SHA-256 %s, not the file data/README.md names", got)
+	}
+	x, y, err := Macrodata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, c := x.Dims()
+	rises := 0.0
+	for _, v := range y {
+		rises += v
+	}
+	if r != 201 || c != 11 || rises != 68 {
+		t.Errorf("%d x %d, %v rises; want 201 x 11 and 68", r, c, rises)
+	}
+	// g is the log growth from a to b, divided in float64 arithmetic as Macrodata does (a
+	// quotient of constants would be exact).
+	g := func(b, a float64) float64 { return math.Log(b / a) }
+	// 1959Q1: 2710.349,1707.4,286.898,470.045,1886.9,28.980,139.7 (realgdp ... m1)
+	// 1959Q2: 2778.801,1733.7,310.859,481.301,1919.7,29.150,141.7, tbilrate 3.08, unemp 5.1,
+	// infl 2.34, realint 0.74; 1959Q3: unemp 5.3, a rise.
+	first := []float64{g(2778.801, 2710.349), g(1733.7, 1707.4), g(310.859, 286.898),
+		g(481.301, 470.045), g(1919.7, 1886.9), g(29.150, 28.980), g(141.7, 139.7),
+		3.08, 5.1, 2.34, 0.74}
+	checkRow(t, "macrodata", x, y, 0, first, 1)
+	// 2009Q1: 12925.410,9209.2,1558.494,996.287,9926.4,212.671,1592.8; 2009Q2:
+	// 12901.504,9189.0,1456.678,1023.528,10077.5,214.469,1653.6, 0.18, 9.2, 3.37, -3.19;
+	// 2009Q3: unemp 9.6, a rise.
+	last := []float64{g(12901.504, 12925.410), g(9189.0, 9209.2), g(1456.678, 1558.494),
+		g(1023.528, 996.287), g(10077.5, 9926.4), g(214.469, 212.671), g(1653.6, 1592.8),
+		0.18, 9.2, 3.37, -3.19}
+	checkRow(t, "macrodata", x, y, 200, last, 1)
+	for _, tc := range []struct{ from, to, want string }{
+		{"1959,2,2778.801", "1959,3,2778.801", "quarter 1959Q3, want 1959Q2"},
+		{"1959,2,2778.801", "1959,2,0", "field 3 (realgdp): 0, want a positive number"},
+		{"1959,2,2778.801,1733.7", "1959,2,2778.801,x", `field 4 (realcons): strconv.ParseFloat: parsing "x"`},
+		{`"year","quarter"`, `"year","qtr"`, "header"},
+	} {
+		saved := macrodataCSV
+		macrodataCSV = strings.Replace(saved, tc.from, tc.to, 1)
+		_, _, err := Macrodata()
+		macrodataCSV = saved
+		if err == nil || !strings.Contains(err.Error(), "macrodata table") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q -> %q: error %v, want one saying %q", tc.from, tc.to, err, tc.want)
+		}
+	}
+}
+
+// The shipped grunfeld table is the file Debian's python3-statsmodels 0.13.5+dfsg-7 ships,
+// byte for byte, and reads as 220 firm-years of value, capital, firm and year, 20 years of
+// each of 11 firms; its first and last rows are those of the file.
+func TestGrunfeldTable(t *testing.T) {
+	sum := sha256.Sum256([]byte(grunfeldCSV))
+	if got := hex.EncodeToString(sum[:]); got != "6f6ca138e645eeee6ff3e54fe5b9b498f7ddb5c484237d2a8489c524b3c94098" {
+		t.Errorf("tables/grunfeld.csv has SHA-256 %s, not the file data/README.md names", got)
+	}
+	x, y, err := Grunfeld()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, c := x.Dims()
+	perFirm := make([]int, 11)
+	for i := range r {
+		perFirm[int(x.At(i, 2))]++
+	}
+	if r != 220 || c != 4 || slices.Min(perFirm) != 20 || slices.Max(perFirm) != 20 {
+		t.Errorf("%d x %d, rows per firm %v; want 220 x 4 and 20 each", r, c, perFirm)
+	}
+	checkRow(t, "grunfeld", x, y, 0, []float64{3078.5, 2.8, 0, 1935}, 317.6)       // 317.6,3078.5,2.8,General Motors,1935
+	checkRow(t, "grunfeld", x, y, 219, []float64{47.165, 83.788, 10, 1954}, 6.281) // 6.281,47.165,83.788,American Steel,1954
+	for _, tc := range []struct{ from, to, want string }{
+		{"2.8,General Motors,1935", "2.8,General Motor,1935", `row 1 (line 2), field 4 (firm): unknown firm "General Motor"`},
+		{"2.8,General Motors,1935", "2.8,General Motors,1936", "General Motors in 1936, want General Motors in 1935"},
+		{"317.6,3078.5", "-317.6,3078.5", "row 1 (line 2), field 1 (invest): -317.6, want a number in [0, +Inf]"},
+		{"317.6,3078.5,2.8", "317.6,3078.5,0", "row 1 (line 2), field 3 (capital): 0, want a positive number"},
+		{"317.6,3078.5,2.8,General Motors", "317.6,3078.5,General Motors", "row 1 (line 2): 4 fields, want 5"},
+	} {
+		saved := grunfeldCSV
+		grunfeldCSV = strings.Replace(saved, tc.from, tc.to, 1)
+		_, _, err := Grunfeld()
+		grunfeldCSV = saved
+		if err == nil || !strings.Contains(err.Error(), "grunfeld table") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q -> %q: error %v, want one saying %q", tc.from, tc.to, err, tc.want)
+		}
+	}
+}
+
+// The shipped engel table is the file Debian's python3-statsmodels 0.13.5+dfsg-7 ships,
+// byte for byte, and reads as 235 households' income and food expenditure; its first and
+// last rows are those of the file.
+func TestEngelTable(t *testing.T) {
+	sum := sha256.Sum256([]byte(engelCSV))
+	if got := hex.EncodeToString(sum[:]); got != "796c3da0406291dd324c51901b51386be12b5f52e330afaf69584f57c06ad45c" {
+		t.Errorf("tables/engel.csv has SHA-256 %s, not the file data/README.md names", got)
+	}
+	x, y, err := Engel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := x.Dims(); r != 235 || c != 1 {
+		t.Errorf("%d x %d, want 235 x 1", r, c)
+	}
+	checkRow(t, "engel", x, y, 0, []float64{420.157650843928}, 255.839424594576)
+	checkRow(t, "engel", x, y, 234, []float64{1057.67671146451}, 750.320163419201)
+	saved := engelCSV
+	engelCSV = strings.Replace(saved, "420.157650843928", "0", 1)
+	_, _, err = Engel()
+	engelCSV = saved
+	if want := "row 1 (line 2), field 1 (income): 0, want a positive number"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a zero income: error %v, want one saying %q", err, want)
+	}
+}

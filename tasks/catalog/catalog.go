@@ -40,8 +40,9 @@ type Spec struct {
 	// Data selects a data set by its label where a task has several: "" is the task's
 	// default; svr also takes "ctslice-sample" (the embedded real sample, split by
 	// patient) and "ctslice-synthetic" (the stand-in even when the full file is present);
-	// logreg takes "breast-cancer" (its default), "wine", "digits", "anes96" and
-	// "modechoice" (logreg.Tables); ridge takes "randhie" (ridge.Tables; "" is its synthetic problem).
+	// logreg takes "breast-cancer" (its default), "wine", "digits", "anes96",
+	// "modechoice", "iris", "macrodata" and "synthetic" (logreg.Tables); ridge takes
+	// "randhie", "grunfeld" and "engel" (ridge.Tables; "" is its synthetic problem).
 	Data string
 	// Precision is svr's precision of the prediction's cross products
 	// (svr.Config.PredictPrecision: "float64" or "float32"; "" : svr's default). Other
@@ -104,11 +105,15 @@ func buildRidge(s Spec) (tasks.Task, error) {
 			return nil, &tasks.LimitError{Task: ridge.Name, D: s.D, MaxD: maxD, Reason: "the closed-form fit solves a dense system of d*GroupSize unknowns per evaluation"}
 		}
 	case slices.Contains(ridge.Tables(), s.Data):
-		reason := fmt.Sprintf("on the %s table d is %d, one penalty per feature", s.Data, ridge.RANDHIEFeatures)
+		table, err := ridge.Table(s.Data)
+		if err != nil {
+			return nil, err
+		}
+		reason := fmt.Sprintf("on the %s table d is %d, %s", s.Data, table.D, table.Groups)
 		switch {
-		case s.D > ridge.RANDHIEFeatures:
-			return nil, &tasks.LimitError{Task: ridge.Name, D: s.D, MaxD: ridge.RANDHIEFeatures, Reason: reason}
-		case s.D != 0 && s.D < ridge.RANDHIEFeatures:
+		case s.D > table.D:
+			return nil, &tasks.LimitError{Task: ridge.Name, D: s.D, MaxD: table.D, Reason: reason}
+		case s.D != 0 && s.D < table.D:
 			return nil, fmt.Errorf("d = %d is not supported: %s", s.D, reason)
 		}
 	default:
@@ -134,13 +139,16 @@ func buildLogReg(s Spec) (tasks.Task, error) {
 		return nil, err
 	}
 	reason := fmt.Sprintf("on the %s table d is %d, %s (%d features)", table.Label, table.D, table.Groups, table.Features)
+	if table.MinD < table.MaxD {
+		reason = fmt.Sprintf("on the %s data d is at most %d, %s", table.Label, table.MaxD, table.Groups)
+	}
 	switch {
-	case s.D > table.D:
-		return nil, &tasks.LimitError{Task: logreg.Name, D: s.D, MaxD: table.D, Reason: reason}
-	case s.D != 0 && s.D < table.D:
+	case s.D > table.MaxD:
+		return nil, &tasks.LimitError{Task: logreg.Name, D: s.D, MaxD: table.MaxD, Reason: reason}
+	case s.D != 0 && s.D < table.MinD:
 		return nil, fmt.Errorf("d = %d is not supported: %s", s.D, reason)
 	}
-	return logreg.New(logreg.Config{Table: s.Data, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
+	return logreg.New(logreg.Config{Table: s.Data, D: s.D, Seed: s.Seed, NTrain: s.NTrain, NVal: s.NVal})
 }
 
 func buildGroupLasso(s Spec) (tasks.Task, error) {

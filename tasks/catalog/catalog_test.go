@@ -119,7 +119,12 @@ func TestDataSelection(t *testing.T) {
 		{Spec{Name: "logreg", Seed: 1, Data: "breast-cancer"}, "breast-cancer"},
 		{Spec{Name: "logreg", Seed: 1, Data: "wine"}, "wine"},
 		{Spec{Name: "logreg", Seed: 1, Data: "digits", NTrain: 100, NVal: 100}, "digits"},
-		{Spec{Name: "logreg", Seed: 1, Data: "iris"}, ""},
+		{Spec{Name: "logreg", Seed: 1, Data: "titanic"}, ""},
+		{Spec{Name: "logreg", Seed: 1, Data: "iris"}, "iris"},
+		{Spec{Name: "logreg", Seed: 1, Data: "macrodata"}, "macrodata"},
+		{Spec{Name: "logreg", Seed: 1, Data: "synthetic"}, "synthetic"},
+		{Spec{Name: "ridge", Seed: 1, Data: "grunfeld"}, "grunfeld"},
+		{Spec{Name: "ridge", Seed: 1, Data: "engel"}, "engel"},
 		{Spec{Name: "logreg", Seed: 1, Data: "anes96"}, "anes96"},
 		{Spec{Name: "logreg", Seed: 1, Data: "randhie"}, ""},
 		{Spec{Name: "ridge", Seed: 1}, "synthetic"},
@@ -197,7 +202,7 @@ func TestLogRegDimensionPerTable(t *testing.T) {
 	for _, tc := range []struct {
 		data string
 		d    int
-	}{{"", 30}, {"breast-cancer", 30}, {"wine", 13}, {"digits", 16}, {"anes96", 9}, {"modechoice", 6}} {
+	}{{"", 30}, {"breast-cancer", 30}, {"wine", 13}, {"digits", 16}, {"anes96", 9}, {"modechoice", 6}, {"iris", 4}, {"macrodata", 11}} {
 		if got := info.MaxD(Spec{Name: "logreg", Data: tc.data}); got != tc.d || info.MinD > got {
 			t.Errorf("data %q: MaxD %d, MinD %d, want MaxD %d", tc.data, got, info.MinD, tc.d)
 		}
@@ -213,11 +218,13 @@ func TestLogRegDimensionPerTable(t *testing.T) {
 			t.Errorf("data %q at d = %d: %v", tc.data, tc.d, err)
 		}
 	}
-	if info.MinD != 6 || info.TitleFor("wine") != "Logistic regression on wine" || info.TitleFor("anes96") != "Logistic regression on ANES 1996" {
-		t.Errorf("MinD %d, titles %q, %q", info.MinD, info.TitleFor("wine"), info.TitleFor("anes96"))
+	// MinD is the synthetic problem's 1, the smallest d of any of logreg's data.
+	if info.MinD != 1 || info.TitleFor("wine") != "Logistic regression on wine" || info.TitleFor("anes96") != "Logistic regression on ANES 1996" ||
+		info.TitleFor("iris") != "Logistic regression on iris" || info.TitleFor("macrodata") != "Logistic regression on US macroeconomic data" {
+		t.Errorf("MinD %d, titles %q, %q, %q, %q", info.MinD, info.TitleFor("wine"), info.TitleFor("anes96"), info.TitleFor("iris"), info.TitleFor("macrodata"))
 	}
-	_, err := New(Spec{Name: "logreg", Data: "iris"})
-	for _, label := range []string{"iris", "breast-cancer", "wine", "digits", "anes96", "modechoice"} {
+	_, err := New(Spec{Name: "logreg", Data: "titanic"})
+	for _, label := range []string{"titanic", "breast-cancer", "wine", "digits", "anes96", "modechoice", "iris", "macrodata", "synthetic"} {
 		if err == nil || !strings.Contains(err.Error(), `"`+label+`"`) {
 			t.Errorf("unknown data: error %v does not name %q", err, label)
 		}
@@ -272,5 +279,81 @@ func TestRidgeOnRANDHIE(t *testing.T) {
 	small, _ := EvalSeconds(Spec{Name: "ridge", Data: "randhie", NVal: 100})
 	if !(def > 17e-6 && def < 19e-6) || !(small < def) {
 		t.Errorf("cost on randhie %g s at the defaults, %g s at 100 users", def, small)
+	}
+}
+
+// logreg's synthetic problem takes any d from 1 to 100 (default 10): MaxD is 100, a larger
+// d is a LimitError, every d in range builds with that many penalties, and the cost grows
+// with d.
+func TestLogRegSynthetic(t *testing.T) {
+	info, _ := Lookup("logreg")
+	if got := info.MaxD(Spec{Name: "logreg", Data: "synthetic"}); got != 100 {
+		t.Errorf("MaxD %d on the synthetic problem, want 100", got)
+	}
+	_, err := New(Spec{Name: "logreg", Data: "synthetic", D: 101})
+	var le *tasks.LimitError
+	if !errors.As(err, &le) || le.MaxD != 100 || le.D != 101 || !strings.Contains(err.Error(), "at most 100") {
+		t.Errorf("d = 101: %v, want a tasks.LimitError with MaxD 100", err)
+	}
+	if _, err := New(Spec{Name: "logreg", Data: "synthetic", D: -1}); err == nil {
+		t.Error("d = -1 accepted")
+	}
+	for _, tc := range []struct{ d, want int }{{0, 10}, {1, 1}, {37, 37}, {100, 100}} {
+		task, err := New(Spec{Name: "logreg", Data: "synthetic", D: tc.d, Seed: 1, NTrain: 30, NVal: 20})
+		if err != nil {
+			t.Fatalf("d = %d: %v", tc.d, err)
+		}
+		if task.Dim() != tc.want || task.Users() != 20 || task.DataLabel() != "synthetic" {
+			t.Errorf("d = %d: Dim %d, users %d, label %q", tc.d, task.Dim(), task.Users(), task.DataLabel())
+		}
+	}
+	small, _ := EvalSeconds(Spec{Name: "logreg", Data: "synthetic", D: 5})
+	def, _ := EvalSeconds(Spec{Name: "logreg", Data: "synthetic"})
+	ten, _ := EvalSeconds(Spec{Name: "logreg", Data: "synthetic", D: 10})
+	large, _ := EvalSeconds(Spec{Name: "logreg", Data: "synthetic", D: 100})
+	if !(small < def && def == ten && def < large) {
+		t.Errorf("cost at d = 5, default, 10, 100: %g, %g, %g, %g s", small, def, ten, large)
+	}
+}
+
+// ridge on grunfeld and engel: d is the table's (4 and 6), a larger d is a LimitError and a
+// smaller one an error; the titles name the tables, and the cost follows the table's
+// features and users.
+func TestRidgeOnNewTables(t *testing.T) {
+	info, _ := Lookup("ridge")
+	for _, tc := range []struct {
+		data, title string
+		d           int
+	}{
+		{"grunfeld", "Ridge regression on Grunfeld investment", 4},
+		{"engel", "Ridge regression on Engel food expenditure", 6},
+	} {
+		if got := info.MaxD(Spec{Name: "ridge", Data: tc.data}); got != tc.d || info.TitleFor(tc.data) != tc.title {
+			t.Errorf("%s: MaxD %d, title %q", tc.data, got, info.TitleFor(tc.data))
+		}
+		_, err := New(Spec{Name: "ridge", Data: tc.data, D: tc.d + 1})
+		var le *tasks.LimitError
+		if !errors.As(err, &le) || le.MaxD != tc.d || le.D != tc.d+1 {
+			t.Errorf("%s at d = %d: %v, want a tasks.LimitError with MaxD %d", tc.data, tc.d+1, err, tc.d)
+		}
+		if _, err := New(Spec{Name: "ridge", Data: tc.data, D: tc.d - 1}); err == nil || !strings.Contains(err.Error(), "not supported") {
+			t.Errorf("%s at d = %d: %v", tc.data, tc.d-1, err)
+		}
+		task, err := New(Spec{Name: "ridge", Data: tc.data, D: tc.d, Seed: 1})
+		if err != nil || task.Dim() != tc.d {
+			t.Errorf("%s at d = %d: %v", tc.data, tc.d, err)
+		}
+	}
+	randhie, _ := EvalSeconds(Spec{Name: "ridge", Data: "randhie"})
+	grunfeld, _ := EvalSeconds(Spec{Name: "ridge", Data: "grunfeld"})
+	engel, _ := EvalSeconds(Spec{Name: "ridge", Data: "engel"})
+	if !(engel < grunfeld && grunfeld < randhie) || grunfeld != evalRidgeTableFixed+evalRidgeTableUser*110*14 {
+		t.Errorf("cost on randhie %g s, grunfeld %g s, engel %g s", randhie, grunfeld, engel)
+	}
+	_, err := New(Spec{Name: "ridge", Data: "iris"})
+	for _, label := range []string{"iris", "randhie", "grunfeld", "engel"} {
+		if err == nil || !strings.Contains(err.Error(), `"`+label+`"`) {
+			t.Errorf("unknown data: error %v does not name %q", err, label)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package catalog
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"dpgibo/tasks/bowl"
@@ -88,16 +87,18 @@ func toyEvalSeconds(s Spec) float64 {
 // uniform thetas of the box, seed 1) on this project's development machine, a 2-core AMD
 // EPYC (family 25, model 17), in the OpenBLAS build with one thread: 7.8, 17.8 and 59.7
 // microseconds at NVal = 500, 2000 (the default) and 8000, NTrain = 1000 (pure Go: 6.7,
-// 15.6 and 51.9); the constants are the line through 500 and 8000.
+// 15.6 and 51.9); the constants are the line through 500 and 8000. The other tables
+// (grunfeld, 14 features; engel, 6) take the same formula with their own features and
+// default NVal, not measured.
 const (
 	evalRidgeTableFixed = 4.3e-6
 	evalRidgeTableUser  = 7.7e-10 // per validation user and feature
 )
 
 func ridgeEvalSeconds(s Spec) float64 {
-	if slices.Contains(ridge.Tables(), s.Data) {
-		nv := float64(orDefault(s.NVal, ridge.RANDHIENVal))
-		return evalRidgeTableFixed + evalRidgeTableUser*nv*ridge.RANDHIEFeatures
+	if table, err := ridge.Table(s.Data); err == nil {
+		nv := float64(orDefault(s.NVal, table.NVal))
+		return evalRidgeTableFixed + evalRidgeTableUser*nv*float64(table.Features)
 	}
 	p := float64(orDefault(s.D, ridge.DefaultD) * ridge.DefaultGroupSize)
 	nv := float64(orDefault(s.NVal, ridge.DefaultNVal))
@@ -113,13 +114,18 @@ func ridgeEvalSeconds(s Spec) float64 {
 // of the formula; on anes96 (p = 10, 472 training rows, 472 validation users) 0.59 ms,
 // against 0.76 ms of the formula (go test -bench -cpu 1, Losses at 64 uniform thetas of
 // the box, seed 1, on a 2-core AMD EPYC, family 25, model 17; the same in the pure-Go and
-// the OpenBLAS build, where breast-cancer and wine measured 2.0 and 0.25 ms).
+// the OpenBLAS build, where breast-cancer and wine measured 2.0 and 0.25 ms). On the
+// synthetic problem the features are Spec.D (default 10).
 func logregEvalSeconds(s Spec) float64 {
 	table, err := logreg.Table(s.Data)
 	if err != nil {
 		table, _ = logreg.Table("")
 	}
-	p := float64(table.Features + 1)
+	features := table.Features
+	if table.MinD < table.MaxD {
+		features = orDefault(s.D, table.D)
+	}
+	p := float64(features + 1)
 	nt := float64(orDefault(s.NTrain, table.NTrain))
 	nv := float64(orDefault(s.NVal, table.NVal))
 	return 2e-9*8*nt*p*p + 1e-9*nv*p

@@ -3,7 +3,6 @@ package catalog
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 
 	"dpgibo/data"
 	"dpgibo/tasks/gpreg"
@@ -98,52 +97,59 @@ var toyInfo = Info{
 	MaxD:  func(Spec) int { return toy.Dim },
 }
 
-// ridgeInfo: on the synthetic problem d is at most 1000; on randhie (Spec.Data) it is 9,
-// one penalty per feature, and catalog.New rejects any other d.
+// ridgeInfo: on the synthetic problem d is at most 1000; on a table (Spec.Data) it is the
+// table's, 9 on randhie, 4 on grunfeld, 6 on engel, and catalog.New rejects any other d.
 var ridgeInfo = Info{
 	Title: "Group ridge regression", LossLabel: "validation MSE (clipped)", MinD: 1,
-	DataTitles: map[string]string{data.RANDHIELabel: "Ridge regression on RAND HIE"},
-	Coord:      func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
-	MaxD:       ridgeMaxD,
+	DataTitles: map[string]string{
+		data.RANDHIELabel:  "Ridge regression on RAND HIE",
+		data.GrunfeldLabel: "Ridge regression on Grunfeld investment",
+		data.EngelLabel:    "Ridge regression on Engel food expenditure",
+	},
+	Coord: func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
+	MaxD:  ridgeMaxD,
 }
 
 // ridgeMaxD is 1000 on the synthetic problem, the table's d on a table, 0 for data ridge
 // does not know.
 func ridgeMaxD(s Spec) int {
-	switch {
-	case s.Data == "":
+	if s.Data == "" {
 		return 1000
-	case slices.Contains(ridge.Tables(), s.Data):
-		return ridge.RANDHIEFeatures
+	}
+	if table, err := ridge.Table(s.Data); err == nil {
+		return table.D
 	}
 	return 0
 }
 
 // logregInfo: d is fixed by the table (Spec.Data): 30 on breast-cancer, 13 on wine, 16 on
-// digits, 9 on anes96, 6 on modechoice. MinD cannot depend on the table, so it is the smallest of them, and
-// catalog.New rejects any d but the table's.
+// digits, 9 on anes96, 6 on modechoice, 4 on iris, 11 on macrodata; on the synthetic
+// problem it is the caller's, 1 to 100. MinD cannot depend on the data, so it is the
+// smallest of them (1), and catalog.New rejects any d but the table's.
 var logregInfo = Info{
 	Title: "Logistic regression", TitleShowsData: true, LossLabel: "validation log loss (clamped)", MinD: logregMinD(),
-	DataTitles: map[string]string{data.ANES96Label: "Logistic regression on ANES 1996", data.ModeChoiceLabel: "Logistic regression on travel mode choice"},
-	Coord:      func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
-	MaxD:       logregMaxD,
+	DataTitles: map[string]string{data.ANES96Label: "Logistic regression on ANES 1996", data.ModeChoiceLabel: "Logistic regression on travel mode choice",
+		data.MacrodataLabel: "Logistic regression on US macroeconomic data"},
+	Coord: func(d, j int) string { return fmt.Sprintf("log lambda%d", j+1) },
+	MaxD:  logregMaxD,
 }
 
-// logregMaxD is the d of the table spec.Data names, 0 for a table logreg does not know.
+// logregMaxD is the largest d on the data spec.Data names (a table's own d), 0 for data
+// logreg does not know.
 func logregMaxD(s Spec) int {
 	table, err := logreg.Table(s.Data)
 	if err != nil {
 		return 0
 	}
-	return table.D
+	return table.MaxD
 }
 
-// logregMinD is the smallest d of logreg's tables.
+// logregMinD is the smallest d logreg takes on any of its data.
 func logregMinD() int {
 	minD := 0
 	for _, label := range logreg.Tables() {
-		if table, err := logreg.Table(label); err == nil && (minD == 0 || table.D < minD) {
-			minD = table.D
+		if table, err := logreg.Table(label); err == nil && (minD == 0 || table.MinD < minD) {
+			minD = table.MinD
 		}
 	}
 	return minD

@@ -1,6 +1,7 @@
 // Package logreg is a tuning task on real data that is not one of the paper's: L2-penalised
-// logistic regression on one of four public tables of package data, with the features'
-// penalties in groups, lambda_g = e^theta_g for every feature of group g:
+// logistic regression on one of seven public tables of package data or on a synthetic
+// problem, with the features' penalties in groups, lambda_g = e^theta_g for every feature of
+// group g:
 //
 //   - breast-cancer (the default): the Breast Cancer Wisconsin (Diagnostic) table, benign
 //     against malignant, one penalty per feature (d = 30);
@@ -14,9 +15,25 @@
 //   - modechoice: Greene and Hensher's travel mode choice table, one row per traveller,
 //     label 1 for a traveller who flew and 0 for a ground mode, one penalty per attribute
 //     (income, party size, and the terminal times, in-vehicle costs, in-vehicle times and
-//     generalised costs of the modes: d = 6).
+//     generalised costs of the modes: d = 6);
+//   - iris: Fisher's iris table, label 1 for versicolor and 0 for setosa and virginica, one
+//     penalty per feature (d = 4);
+//   - macrodata: the US macroeconomic table, one row per quarter t from 1959Q2 to 2009Q2,
+//     label 1 when the unemployment rate of quarter t+1 is above that of quarter t, and
+//     features of quarter t: the log growth from quarter t-1 of real GDP, consumption,
+//     investment, government expenditure, disposable income, the CPI and M1, and the
+//     levels of the treasury bill rate, the unemployment rate, inflation and the real
+//     interest rate; one penalty per feature (d = 11). The rows are quarters of one time
+//     series, split at random like every table's;
+//   - synthetic: a problem drawn from Config.Seed, d features chosen by Config.D (1 to
+//     100), one penalty each: x_ij ~ N(0, 1) independent, y_i ~ Bernoulli(sigmoid(x_i.w))
+//     with no intercept, w_j = 2/sqrt(k) with alternating signs (+, -, +, ...) on the
+//     first k = ceil(d/3) features and 0 on the others (drawSynthetic states the order of
+//     the draws).
 //
-// Each validation row is a user, whose loss is its log loss with the predicted probability
+// Every table's and the synthetic problem's features are standardised by the training
+// rows' means and standard deviations. Each validation row is a user, whose loss is its
+// log loss with the predicted probability
 // clamped to [0.001, 0.999], so that the declared bound -log(0.001) holds by construction.
 // A few misclassified rows carry most of the validation loss.
 package logreg
@@ -41,6 +58,15 @@ const Name = "logreg"
 // their own (TableInfo.D).
 const features = 30
 
+// syntheticLabel is the data label of the synthetic problem.
+const syntheticLabel = "synthetic"
+
+// The synthetic problem's default and largest d.
+const (
+	syntheticD    = 10
+	syntheticMaxD = 100
+)
+
 // The box of theta = log lambda, per penalty group.
 const (
 	thetaLo = -8.0
@@ -61,22 +87,29 @@ const (
 // TableInfo describes a table the task runs on, without reading it.
 type TableInfo struct {
 	// Label is the table's data label (data.BreastCancerLabel, data.WineLabel,
-	// data.DigitsLabel, data.ANES96Label).
+	// data.DigitsLabel, data.ANES96Label, data.ModeChoiceLabel, data.IrisLabel,
+	// data.MacrodataLabel), or "synthetic" for the synthetic problem.
 	Label string
 	// Rows and Features are the table's rows and feature columns; the fit has Features + 1
-	// coefficients (the intercept last).
+	// coefficients (the intercept last). The synthetic problem has no rows to draw from (0:
+	// it generates NTrain + NVal) and Features = D.
 	Rows, Features int
 	// D is the number of penalty groups, the task's dimension, and Groups says what they
-	// are, e.g. "one penalty per feature".
+	// are, e.g. "one penalty per feature". On the synthetic problem D is the default of
+	// Config.D.
 	D      int
 	Groups string
-	// NTrain and NVal are the default split (every row).
+	// MinD and MaxD are the smallest and largest d the task takes on the data: both D on a
+	// table, whose d is fixed; 1 and 100 on the synthetic problem (Config.D).
+	MinD, MaxD int
+	// NTrain and NVal are the default split (every row of a table).
 	NTrain, NVal int
 }
 
 // table is a TableInfo with what New needs to build the task.
 type table struct {
 	TableInfo
+	// load reads a table; nil for the synthetic problem, which New draws (drawSynthetic).
 	load func() (*mat.Dense, []float64, error)
 	// positive reports whether a row of class c has the binary label 1.
 	positive func(c float64) bool
@@ -86,39 +119,56 @@ type table struct {
 
 func ownGroup(j int) int { return j }
 
-// tables lists the known tables; the first is the default.
+// tables lists the known tables and the synthetic problem; the first is the default.
 var tables = []table{
 	{
-		TableInfo: TableInfo{Label: data.BreastCancerLabel, Rows: 569, Features: features, D: features, Groups: "one penalty per feature", NTrain: defaultNTrain, NVal: defaultNVal},
+		TableInfo: TableInfo{Label: data.BreastCancerLabel, Rows: 569, Features: features, D: features, Groups: "one penalty per feature", MinD: features, MaxD: features, NTrain: defaultNTrain, NVal: defaultNVal},
 		load:      data.BreastCancer,
 		positive:  func(c float64) bool { return c == 1 }, // benign
 		group:     ownGroup,
 	},
 	{
-		TableInfo: TableInfo{Label: data.WineLabel, Rows: 178, Features: 13, D: 13, Groups: "one penalty per feature", NTrain: 89, NVal: 89},
+		TableInfo: TableInfo{Label: data.WineLabel, Rows: 178, Features: 13, D: 13, Groups: "one penalty per feature", MinD: 13, MaxD: 13, NTrain: 89, NVal: 89},
 		load:      data.Wine,
 		positive:  func(c float64) bool { return c == 0 },
 		group:     ownGroup,
 	},
 	{
-		TableInfo: TableInfo{Label: data.DigitsLabel, Rows: 1797, Features: 64, D: 16, Groups: "one penalty per 2x2 block of the 8x8 pixels", NTrain: 899, NVal: 898},
+		TableInfo: TableInfo{Label: data.DigitsLabel, Rows: 1797, Features: 64, D: 16, Groups: "one penalty per 2x2 block of the 8x8 pixels", MinD: 16, MaxD: 16, NTrain: 899, NVal: 898},
 		load:      data.Digits,
 		positive:  func(c float64) bool { return int(c)%2 == 1 },
 		// pixel r*8+c of the 8x8 image belongs to the 2x2 block (r/2, c/2) of the 4x4 blocks
 		group: func(j int) int { return (j/8/2)*4 + (j%8)/2 },
 	},
 	{
-		TableInfo: TableInfo{Label: data.ANES96Label, Rows: 944, Features: 9, D: 9, Groups: "one penalty per feature", NTrain: 472, NVal: 472},
+		TableInfo: TableInfo{Label: data.ANES96Label, Rows: 944, Features: 9, D: 9, Groups: "one penalty per feature", MinD: 9, MaxD: 9, NTrain: 472, NVal: 472},
 		load:      data.ANES96,
 		positive:  func(c float64) bool { return c == 1 }, // Dole
 		group:     ownGroup,
 	},
 	{
-		TableInfo: TableInfo{Label: data.ModeChoiceLabel, Rows: 210, Features: 17, D: 6, Groups: "one penalty per attribute: income, party size, terminal times, in-vehicle costs, in-vehicle times, generalised costs", NTrain: 105, NVal: 105},
+		TableInfo: TableInfo{Label: data.ModeChoiceLabel, Rows: 210, Features: 17, D: 6, Groups: "one penalty per attribute: income, party size, terminal times, in-vehicle costs, in-vehicle times, generalised costs", MinD: 6, MaxD: 6, NTrain: 105, NVal: 105},
 		load:      data.ModeChoice,
 		positive:  func(c float64) bool { return c == 1 }, // flew
 		// data.ModeChoiceFeatures: hinc, psize, 3 terminal times, then 4 of each attribute
 		group: func(j int) int { return []int{0, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5}[j] },
+	},
+	{
+		TableInfo: TableInfo{Label: data.IrisLabel, Rows: 150, Features: 4, D: 4, Groups: "one penalty per feature", MinD: 4, MaxD: 4, NTrain: 75, NVal: 75},
+		load:      data.Iris,
+		positive:  func(c float64) bool { return c == 1 }, // versicolor
+		group:     ownGroup,
+	},
+	{
+		TableInfo: TableInfo{Label: data.MacrodataLabel, Rows: 201, Features: 11, D: 11, Groups: "one penalty per feature", MinD: 11, MaxD: 11, NTrain: 100, NVal: 101},
+		load:      data.Macrodata,
+		positive:  func(c float64) bool { return c == 1 }, // unemployment rises next quarter
+		group:     ownGroup,
+	},
+	{
+		TableInfo: TableInfo{Label: syntheticLabel, Features: syntheticD, D: syntheticD, Groups: "one penalty per feature", MinD: 1, MaxD: syntheticMaxD, NTrain: 200, NVal: 200},
+		positive:  func(c float64) bool { return c == 1 },
+		group:     ownGroup,
 	},
 }
 
@@ -165,15 +215,21 @@ const (
 // Config describes a logreg task. A zero field takes its default.
 type Config struct {
 	// Table is the data label of the table (see Tables): "" or data.BreastCancerLabel
-	// (the default), data.WineLabel, data.DigitsLabel, data.ANES96Label or
-	// data.ModeChoiceLabel.
+	// (the default), data.WineLabel, data.DigitsLabel, data.ANES96Label,
+	// data.ModeChoiceLabel, data.IrisLabel, data.MacrodataLabel, or "synthetic" for the
+	// synthetic problem.
 	Table string
+	// D is the synthetic problem's number of features, one penalty each (default 10, at
+	// most 100). On a table it is 0 or the table's d.
+	D int
 	// NTrain and NVal are the training rows and the validation users, drawn without
 	// replacement from the table's rows (defaults: every row, split in halves; 285 and 284
 	// of breast-cancer's 569, 89 and 89 of wine's 178, 899 and 898 of digits' 1797, 472
-	// and 472 of anes96's 944, 105 and 105 of modechoice's 210 travellers).
+	// and 472 of anes96's 944, 105 and 105 of modechoice's 210 travellers, 75 and 75 of
+	// iris' 150, 100 and 101 of macrodata's 201 quarters); on the synthetic problem the
+	// rows drawn (defaults 200 and 200).
 	NTrain, NVal int
-	// Seed shuffles the rows before the split.
+	// Seed shuffles a table's rows before the split, or draws the synthetic problem.
 	Seed uint64
 }
 
@@ -194,9 +250,9 @@ type Task struct {
 	next, lambda  []float64
 }
 
-// New splits the table cfg.Table as cfg describes, labels each row 0 or 1 (see the package
-// comment) and standardises its features by the training rows' means and standard
-// deviations.
+// New splits the table cfg.Table as cfg describes, or draws the synthetic problem, labels
+// each row 0 or 1 (see the package comment) and standardises its features by the training
+// rows' means and standard deviations.
 func New(cfg Config) (*Task, error) {
 	tab, err := lookup(cfg.Table)
 	if err != nil {
@@ -205,29 +261,48 @@ func New(cfg Config) (*Task, error) {
 	cfg.Table = tab.Label
 	cfg.NTrain = cmp.Or(cfg.NTrain, tab.NTrain)
 	cfg.NVal = cmp.Or(cfg.NVal, tab.NVal)
-	if cfg.NTrain < 2 || cfg.NVal < 1 || cfg.NTrain+cfg.NVal > tab.Rows {
-		return nil, fmt.Errorf("logreg: need NTrain >= 2, NVal >= 1 and NTrain + NVal <= the %s table's %d rows, got %d and %d", tab.Label, tab.Rows, cfg.NTrain, cfg.NVal)
-	}
-	x, y, err := tab.load()
-	if err != nil {
-		return nil, err
-	}
-	rows, p := x.Dims()
-	if rows != tab.Rows || p != tab.Features {
-		return nil, fmt.Errorf("logreg: the %s table is %d x %d, want %d x %d", tab.Label, rows, p, tab.Rows, tab.Features)
-	}
-	order := rand.New(rand.NewPCG(cfg.Seed, 0x6c6f67)).Perm(rows)
-	take := func(idx []int) tasks.Dataset {
-		d := tasks.Dataset{X: mat.NewDense(len(idx), p, nil), Y: make([]float64, len(idx))}
-		for i, r := range idx {
-			d.X.SetRow(i, x.RawRowView(r))
-			if tab.positive(y[r]) {
-				d.Y[i] = 1
-			}
+	var train, val tasks.Dataset
+	if tab.load == nil {
+		cfg.D = cmp.Or(cfg.D, tab.D)
+		switch {
+		case cfg.D < tab.MinD || cfg.D > tab.MaxD:
+			return nil, fmt.Errorf("logreg: the %s problem takes D in [%d, %d], got %d", tab.Label, tab.MinD, tab.MaxD, cfg.D)
+		case cfg.NTrain < 2 || cfg.NVal < 1:
+			return nil, fmt.Errorf("logreg: need NTrain >= 2 and NVal >= 1, got %d and %d", cfg.NTrain, cfg.NVal)
 		}
-		return d
+		tab.D, tab.Features = cfg.D, cfg.D
+		train, val = drawSynthetic(cfg)
+	} else {
+		if cfg.D != 0 && cfg.D != tab.D {
+			return nil, fmt.Errorf("logreg: the %s table has d = %d, %s; got D = %d", tab.Label, tab.D, tab.Groups, cfg.D)
+		}
+		cfg.D = tab.D
+		if cfg.NTrain < 2 || cfg.NVal < 1 || cfg.NTrain+cfg.NVal > tab.Rows {
+			return nil, fmt.Errorf("logreg: need NTrain >= 2, NVal >= 1 and NTrain + NVal <= the %s table's %d rows, got %d and %d", tab.Label, tab.Rows, cfg.NTrain, cfg.NVal)
+		}
+		x, y, err := tab.load()
+		if err != nil {
+			return nil, err
+		}
+		rows, p := x.Dims()
+		if rows != tab.Rows || p != tab.Features {
+			return nil, fmt.Errorf("logreg: the %s table is %d x %d, want %d x %d", tab.Label, rows, p, tab.Rows, tab.Features)
+		}
+		order := rand.New(rand.NewPCG(cfg.Seed, 0x6c6f67)).Perm(rows)
+		take := func(idx []int) tasks.Dataset {
+			d := tasks.Dataset{X: mat.NewDense(len(idx), p, nil), Y: make([]float64, len(idx))}
+			for i, r := range idx {
+				d.X.SetRow(i, x.RawRowView(r))
+				if tab.positive(y[r]) {
+					d.Y[i] = 1
+				}
+			}
+			return d
+		}
+		train, val = take(order[:cfg.NTrain]), take(order[cfg.NTrain:cfg.NTrain+cfg.NVal])
 	}
-	t := &Task{cfg: cfg, tab: tab, p: p, train: take(order[:cfg.NTrain]), val: take(order[cfg.NTrain : cfg.NTrain+cfg.NVal])}
+	p := tab.Features
+	t := &Task{cfg: cfg, tab: tab, p: p, train: train, val: val}
 	t.group = make([]int, p)
 	for j := range t.group {
 		t.group[j] = tab.group(j)
@@ -267,7 +342,8 @@ func New(cfg Config) (*Task, error) {
 }
 
 // Dim is the table's number of penalty groups: 30 on breast-cancer, 13 on wine, 16 on
-// digits, 9 on anes96.
+// digits, 9 on anes96, 6 on modechoice, 4 on iris, 11 on macrodata; Config.D on the
+// synthetic problem.
 func (t *Task) Dim() int { return t.tab.D }
 
 // Bounds is [-8, 6]^Dim.
@@ -279,8 +355,9 @@ func (t *Task) Users() int { return t.cfg.NVal }
 // Name is "logreg".
 func (t *Task) Name() string { return Name }
 
-// DataLabel is the table's label: data.BreastCancerLabel, data.WineLabel,
-// data.DigitsLabel or data.ANES96Label.
+// DataLabel is the table's label (data.BreastCancerLabel, data.WineLabel,
+// data.DigitsLabel, data.ANES96Label, data.ModeChoiceLabel, data.IrisLabel or
+// data.MacrodataLabel), or "synthetic".
 func (t *Task) DataLabel() string { return t.tab.Label }
 
 // LossBound is -log(0.001), about 6.91.
@@ -420,6 +497,48 @@ func (t *Task) objective(theta, w []float64) float64 {
 		sum += 0.5 * math.Exp(theta[g]) * w[j] * w[j]
 	}
 	return sum
+}
+
+// syntheticStream is the PCG stream drawSynthetic draws from, with Config.Seed the seed.
+const syntheticStream = 0x6c6f6773796e
+
+// drawSynthetic draws the synthetic problem of cfg.D features: cfg.NTrain training rows,
+// then cfg.NVal validation rows, from the generator PCG(cfg.Seed, syntheticStream) of
+// math/rand/v2. Each row draws its d features x_j ~ N(0, 1), independent, in order, then
+// one uniform u in [0, 1) for its label: y = 1 when u < sigmoid(x.w), else 0, so that y ~
+// Bernoulli(sigmoid(x.w)). The true coefficients w are fixed by d: the first k = ceil(d/3)
+// features carry signal, w_j = +2/sqrt(k) for j = 1, 3, 5, ... and -2/sqrt(k) for j = 2, 4,
+// 6, ... (counting from 1), so that |w| = 2 whatever d; the others have w_j = 0, and the
+// intercept is 0.
+func drawSynthetic(cfg Config) (train, val tasks.Dataset) {
+	d := cfg.D
+	k := (d + 2) / 3
+	w := make([]float64, d)
+	for j := range k {
+		w[j] = 2 / math.Sqrt(float64(k))
+		if j%2 == 1 {
+			w[j] = -w[j]
+		}
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, syntheticStream))
+	draw := func(rows int) tasks.Dataset {
+		ds := tasks.Dataset{X: mat.NewDense(rows, d, nil), Y: make([]float64, rows)}
+		for i := range rows {
+			row := ds.X.RawRowView(i)
+			z := 0.0
+			for j := range row {
+				row[j] = rng.NormFloat64()
+				z += row[j] * w[j]
+			}
+			if rng.Float64() < sigmoid(z) {
+				ds.Y[i] = 1
+			}
+		}
+		return ds
+	}
+	train = draw(cfg.NTrain)
+	val = draw(cfg.NVal)
+	return train, val
 }
 
 func sigmoid(z float64) float64 {

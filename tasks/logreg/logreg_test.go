@@ -3,6 +3,7 @@ package logreg
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
@@ -151,6 +152,8 @@ func TestTables(t *testing.T) {
 		{"digits", "digits", 16, 898, 1797},
 		{"anes96", "anes96", 9, 472, 944},
 		{"modechoice", "modechoice", 6, 105, 210},
+		{"iris", "iris", 4, 75, 150},
+		{"macrodata", "macrodata", 11, 101, 201},
 	} {
 		task, err := New(Config{Table: tc.table, Seed: 3})
 		if err != nil {
@@ -279,17 +282,17 @@ func fill16(v int) []int {
 
 // An unknown table is one error naming it and every known table.
 func TestUnknownTable(t *testing.T) {
-	_, err := New(Config{Table: "iris"})
+	_, err := New(Config{Table: "titanic"})
 	if err == nil {
-		t.Fatal("table iris accepted")
+		t.Fatal("table titanic accepted")
 	}
-	for _, name := range append(Tables(), "iris") {
+	for _, name := range append(Tables(), "titanic") {
 		if !strings.Contains(err.Error(), `"`+name+`"`) {
 			t.Errorf("error %q does not name %q", err, name)
 		}
 	}
-	if _, err := Table("iris"); err == nil {
-		t.Error("Table(iris) accepted")
+	if _, err := Table("titanic"); err == nil {
+		t.Error("Table(titanic) accepted")
 	}
 }
 
@@ -337,5 +340,190 @@ func TestModeChoiceLayout(t *testing.T) {
 	var l tasks.LogLosser = task
 	if !l.LogLoss() {
 		t.Error("logreg does not declare a log loss")
+	}
+}
+
+// The tables come in their order, the default first, the new ones appended.
+func TestTableOrder(t *testing.T) {
+	want := []string{"breast-cancer", "wine", "digits", "anes96", "modechoice", "iris", "macrodata", "synthetic"}
+	if got := Tables(); !slices.Equal(got, want) {
+		t.Errorf("Tables() = %v, want %v", got, want)
+	}
+}
+
+// countPositive returns the rows labelled 1 in both splits of task.
+func countPositive(task *Task) float64 {
+	train, val := task.Data()
+	n := 0.0
+	for _, y := range append(slices.Clone(train.Y), val.Y...) {
+		n += y
+	}
+	return n
+}
+
+// On iris versicolor is labelled 1 (50 of the 150), setosa and virginica 0; on macrodata a
+// quarter followed by a rise of the unemployment rate is labelled 1 (68 of the 201). Both
+// have one penalty per feature, a default split of every row and a fit that is the
+// minimiser; a D other than the table's is refused.
+func TestIrisAndMacrodataLayout(t *testing.T) {
+	for _, tc := range []struct {
+		table           string
+		positive        float64
+		d, ntrain, nval int
+	}{
+		{"iris", 50, 4, 75, 75},
+		{"macrodata", 68, 11, 100, 101},
+	} {
+		task, err := New(Config{Table: tc.table, Seed: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		train, val := task.Data()
+		groups := make([]int, tc.d)
+		for j := range groups {
+			groups[j] = j
+		}
+		info, _ := Table(tc.table)
+		if n := countPositive(task); n != tc.positive || len(train.Y) != tc.ntrain || len(val.Y) != tc.nval ||
+			!slices.Equal(task.group, groups) || task.Dim() != tc.d || info.MinD != tc.d || info.MaxD != tc.d {
+			t.Errorf("%s: %v labelled 1 (want %v), split %d / %d, groups %v, d %d, info %+v", tc.table, n, tc.positive,
+				len(train.Y), len(val.Y), task.group, task.Dim(), info)
+		}
+		for j := range tc.d {
+			mean, sd := 0.0, 0.0
+			col := mat.Col(nil, j, train.X)
+			for _, v := range col {
+				mean += v / float64(len(col))
+			}
+			for _, v := range col {
+				sd += (v - mean) * (v - mean) / float64(len(col))
+			}
+			if math.Abs(mean) > 1e-12 || math.Abs(math.Sqrt(sd)-1) > 1e-12 {
+				t.Errorf("%s: training feature %d has mean %v and standard deviation %v", tc.table, j, mean, math.Sqrt(sd))
+			}
+		}
+		theta := fill(tc.d, 0)
+		theta[0] = thetaLo
+		checkFitMinimises(t, task, theta, tc.table)
+		if _, err := New(Config{Table: tc.table, D: tc.d + 1}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("D = %d", tc.d+1)) {
+			t.Errorf("%s at D = %d: error %v", tc.table, tc.d+1, err)
+		}
+		if _, err := New(Config{Table: tc.table, D: tc.d}); err != nil {
+			t.Errorf("%s at its own D = %d: %v", tc.table, tc.d, err)
+		}
+	}
+}
+
+// The synthetic problem: d is the caller's (default 10, 1 to 100), 200 training rows and
+// 200 validation users by default, one penalty per feature, the box and bound of every
+// table; the same seed draws the same data and losses, another seed other data.
+func TestSynthetic(t *testing.T) {
+	def, err := New(Config{Table: "synthetic", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, val := def.Data()
+	info, _ := Table("synthetic")
+	if def.Dim() != 10 || def.Users() != 200 || len(train.Y) != 200 || len(val.Y) != 200 || def.DataLabel() != "synthetic" ||
+		def.LossBound() != -math.Log(pMin) || info.MinD != 1 || info.MaxD != 100 || info.D != 10 {
+		t.Errorf("default: d %d, users %d, split %d / %d, label %q, bound %v, info %+v", def.Dim(), def.Users(),
+			len(train.Y), len(val.Y), def.DataLabel(), def.LossBound(), info)
+	}
+	for _, d := range []int{1, 7, 100} {
+		task, err := New(Config{Table: "synthetic", D: d, Seed: 2, NTrain: 60, NVal: 40})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, va := task.Data()
+		lo, hi := task.Bounds()
+		if _, p := tr.X.Dims(); task.Dim() != d || p != d || len(lo) != d || lo[0] != thetaLo || hi[d-1] != thetaHi ||
+			len(tr.Y) != 60 || len(va.Y) != 40 || len(task.group) != d || task.group[d-1] != d-1 {
+			t.Errorf("d = %d: Dim %d, features %d, bounds %v %v, split %d / %d", d, task.Dim(), p, lo, hi, len(tr.Y), len(va.Y))
+		}
+		evalLosses(t, task, fill(d, thetaLo))
+		evalLosses(t, task, fill(d, thetaHi))
+	}
+	for _, d := range []int{-1, 101} {
+		if _, err := New(Config{Table: "synthetic", D: d}); err == nil || !strings.Contains(err.Error(), "[1, 100]") {
+			t.Errorf("D = %d: error %v", d, err)
+		}
+	}
+	draw := func(seed uint64) (*Task, []float64) {
+		task, err := New(Config{Table: "synthetic", D: 12, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return task, evalLosses(t, task, fill(12, -1))
+	}
+	a, la := draw(3)
+	b, lb := draw(3)
+	c, lc := draw(4)
+	ta, va := a.Data()
+	tb, vb := b.Data()
+	tc, vc := c.Data()
+	if !mat.Equal(ta.X, tb.X) || !mat.Equal(va.X, vb.X) || !slices.Equal(ta.Y, tb.Y) || !slices.Equal(va.Y, vb.Y) || !slices.Equal(la, lb) {
+		t.Error("the same seed drew different data or losses")
+	}
+	if mat.Equal(ta.X, tc.X) || mat.Equal(va.X, vc.X) || slices.Equal(la, lc) {
+		t.Error("seeds 3 and 4 drew the same data")
+	}
+}
+
+// drawSynthetic follows its doc comment: replaying the generator PCG(seed, syntheticStream)
+// by hand gives its first rows, and on many rows the features are standard normal, and the
+// labels follow sigmoid(x.w) with w of ceil(d/3) alternating weights of size 2/sqrt(k).
+func TestSyntheticModel(t *testing.T) {
+	const d, n = 7, 20000 // k = 3: w = (2, -2, 2, 0, 0, 0, 0) / sqrt(3)
+	train, val := drawSynthetic(Config{D: d, NTrain: n, NVal: 5, Seed: 9})
+	rng := rand.New(rand.NewPCG(9, syntheticStream))
+	w := []float64{2 / math.Sqrt(3), -2 / math.Sqrt(3), 2 / math.Sqrt(3), 0, 0, 0, 0}
+	for i := range 3 {
+		z := 0.0
+		for j := range d {
+			x := rng.NormFloat64()
+			if train.X.At(i, j) != x {
+				t.Fatalf("row %d, feature %d: %v, want %v", i, j, train.X.At(i, j), x)
+			}
+			z += x * w[j]
+		}
+		if y := rng.Float64() < sigmoid(z); (train.Y[i] == 1) != y {
+			t.Fatalf("row %d: label %v, want %v", i, train.Y[i], y)
+		}
+	}
+	if r, _ := val.X.Dims(); r != 5 || len(val.Y) != 5 {
+		t.Errorf("%d validation rows, want 5", r)
+	}
+	// Per feature the mean and variance of x, and the mean of (y - sigmoid(x.w)) x_j, the
+	// score of the true model, which vanishes in expectation.
+	z := make([]float64, n)
+	for i := range n {
+		for j := range d {
+			z[i] += train.X.At(i, j) * w[j]
+		}
+	}
+	for j := range d {
+		mean, sq, score := 0.0, 0.0, 0.0
+		for i := range n {
+			x := train.X.At(i, j)
+			mean += x / n
+			sq += x * x / n
+			score += (train.Y[i] - sigmoid(z[i])) * x / n
+		}
+		if math.Abs(mean) > 0.03 || math.Abs(sq-1) > 0.04 || math.Abs(score) > 0.015 {
+			t.Errorf("feature %d: mean %v, mean square %v, score %v", j, mean, sq, score)
+		}
+	}
+	// The labels are not those of a model without signal: the signal features' fitted
+	// signs follow w.
+	task, err := New(Config{Table: "synthetic", D: d, NTrain: 2000, NVal: 10, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := task.fit(fill(d, -4)); err != nil {
+		t.Fatal(err)
+	}
+	coef := task.w.RawVector().Data
+	if !(coef[0] > 0.5 && coef[1] < -0.5 && coef[2] > 0.5) || math.Abs(coef[3]) > 0.2 || math.Abs(coef[d]) > 0.2 {
+		t.Errorf("fitted coefficients %v, want about (1.15, -1.15, 1.15, 0, 0, 0, 0) and intercept 0", coef)
 	}
 }

@@ -2,12 +2,16 @@ package ridge
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
+
+	"dpgibo/data"
+	"dpgibo/tasks"
 )
 
 // The fitted coefficients solve the penalised normal equations, the losses are the clipped
@@ -229,5 +233,198 @@ func TestRANDHIEConfigErrors(t *testing.T) {
 	}
 	if _, err := New(Config{Table: "iris"}); err == nil || !strings.Contains(err.Error(), `"randhie"`) {
 		t.Errorf("an unknown table: %v, want an error listing %q", err, "randhie")
+	}
+}
+
+// The tables come in the order they were added, and Table describes each; the synthetic
+// problem is not a table.
+func TestTablesList(t *testing.T) {
+	if got, want := Tables(), []string{"randhie", "grunfeld", "engel"}; !slices.Equal(got, want) {
+		t.Errorf("Tables() = %v, want %v", got, want)
+	}
+	for _, tc := range []struct {
+		label       string
+		features, d int
+		nval        int
+	}{{"randhie", 9, 9, 2000}, {"grunfeld", 14, 4, 110}, {"engel", 6, 6, 118}} {
+		info, err := Table(tc.label)
+		if err != nil || info.Label != tc.label || info.Features != tc.features || info.D != tc.d || info.NVal != tc.nval || info.Groups == "" {
+			t.Errorf("Table(%q) = %+v, %v", tc.label, info, err)
+		}
+	}
+	for _, label := range []string{"", "iris"} {
+		if _, err := Table(label); err == nil || !strings.Contains(err.Error(), `"engel"`) {
+			t.Errorf("Table(%q): error %v, want one listing the tables", label, err)
+		}
+	}
+}
+
+// On grunfeld and engel the task has the table's d, default split, bound and box; the
+// training features are standardised and the training targets centred; the fit solves the
+// penalised normal equations with each feature's group penalty; the losses are clipped
+// squared errors; and the same seed gives the same split, another seed another.
+func TestGrunfeldAndEngel(t *testing.T) {
+	for _, tc := range []struct {
+		table        string
+		d, p, nt, nv int
+		bound        float64
+		group        []int
+	}{
+		{"grunfeld", 4, 14, 110, 110, 4, []int{0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3}},
+		{"engel", 6, 6, 117, 118, 1, []int{0, 1, 2, 3, 4, 5}},
+	} {
+		task, err := New(Config{Table: tc.table, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		train, val := task.Data()
+		nt, p := train.X.Dims()
+		nv, _ := val.X.Dims()
+		lo, hi := task.Bounds()
+		if task.Dim() != tc.d || task.Users() != tc.nv || task.LossBound() != tc.bound || task.DataLabel() != tc.table ||
+			nt != tc.nt || p != tc.p || nv != tc.nv || len(lo) != tc.d || lo[0] != thetaLo || hi[tc.d-1] != thetaHi ||
+			!slices.Equal(task.group, tc.group) {
+			t.Fatalf("%s: d %d, users %d, bound %v, label %q, train %d x %d, val %d, box %v %v, groups %v", tc.table,
+				task.Dim(), task.Users(), task.LossBound(), task.DataLabel(), nt, p, nv, lo, hi, task.group)
+		}
+		for j := range p {
+			mean, sd := stat.MeanStdDev(mat.Col(nil, j, train.X), nil)
+			if math.Abs(mean) > 1e-12 || math.Abs(sd-1) > 1e-12 {
+				t.Errorf("%s: training feature %d: mean %v, standard deviation %v", tc.table, j, mean, sd)
+			}
+		}
+		if m := stat.Mean(train.Y, nil); math.Abs(m) > 1e-12 {
+			t.Errorf("%s: training targets' mean %v", tc.table, m)
+		}
+		theta := make([]float64, tc.d)
+		for g := range theta {
+			theta[g] = -3 + float64(g)
+		}
+		dst := make([]float64, nv)
+		if err := task.Losses(theta, dst); err != nil {
+			t.Fatal(err)
+		}
+		lhs := mat.NewVecDense(p, nil)
+		lhs.MulVec(task.gram, task.beta)
+		for j := range p {
+			if got, want := lhs.AtVec(j)+math.Exp(theta[tc.group[j]])*task.beta.AtVec(j), task.xty.AtVec(j); math.Abs(got-want) > 1e-9*(1+math.Abs(want)) {
+				t.Fatalf("%s: normal equation %d: %v vs %v", tc.table, j, got, want)
+			}
+		}
+		for i := range dst {
+			r := val.Y[i] - mat.Dot(val.X.RowView(i), task.beta)
+			if want := math.Min(r*r, tc.bound); math.Abs(dst[i]-want) > 1e-12 {
+				t.Fatalf("%s: user %d: loss %v, want %v", tc.table, i, dst[i], want)
+			}
+		}
+		for _, v := range []float64{thetaLo, thetaHi} {
+			corner := make([]float64, tc.d)
+			for g := range corner {
+				corner[g] = v
+			}
+			if err := task.Losses(corner, dst); err != nil {
+				t.Errorf("%s: theta all %v: %v", tc.table, v, err)
+			}
+		}
+		again, _ := New(Config{Table: tc.table, Seed: 1})
+		other, _ := New(Config{Table: tc.table, Seed: 2})
+		ta, va := again.Data()
+		to, _ := other.Data()
+		if !mat.Equal(ta.X, train.X) || !mat.Equal(va.X, val.X) || !slices.Equal(va.Y, val.Y) || mat.Equal(to.X, train.X) {
+			t.Errorf("%s: the same seed gave another split, or seeds 1 and 2 the same", tc.table)
+		}
+		for _, bad := range []Config{
+			{Table: tc.table, D: tc.d + 1},
+			{Table: tc.table, GroupSize: 2},
+			{Table: tc.table, NoiseStd: 1},
+			{Table: tc.table, NTrain: tc.nt, NVal: tc.nv + 1},
+		} {
+			if _, err := New(bad); err == nil || !strings.Contains(err.Error(), tc.table) {
+				t.Errorf("%+v: error %v, want one naming the table", bad, err)
+			}
+		}
+	}
+	if _, err := New(Config{Table: "grunfeld", GroupSize: 1}); err == nil || !strings.Contains(err.Error(), "GroupSize must be 0") {
+		t.Errorf("grunfeld with GroupSize 1: %v", err)
+	}
+}
+
+// On grunfeld every target is the log of a firm-year's investment in the file, and each row
+// has exactly one firm indicator set (positive once standardised, the others negative).
+func TestGrunfeldColumns(t *testing.T) {
+	task, err := New(Config{Table: "grunfeld", Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, invest, err := data.Grunfeld()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := make([]float64, len(invest))
+	for i, v := range invest {
+		logs[i] = math.Log(v)
+	}
+	train, val := task.Data()
+	for _, d := range []tasks.Dataset{train, val} {
+		for i, y := range d.Y {
+			if !slices.ContainsFunc(logs, func(l float64) bool { return math.Abs(l-(y+task.yMean)) < 1e-12 }) {
+				t.Fatalf("target %v + %v is not the log of an investment in the file", y, task.yMean)
+			}
+			set := 0
+			for j := 3; j < 14; j++ {
+				if d.X.At(i, j) > 0 {
+					set++
+				}
+			}
+			if set != 1 {
+				t.Fatalf("a row with %d firm indicators set", set)
+			}
+		}
+	}
+}
+
+// On engel the first feature is z, the log income standardised by the training rows, and
+// feature k (from 0) z^(k+1) standardised by the training rows, the same map in both
+// splits; the target is the log food expenditure.
+func TestEngelPowers(t *testing.T) {
+	task, err := New(Config{Table: "engel", Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, val := task.Data()
+	n := len(train.Y)
+	for k := 1; k < 6; k++ {
+		pow := make([]float64, n)
+		for i := range n {
+			pow[i] = math.Pow(train.X.At(i, 0), float64(k+1))
+		}
+		mean, sd := stat.MeanStdDev(pow, nil)
+		for _, d := range []tasks.Dataset{train, val} {
+			for i := range len(d.Y) {
+				if want := (math.Pow(d.X.At(i, 0), float64(k+1)) - mean) / sd; math.Abs(d.X.At(i, k)-want) > 1e-9*(1+math.Abs(want)) {
+					t.Fatalf("power %d, row %d: %v, want %v", k+1, i, d.X.At(i, k), want)
+				}
+			}
+		}
+	}
+	// The split draws rows order[:117] and order[117:235] of the file; z is their log
+	// income standardised by the training rows, and the target their log food expenditure.
+	income, food, err := data.Engel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := rand.New(rand.NewPCG(4, tables[2].stream)).Perm(235)
+	logIncome := make([]float64, n)
+	for i := range n {
+		logIncome[i] = math.Log(income.At(order[i], 0))
+	}
+	mean, sd := stat.MeanStdDev(logIncome, nil)
+	for s, d := range []tasks.Dataset{train, val} {
+		for i := range len(d.Y) {
+			r := order[s*n+i]
+			if z := (math.Log(income.At(r, 0)) - mean) / sd; math.Abs(d.X.At(i, 0)-z) > 1e-12 || math.Abs(d.Y[i]+task.yMean-math.Log(food[r])) > 1e-12 {
+				t.Fatalf("split %d, row %d: z %v and target %v, want %v and %v", s, i, d.X.At(i, 0), d.Y[i]+task.yMean, z, math.Log(food[r]))
+			}
+		}
 	}
 }
