@@ -17,12 +17,12 @@ import (
 const suiteFStar = "fstar"
 
 // fstarTargets returns, as search targets, the distinct data settings of the paper, private,
-// peers, quick, design, defaults and library-private suites, restricted, when only is not empty, to the figures
+// peers, quick, design, defaults, library-private and low-snr suites, restricted, when only is not empty, to the figures
 // of that name or to the suite of that name, building each task once to learn its data label
 // and number of users.
 func fstarTargets(only, dataPath string, newTask runner.TaskFactory) ([]fstar.Target, error) {
 	var figs []runner.Figure
-	for _, name := range []string{SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuiteDefaults, suites.LibraryPrivate} {
+	for _, name := range []string{SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuiteDefaults, suites.LibraryPrivate, suites.LowSNR} {
 		all, err := suites.Figures(name, "")
 		if err != nil {
 			return nil, err
@@ -34,7 +34,7 @@ func fstarTargets(only, dataPath string, newTask runner.TaskFactory) ([]fstar.Ta
 		}
 	}
 	if len(figs) == 0 {
-		return nil, fmt.Errorf("unknown figure %q for -suite=%s (a figure of the paper, private, peers, quick, design, defaults or library-private suite, or one of those suites)", only, suiteFStar)
+		return nil, fmt.Errorf("unknown figure %q for -suite=%s (a figure of the paper, private, peers, quick, design, defaults, library-private or low-snr suite, or one of those suites)", only, suiteFStar)
 	}
 	seenSpec := map[runner.TaskSpec]bool{}
 	seen := map[fstar.Setting]bool{}

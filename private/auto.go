@@ -69,6 +69,10 @@ func (Auto) Info() baselines.Info { return autoInfo }
 // Sweeps implements baselines.Sweeper: mu and the loss noise.
 func (Auto) Sweeps(param string) bool { return param == "mu" || param == "noise" }
 
+// ReadsCurrency reports that dp-auto's guarantee is read in a currency (Currency; revision
+// 4 on), so that its cells at the two targets are two cells.
+func (Auto) ReadsCurrency() bool { return true }
+
 // KnownRevision reports whether dp-auto can run revision r.
 func (Auto) KnownRevision(r int) bool {
 	return r == autoFirstRound || r == autoSecondRound || r == autoTarget

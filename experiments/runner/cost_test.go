@@ -276,7 +276,7 @@ func TestCellCostPrefersMeasurements(t *testing.T) {
 			t.Errorf("runner.CellCost(%s) = %v, %v; want the committed %v, true", p.Stems[i], got, measured, want)
 		}
 		if got, measured := runner.CellCost(p, i, p.Stems[i]+"-other"); measured || got != runner.EstimatedCost(p, i) {
-			t.Errorf("cellCost of an untimed stem = %v, %v; want the model's %v, false", got, measured, runner.EstimatedCost(p, i))
+			t.Errorf("the cost of an untimed stem = %v, %v; want the model's %v, false", got, measured, runner.EstimatedCost(p, i))
 		}
 	}
 }
