@@ -141,3 +141,29 @@ func TestReleaseSettings(t *testing.T) {
 		}
 	}
 }
+
+// Shrink and Release are recorded by name: every value round-trips through its name, and an
+// unknown name is an error that lists the known ones.
+func TestRulesAreRecordedByName(t *testing.T) {
+	for _, r := range []Release{ReleaseDefault, ReleaseLast, ReleaseAverage, ReleaseFallback} {
+		b, err := r.MarshalText()
+		var back Release
+		if err != nil || string(b) != r.String() || back.UnmarshalText(b) != nil || back != r {
+			t.Errorf("release %v: %q, %v, back %v", r, b, err, back)
+		}
+	}
+	for _, s := range []Shrink{ShrinkDefault, NoShrink, SignalShrink} {
+		b, err := s.MarshalText()
+		var back Shrink
+		if err != nil || string(b) != s.String() || back.UnmarshalText(b) != nil || back != s {
+			t.Errorf("shrink %v: %q, %v, back %v", s, b, err, back)
+		}
+	}
+	var r Release
+	if err := r.UnmarshalText([]byte("best")); err == nil || !strings.Contains(err.Error(), "fallback") {
+		t.Errorf("unknown release: %v", err)
+	}
+	if _, err := (ReleaseFallback + 1).MarshalText(); err == nil {
+		t.Errorf("a release without a name encoded")
+	}
+}

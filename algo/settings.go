@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"dpgibo/accounting"
 )
@@ -63,6 +64,12 @@ func (s Shrink) String() string {
 	return fmt.Sprintf("Shrink(%d)", int(s))
 }
 
+// MarshalText encodes s by its name (String), so that a config records what it means.
+func (s Shrink) MarshalText() ([]byte, error) { return marshalEnum(s, SignalShrink) }
+
+// UnmarshalText decodes a name that MarshalText gives.
+func (s *Shrink) UnmarshalText(b []byte) error { return unmarshalEnum(s, b, SignalShrink) }
+
 // Release says which theta a run releases (Algorithm 1's output). Every rule reads only
 // released values (theta0, the iterates, the privatised gradients and their public noise
 // level s_t), never a loss, so it is post-processing and costs no privacy.
@@ -98,6 +105,36 @@ func (r Release) String() string {
 		return "fallback"
 	}
 	return fmt.Sprintf("Release(%d)", int(r))
+}
+
+// MarshalText encodes r by its name (String), so that a config records what it means.
+func (r Release) MarshalText() ([]byte, error) { return marshalEnum(r, ReleaseFallback) }
+
+// UnmarshalText decodes a name that MarshalText gives.
+func (r *Release) UnmarshalText(b []byte) error { return unmarshalEnum(r, b, ReleaseFallback) }
+
+// marshalEnum is the name of v, an enumeration whose values run from 0 to last.
+func marshalEnum[E ~int](v, last E) ([]byte, error) {
+	if v < 0 || v > last {
+		return nil, fmt.Errorf("algo: %v has no name", v)
+	}
+	return []byte(fmt.Sprint(v)), nil
+}
+
+// unmarshalEnum sets *v to the value from 0 to last whose name is b.
+func unmarshalEnum[E interface {
+	~int
+	fmt.Stringer
+}](v *E, b []byte, last E) error {
+	var names []string
+	for e := E(0); e <= last; e++ {
+		if e.String() == string(b) {
+			*v = e
+			return nil
+		}
+		names = append(names, e.String())
+	}
+	return fmt.Errorf("algo: unknown %T %q (known: %s)", *v, b, strings.Join(names, ", "))
 }
 
 // defaultFallbackSNR is what FallbackSNR 0 means: the threshold the re-analysis of the

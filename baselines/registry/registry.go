@@ -7,6 +7,7 @@
 package registry
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -212,6 +213,22 @@ func Takes(m baselines.Method, c baselines.Config) bool {
 	}
 	ct, ok := m.(baselines.Configurable)
 	return ok && reflect.TypeOf(ct.ConfigType()) == reflect.TypeOf(c)
+}
+
+// DecodeConfig decodes data, a method's own config as JSON records it, as the type the
+// method registered under name takes (baselines.Configurable); ok is false, and nothing is
+// decoded, when the method takes none or the registry does not hold it.
+func DecodeConfig(name string, data []byte) (c baselines.Config, ok bool, err error) {
+	m, found := Lookup(name)
+	ct, takes := m.(baselines.Configurable)
+	if !found || !takes {
+		return nil, false, nil
+	}
+	v := reflect.New(reflect.TypeOf(ct.ConfigType()))
+	if err := json.Unmarshal(data, v.Interface()); err != nil {
+		return nil, true, fmt.Errorf("config of %s: %w", name, err)
+	}
+	return v.Elem().Interface().(baselines.Config), true, nil
 }
 
 // Lookup returns the prototype of the method registered under name (what it is and what

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"dpgibo/algo"
+	"dpgibo/baselines"
+	"dpgibo/baselines/gibo"
 	"dpgibo/tasks/bowl"
 	"dpgibo/tasks/catalog"
 )
@@ -18,7 +20,7 @@ func TestSettingsPinAlgoDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, _ := Config{Iters: 2, Batch: 3, Clip: 1, Step: 0.5, Lengthscale: 1, AdaptiveClip: &AdaptiveClip{}}.Spec(2, nil)
+	spec := Config{Iters: 2, Batch: 3, Clip: 1, Step: 0.5, Lengthscale: 1, AdaptiveClip: &AdaptiveClip{}}.Spec(2, nil)
 	s, err := spec.Settings(task, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -46,17 +48,14 @@ func TestSettingsPinAlgoDefaults(t *testing.T) {
 func TestSpecEncodesOnlyWhatDiffersFromThePins(t *testing.T) {
 	c := Config{Iters: 4, BiasTol: 0.1, Clip: 1, Step: 0.5, Lengthscale: 1, PriorMean: pinnedPriorMean,
 		Design: &Design{Starts: 3, Evals: 60}, AdaptiveClip: &AdaptiveClip{Quantile: 0.5, Rate: 0.3}}
-	s, label := c.Spec(3, []int{0, -1, 7})
+	s := c.Spec(3, []int{0, -1, 7})
 	if s.Design != nil || s.PriorMean != "" || *s.AdaptiveClip != (AdaptiveClip{Rate: 0.3}) || s.MaxBatch != 16 || s.Batch != 0 ||
 		s.Budget() != 64 || !reflect.DeepEqual(s.ThetaCoords, []int{0, 2}) || !s.Diagnostics {
 		t.Errorf("spec %+v", s)
 	}
-	if !reflect.DeepEqual(label, []string{"adaptive"}) {
-		t.Errorf("label %q", label)
-	}
-	lib, label := Config{Iters: 4, Defaults: DefaultsLibrary, Rule: "q75"}.Spec(3, nil)
-	if lib.Batch != 4 || lib.Budget() != 16 || lib.DefaultsRevision != DefaultsRevision || !reflect.DeepEqual(label, []string{"defaults=library", "rule=q75"}) {
-		t.Errorf("library spec %+v, label %q", lib, label)
+	lib := Config{Iters: 4, Defaults: DefaultsLibrary, Rule: "q75"}.Spec(3, nil)
+	if lib.Batch != 4 || lib.Budget() != 16 || lib.DefaultsRevision != DefaultsRevision {
+		t.Errorf("library spec %+v", lib)
 	}
 }
 
@@ -113,7 +112,7 @@ func TestDefaultsBeforeSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, _ := Config{Iters: 20, Mu: 1, Defaults: DefaultsBefore}.Spec(6, nil)
+	spec := Config{Iters: 20, Mu: 1, Defaults: DefaultsBefore}.Spec(6, nil)
 	s, err := spec.Settings(task, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +192,7 @@ func TestRevision3IsTheQ75RuleOnRevision2(t *testing.T) {
 		t.Fatal(err)
 	}
 	resolved := func(c Config) algo.Settings {
-		spec, _ := c.Spec(3, nil)
+		spec := c.Spec(3, nil)
 		s, err := spec.Settings(task, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -215,5 +214,29 @@ func TestRevision3IsTheQ75RuleOnRevision2(t *testing.T) {
 	qc := c.Clipping.(algo.ClipCalibration).Quantile
 	if qa != 0.75 || qc != 0.25 {
 		t.Errorf("quantiles: revision 3 %v, revision 2 %v; want 0.75 and 0.25", qa, qc)
+	}
+}
+
+// A label names what its cells differ in, in the runner's order, from typed values: the
+// block's label, the swept value where the method reads it, the method's own config where
+// it takes one, and DP-GIBO's settings; a method that reads neither gets the block's label
+// alone.
+func TestLabel(t *testing.T) {
+	lib := Config{Defaults: DefaultsLibrary, Rule: "q75", AdaptiveClip: &AdaptiveClip{}}
+	v := gibo.Variant{Release: algo.ReleaseFallback, FallbackSNR: 0.2}
+	for _, tc := range []struct {
+		block, sweep, method string
+		config               baselines.Config
+		want                 string
+	}{
+		{"", "mu", "dpgibo", nil, "mu=0.5,adaptive,defaults=library,rule=q75"},
+		{"currency=gdp", "mu", "dpgibo", v, "currency=gdp,mu=0.5,release=fallback,fallback_snr=0.2,adaptive,defaults=library,rule=q75"},
+		{"currency=gdp", "mu", "dp-rnm", v, "currency=gdp,mu=0.5"},
+		{"step=0.5", "mu", "random", nil, "step=0.5"},
+		{"", "", "gibo", nil, "adaptive,defaults=library,rule=q75"},
+	} {
+		if got := Label(tc.block, tc.sweep, 0.5, tc.method, tc.config, lib); got != tc.want {
+			t.Errorf("Label(%q, %q, 0.5, %s, %v) = %q, want %q", tc.block, tc.sweep, tc.method, tc.config, got, tc.want)
+		}
 	}
 }

@@ -65,8 +65,13 @@ type Config struct {
 	Currency string `json:",omitempty"`
 }
 
-// CurrencyGDP is Config.Currency's secondary currency (selection.CurrencyGDP).
-const CurrencyGDP = "gdp"
+// CurrencyGDP is Config.Currency's secondary currency (selection.CurrencyGDP), and
+// GDPBlockLabel the label of the blocks that run at it (Block.Label), so that their rows
+// stay apart from the primary currency's.
+const (
+	CurrencyGDP   = "gdp"
+	GDPBlockLabel = "currency=gdp"
+)
 
 // Values of Config.Defaults.
 const (

@@ -44,9 +44,8 @@ type Spec struct {
 }
 
 // Spec is the frozen encoding of c for a cell of DP-GIBO or GIBO at dimension d that records
-// the theta coordinates coords (negative values count from the end), and the parts the
-// cell's config label gets from it.
-func (c Config) Spec(d int, coords []int) (Spec, []string) {
+// the theta coordinates coords (negative values count from the end).
+func (c Config) Spec(d int, coords []int) Spec {
 	s := Spec{
 		Iters: c.Iters, Batch: c.Batch, BiasTol: c.BiasTol, MaxBatch: c.MaxBatch,
 		Clip: c.Clip, NoiseStd: c.NoiseStd, Step: c.Step, Lengthscale: c.Lengthscale,
@@ -54,18 +53,8 @@ func (c Config) Spec(d int, coords []int) (Spec, []string) {
 		PriorMean: specPriorMean(c.PriorMean), Design: specDesign(c.Design),
 		Defaults: c.Defaults, Rule: c.Rule,
 	}
-	var label []string
-	if c.AdaptiveClip != nil {
-		label = append(label, "adaptive")
-	}
-	if c.Defaults != "" {
-		label = append(label, "defaults="+c.Defaults)
-	}
 	if c.Defaults == DefaultsLibrary {
 		s.DefaultsRevision = cmp.Or(c.DefaultsRevision, DefaultsRevision)
-	}
-	if c.Rule != "" {
-		label = append(label, "rule="+c.Rule)
 	}
 	if s.Batch == 0 && s.BiasTol == 0 {
 		s.Batch = d + 1
@@ -81,7 +70,7 @@ func (c Config) Spec(d int, coords []int) (Spec, []string) {
 			s.ThetaCoords = append(s.ThetaCoords, j)
 		}
 	}
-	return s, label
+	return s
 }
 
 // Budget is the cell's evaluations: T batches of b (of the cap, for an adaptive batch).

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
-	"strconv"
 	"strings"
 
 	"dpgibo/baselines"
@@ -118,7 +117,7 @@ func makePlan(suite string, figs []Figure, source string) (*runPlan, error) {
 			for _, d := range b.Dims {
 				for _, v := range values {
 					for _, m := range b.Methods {
-						if b.Sweep != "" && !methodReads(m, b.Sweep) && v != values[0] {
+						if b.Sweep != "" && !algocfg.Reads(m, b.Sweep) && v != values[0] {
 							continue
 						}
 						for seed := b.SeedBase + 1; seed <= b.SeedBase+b.Seeds; seed++ {
@@ -217,9 +216,7 @@ func cellFor(suite string, b Block, d int, value Num, method string, seed int, s
 	}
 	a := b.Algo
 	evalNoise := b.EvalNoise
-	label := ""
-	if b.Sweep != "" && methodReads(method, b.Sweep) {
-		label = b.Sweep + "=" + strconv.FormatFloat(float64(value), 'g', -1, 64)
+	if b.Sweep != "" && algocfg.Reads(method, b.Sweep) {
 		switch b.Sweep {
 		case "bias_tol":
 			a.BiasTol = value
@@ -232,7 +229,7 @@ func cellFor(suite string, b Block, d int, value Num, method string, seed int, s
 			evalNoise = value
 		}
 	}
-	label = joinLabel(b.Label, label)
+	label := algocfg.Label(b.Label, b.Sweep, float64(value), method, b.Config, b.Algo)
 	dataSeed := b.DataSeed
 	if b.DataPerSeed {
 		dataSeed += uint64(seed)
@@ -258,7 +255,6 @@ func cellFor(suite string, b Block, d int, value Num, method string, seed int, s
 			panic(fmt.Sprintf("experiments: encoding the config of %s: %v", method, err))
 		}
 		c.Config, c.config = enc, b.Config
-		label = joinLabel(label, b.Config.Label())
 	}
 	if info, ok := catalog.Lookup(b.Task); ok {
 		if readsExternal(info, b) {
@@ -267,25 +263,18 @@ func cellFor(suite string, b Block, d int, value Num, method string, seed int, s
 		c.Precision = specPrecision(info, b.Precision)
 	}
 	if c.local() {
-		var parts []string
-		c.Spec, parts = a.Spec(d, b.ThetaCoords)
-		label = joinLabel(append([]string{label}, parts...)...)
+		c.Spec = a.Spec(d, b.ThetaCoords)
 		c.Budget = c.Spec.Budget()
 	} else {
 		c.Budget = cmp.Or(b.BaselineBudget, a.Iters*(d+1))
 	}
-	if methodReads(method, "mu") {
+	if algocfg.Reads(method, "mu") {
 		c.Mu = a.Mu
 		if b.Sweep == "mu" {
 			c.Mu = value
 		}
 	}
 	return c, label
-}
-
-// joinLabel joins the non-empty parts of a row's config label with commas.
-func joinLabel(parts ...string) string {
-	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), ",")
 }
 
 // stream derives a 64-bit stream id for math/rand/v2's PCG from strings, so that every

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"reflect"
 
 	"dpgibo/baselines"
 	"dpgibo/baselines/registry"
@@ -92,17 +91,14 @@ func (b *Block) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	for _, name := range b.Methods {
-		m, ok := registry.Lookup(name)
-		ct, takes := m.(baselines.Configurable)
-		if !ok || !takes {
-			continue
+		c, takes, err := registry.DecodeConfig(name, aux.Config)
+		if err != nil {
+			return fmt.Errorf("block of task %s: %w", b.Task, err)
 		}
-		v := reflect.New(reflect.TypeOf(ct.ConfigType()))
-		if err := json.Unmarshal(aux.Config, v.Interface()); err != nil {
-			return fmt.Errorf("block of task %s: config of %s: %w", b.Task, name, err)
+		if takes {
+			b.Config = c
+			return nil
 		}
-		b.Config = v.Elem().Interface().(baselines.Config)
-		return nil
 	}
 	return fmt.Errorf("block of task %s: a config, and none of the methods %v takes one", b.Task, b.Methods)
 }
@@ -141,19 +137,6 @@ func figureNames(figs []Figure) []string {
 		names[i] = f.Name
 	}
 	return names
-}
-
-// methodReads reports whether method reads the swept parameter param
-// (baselines.Sweeper); a method that does not is run once per sweep and its cells do not
-// record the parameter. A name the registry does not hold, or a method that is not a
-// Sweeper, reads everything.
-func methodReads(method, param string) bool {
-	m, ok := registry.Lookup(method)
-	if !ok {
-		return true
-	}
-	sw, ok := m.(baselines.Sweeper)
-	return !ok || sw.Sweeps(param)
 }
 
 // A currencyReader runs at a guarantee read from mu in a privacy currency (the private

@@ -86,7 +86,7 @@ func lowSNRFigures() []runner.Figure {
 			out = append(out, c)
 		}
 		gdp := base
-		gdp.CellSuite, gdp.Label = "", "currency=gdp"
+		gdp.CellSuite, gdp.Label = "", algocfg.GDPBlockLabel
 		gdp.Methods = slices.Clone(lowSNRGDPMethods)
 		gdp.Algo.Currency, gdp.Algo.AutoRevision = algocfg.CurrencyGDP, autoTargetRevision
 		auto := base

@@ -347,7 +347,7 @@ func privateSelectFigures() []runner.Figure {
 		p := runner.Block{Task: t.task, CellSuite: Private, Dims: t.dims, NTrain: t.nTrain, NVal: t.nVal, DataSeed: 1, Methods: primary,
 			Seeds: seedsPrivateSelect, Algo: t.algo, Sweep: "mu", Values: []num{1, 0.5}}
 		g := p
-		g.Methods, g.Algo, g.Values, g.Label = gdp, gdpAlgo(t.algo), []num{1}, "currency=gdp"
+		g.Methods, g.Algo, g.Values, g.Label = gdp, gdpAlgo(t.algo), []num{1}, algocfg.GDPBlockLabel
 		if t.dropUCB {
 			p.Methods, g.Methods = withoutUCB(p.Methods), withoutUCB(g.Methods)
 		}

@@ -6,7 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
+
+	"dpgibo/experiments/algocfg"
 )
 
 // Statement is one clause of the paper that asserts a property of an experiment's results
@@ -188,9 +189,12 @@ func Figures(statements []Statement) []string {
 // fourth, is read from the results (verdict's StandIn).
 func Conditions(c Claim) []string {
 	var out []string
-	configs := c.A.Config + " " + c.B.Config
+	// fig-private-select runs its equal mu-GDP block at mu = 1 (algocfg.GDPBlockLabel).
+	gdp := func(s Side) bool {
+		return s.Config == algocfg.Label(algocfg.GDPBlockLabel, "mu", 1, s.Method, nil, algocfg.Config{})
+	}
 	switch {
-	case c.Figure == "fig-private-select" && strings.Contains(configs, "currency=gdp"):
+	case c.Figure == "fig-private-select" && (gdp(c.A) || gdp(c.B)):
 		out = append(out, "currency: equal mu-GDP")
 	case c.Figure == "fig-private-select":
 		out = append(out, "currency: each comparator at the (epsilon, 1e-5) of DP-GIBO's mu")

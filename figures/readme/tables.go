@@ -3,11 +3,14 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"dpgibo/baselines/score"
+	"dpgibo/experiments/algocfg"
 	"dpgibo/figures/studies"
 	"dpgibo/internal/records"
 	"dpgibo/private"
@@ -89,7 +92,13 @@ func defaultsTable(dir string) (string, error) {
 
 // libraryPeerMus are the columns of DP-GIBO in the comparison with the peers, as the
 // configs spell them.
-var libraryPeerMus = []string{"0.5", "1", "2", "+Inf"}
+var libraryPeerMus = []float64{0.5, 1, 2, math.Inf(1)}
+
+// libraryPeerConfig is the config of DP-GIBO's curve at mu in the comparison with the peers:
+// algo's defaults, swept over mu (algocfg.Label of the study's typed values).
+func libraryPeerConfig(mu float64) string {
+	return algocfg.Label("", "mu", mu, private.DPGIBO.String(), nil, algocfg.Config{Defaults: algocfg.DefaultsLibrary})
+}
 
 // The peers the library-peers table sets beside DP-GIBO (studies.LibraryPeersFile).
 var (
@@ -112,8 +121,7 @@ func libraryPeersTable(dir string) (string, error) {
 	for _, r := range rows {
 		column := r.Method
 		if r.Method == private.DPGIBO.String() {
-			mu, _, _ := strings.Cut(strings.TrimPrefix(r.Config, "mu="), ",")
-			column = "mu=" + mu
+			column = r.Config
 		}
 		cells[cellKey{r.Problem, column}] = r
 		if !slices.Contains(problems, r.Problem) {
@@ -124,7 +132,7 @@ func libraryPeersTable(dir string) (string, error) {
 	var b strings.Builder
 	b.WriteString("\nAgainst the best non-private peers (median final loss over seeds 1-10; own seconds: the median of a run's time outside the objective's evaluations):\n\n| problem | d |")
 	for _, mu := range libraryPeerMus {
-		fmt.Fprintf(&b, " DP-GIBO mu = %s |", mu)
+		fmt.Fprintf(&b, " DP-GIBO mu = %s |", strconv.FormatFloat(mu, 'g', -1, 64))
 	}
 	b.WriteString(" TPE | CMA-ES | DP-GIBO at mu = 1 / better peer | own s, DP-GIBO mu = 1 | own s, TPE | own s, CMA-ES |\n|---|---|")
 	b.WriteString(strings.Repeat("---|", len(libraryPeerMus)+6) + "\n")
@@ -143,16 +151,16 @@ func libraryPeersTable(dir string) (string, error) {
 	for _, p := range problems {
 		fmt.Fprintf(&b, "| %s | %d |", p, dims[p])
 		for _, mu := range libraryPeerMus {
-			fmt.Fprintf(&b, " %s |", loss(p, "mu="+mu))
+			fmt.Fprintf(&b, " %s |", loss(p, libraryPeerConfig(mu)))
 		}
 		ratio := ""
-		dp, okDP := cells[cellKey{p, "mu=1"}]
+		dp, okDP := cells[cellKey{p, libraryPeerConfig(1)}]
 		tpe, okT := cells[cellKey{p, tpeName}]
 		cma, okC := cells[cellKey{p, cmaesName}]
 		if okDP && okT && okC {
 			ratio = fmt.Sprintf("%.3f", dp.MedianLoss/min(tpe.MedianLoss, cma.MedianLoss))
 		}
-		fmt.Fprintf(&b, " %s | %s | %s | %s | %s | %s |\n", loss(p, tpeName), loss(p, cmaesName), ratio, own(p, "mu=1"), own(p, tpeName), own(p, cmaesName))
+		fmt.Fprintf(&b, " %s | %s | %s | %s | %s | %s |\n", loss(p, tpeName), loss(p, cmaesName), ratio, own(p, libraryPeerConfig(1)), own(p, tpeName), own(p, cmaesName))
 	}
 	return b.String(), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"dpgibo/baselines/registry"
 	"dpgibo/baselines/selection"
+	"dpgibo/experiments/algocfg"
 	"dpgibo/figures/claims"
 	"dpgibo/figures/verdict"
 	"dpgibo/private"
@@ -60,12 +61,18 @@ func gdpConfig(method string) (string, bool) {
 		return "", false
 	}
 	if c, ok := m.(interface{ ReadsCurrency() bool }); !ok || !c.ReadsCurrency() {
-		return "mu=1", true
+		return atMu1("", method), true
 	}
 	if _, err := registry.New(method, registry.Options{Mu: 1, Currency: selection.CurrencyGDP}); err != nil {
 		return "", false
 	}
-	return "currency=gdp,mu=1", true
+	return atMu1(algocfg.GDPBlockLabel, method), true
+}
+
+// atMu1 is the config of method's curve at mu = 1 in fig-private-select's block labelled
+// block (algocfg.Label of the figure's typed values).
+func atMu1(block, method string) string {
+	return algocfg.Label(block, "mu", 1, method, nil, algocfg.Config{})
 }
 
 // Contribution3Sensitivity judges contribution (3) under every reading, in a fixed order;
@@ -115,7 +122,7 @@ func Contribution3Sensitivity(res *verdict.Results) ([]sensitivityRow, error) {
 				for _, floor := range []bool{false, true} {
 					var cs []claims.Claim
 					for _, p := range pairs {
-						config := "mu=1"
+						config := atMu1("", p.method)
 						if currency == currencyGDP {
 							c, ok := gdpConfig(p.method)
 							if !ok {
@@ -126,7 +133,7 @@ func Contribution3Sensitivity(res *verdict.Results) ([]sensitivityRow, error) {
 						if p.task == "svr" && !withSVR {
 							continue
 						}
-						a := claims.Side{Task: p.task, Method: private.DPGIBO.String(), Config: "mu=1", D: p.d}
+						a := claims.Side{Task: p.task, Method: private.DPGIBO.String(), Config: atMu1("", private.DPGIBO.String()), D: p.d}
 						b := claims.Side{Task: p.task, Method: p.method, Config: config, D: p.d}
 						id := fmt.Sprintf("contrib3-reading-%s-d%d-%s", p.task, p.d, p.method)
 						cs = append(cs, claims.Claim{ID: id, Figure: selectFigure, Kind: claims.Lower, Metric: claims.MetricLogGap,

@@ -6,9 +6,11 @@ import (
 	"sort"
 	"strings"
 
+	"dpgibo/experiments/algocfg"
 	"dpgibo/figures/stats"
 	"dpgibo/figures/verdict"
 	"dpgibo/internal/records"
+	"dpgibo/private"
 )
 
 // The library study (experiments' -suite=defaults): each figure defaultsPrefix+PROBLEM holds
@@ -67,8 +69,20 @@ func defaultsStudy(res *verdict.Results) ([]DefaultsRow, error) {
 		if !ok {
 			continue
 		}
+		settings, err := figureSettings(res.Dir, fig)
+		if err != nil {
+			return nil, err
+		}
 		curves := res.CurvesOf(fig)
-		hand, err := defaultsHand(curves)
+		kinds := map[*verdict.Curve]defaultsKind{}
+		for _, c := range curves {
+			s, ok := settings[c.Config]
+			if !ok {
+				return nil, fmt.Errorf("figure %s: config %q is the label of no block of its manifest", fig, c.Config)
+			}
+			kinds[c] = kindOf(s)
+		}
+		hand, err := defaultsHand(curves, kinds)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", fig, err)
 		}
@@ -80,7 +94,7 @@ func defaultsStudy(res *verdict.Results) ([]DefaultsRow, error) {
 			}
 		}
 		for _, c := range curves {
-			if !strings.HasPrefix(c.Config, "defaults=") {
+			if kinds[c] != defaultsVariant {
 				continue
 			}
 			d, vh, vv := pairedFinals(handLoss, c.Runs)
@@ -118,17 +132,36 @@ func defaultsStudy(res *verdict.Results) ([]DefaultsRow, error) {
 	return out, nil
 }
 
-// defaultsHand returns the hand-tuned curve of a study figure: the one config that is
-// neither a defaults variant nor a grid point, else the grid point ("step=...") of lowest
-// median final loss over the tuning seeds.
-func defaultsHand(curves []*verdict.Curve) (*verdict.Curve, error) {
+// defaultsKind is what a curve of a library-study figure is.
+type defaultsKind int
+
+const (
+	defaultsHandTuned defaultsKind = iota // the paper's hand-tuned setting
+	defaultsGrid                          // a point of the study's own grid (a labelled block)
+	defaultsVariant                       // algo's defaults (Algo.Defaults set)
+)
+
+// kindOf is the kind of the curves of a block with setting s.
+func kindOf(s setting) defaultsKind {
+	switch {
+	case s.algo.Defaults != "":
+		return defaultsVariant
+	case s.blockLabel != "":
+		return defaultsGrid
+	}
+	return defaultsHandTuned
+}
+
+// defaultsHand returns the hand-tuned curve of a study figure (kinds says each curve's
+// kind): the one hand-tuned curve, else the grid point of lowest median final loss over
+// the tuning seeds.
+func defaultsHand(curves []*verdict.Curve, kinds map[*verdict.Curve]defaultsKind) (*verdict.Curve, error) {
 	var grid []*verdict.Curve
 	for _, c := range curves {
-		switch {
-		case strings.HasPrefix(c.Config, "defaults="):
-		case strings.HasPrefix(c.Config, "step="):
+		switch kinds[c] {
+		case defaultsGrid:
 			grid = append(grid, c)
-		default:
+		case defaultsHandTuned:
 			return c, nil
 		}
 	}
@@ -155,5 +188,6 @@ func defaultsHand(curves []*verdict.Curve) (*verdict.Curve, error) {
 	return best, nil
 }
 
-// LibraryVariant is the library study's variant that runs algo's own defaults.
-const LibraryVariant = "defaults=library"
+// LibraryVariant is the label of the library study's variant that runs algo's own
+// defaults.
+var LibraryVariant = algocfg.Label("", "", 0, private.DPGIBO.String(), nil, algocfg.Config{Defaults: algocfg.DefaultsLibrary})

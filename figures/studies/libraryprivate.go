@@ -3,9 +3,9 @@ package studies
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"dpgibo/figures/stats"
@@ -236,14 +236,27 @@ func studyCellCurves(res *verdict.Results) ([]cellCurves, error) {
 		}
 		// dp-auto runs in a figure of its own per problem (libraryAutoPrefix), added after the
 		// rule was chosen; its curves join the problem's cells.
-		curves := append(res.CurvesOf(fig), res.CurvesOf(libraryAutoPrefix+problem)...)
+		settings, err := figureSettings(res.Dir, fig)
+		if err != nil {
+			return nil, err
+		}
+		curves := res.CurvesOf(fig)
+		if auto := res.CurvesOf(libraryAutoPrefix + problem); len(auto) > 0 {
+			autoSettings, err := figureSettings(res.Dir, libraryAutoPrefix+problem)
+			if err != nil {
+				return nil, err
+			}
+			curves = append(curves, auto...)
+			maps.Copy(settings, autoSettings)
+		}
 		byMu := map[float64][]*verdict.Curve{}
 		var mus []float64
 		for _, c := range curves {
-			mu, err := muOf(c.Config)
-			if err != nil {
-				return nil, fmt.Errorf("figure %s: %w", fig, err)
+			s, ok := settings[c.Config]
+			if !ok {
+				return nil, fmt.Errorf("figure %s: config %q is the label of no block of its manifest", c.Figure, c.Config)
 			}
+			mu := s.mu
 			if _, seen := byMu[mu]; !seen {
 				mus = append(mus, mu)
 			}
@@ -257,17 +270,6 @@ func studyCellCurves(res *verdict.Results) ([]cellCurves, error) {
 		}
 	}
 	return out, nil
-}
-
-// muOf reads mu from a config "mu=M" or "mu=M,defaults=library".
-func muOf(config string) (float64, error) {
-	v, ok := strings.CutPrefix(config, "mu=")
-	v, _, _ = strings.Cut(v, ",")
-	mu, err := strconv.ParseFloat(v, 64)
-	if !ok || err != nil {
-		return 0, fmt.Errorf("config %q does not start with mu=M", config)
-	}
-	return mu, nil
 }
 
 // judgeable reports whether a cell's curves can be judged: f* is known for them and they

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
+
+	"dpgibo/experiments/algocfg"
+	"dpgibo/private"
 )
 
 // The leave-one-problem-out study of algo's defaults (declared in docs/library.md before
@@ -43,7 +45,15 @@ type LOORow struct {
 // isCandidate reports whether a defaults variant is a candidate of the leave-one-out
 // study: the current defaults or one of their rule variants (not revision 1).
 func isCandidate(variant string) bool {
-	return variant == LibraryVariant || strings.HasPrefix(variant, LibraryVariant+",rule=")
+	if variant == LibraryVariant {
+		return true
+	}
+	for rule := range algocfg.DefaultsRules {
+		if variant == algocfg.Label("", "", 0, private.DPGIBO.String(), nil, algocfg.Config{Defaults: algocfg.DefaultsLibrary, Rule: rule}) {
+			return true
+		}
+	}
+	return false
 }
 
 // defaultsLeaveOneOut runs the study on the library study's rows: every candidate must have a row

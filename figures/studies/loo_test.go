@@ -9,7 +9,7 @@ func looRows() []DefaultsRow {
 	row := func(p, v string, ratio float64, above bool) DefaultsRow {
 		return DefaultsRow{Problem: p, Variant: v, Ratio: ratio, AboveStart: above}
 	}
-	const lib, a, b = LibraryVariant, LibraryVariant + ",rule=a", LibraryVariant + ",rule=b"
+	lib, a, b := LibraryVariant, LibraryVariant+",rule=q75", LibraryVariant+",rule=shrink"
 	return []DefaultsRow{
 		// p1: lib fails badly, a and b pass.
 		row("p1", lib, 1.4, true), row("p1", a, 1.02, false), row("p1", b, 1.04, false), row("p1", "defaults=before", 0.5, false),
@@ -35,10 +35,10 @@ func TestLeaveOneOutChoosesWithoutTheHeldOutProblem(t *testing.T) {
 		// Without p1, lib and a are both never above start; lib's worst ratio 1.0 < a's 1.04.
 		{"p1", LibraryVariant, 1.4, false},
 		// Without p2: lib ends above on p1, b on p3; a on neither.
-		{"p2", LibraryVariant + ",rule=a", 1.04, true},
+		{"p2", LibraryVariant + ",rule=q75", 1.04, true},
 		// Without p3: a (worst 1.04) against b (1.04, mean log smaller): b.
-		{"p3", LibraryVariant + ",rule=b", 1.0, false},
-		{AllProblems, LibraryVariant + ",rule=a", 0, false},
+		{"p3", LibraryVariant + ",rule=shrink", 1.0, false},
+		{AllProblems, LibraryVariant + ",rule=q75", 0, false},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d rows, want %d: %+v", len(got), len(want), got)

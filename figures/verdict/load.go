@@ -180,6 +180,9 @@ type Results struct {
 	Figures []string
 	Curves  []*Curve
 	FStar   FStarTable
+	// Dir is the folder ReadDir read ("" for results built otherwise): its manifests give
+	// the typed settings of the figures' blocks.
+	Dir string
 }
 
 // figureCSV reports whether name is a figure CSV of the runner: not a file this package,
@@ -214,7 +217,7 @@ func ReadDir(dir string) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Results{FStar: FStarTable{}}
+	res := &Results{FStar: FStarTable{}, Dir: dir}
 	for _, e := range entries {
 		if e.IsDir() || !figureCSV(e.Name()) {
 			continue
