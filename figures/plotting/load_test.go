@@ -70,3 +70,20 @@ func TestGapVariantWithEveryLossOnTheFloor(t *testing.T) {
 		t.Errorf("wrote %v", files)
 	}
 }
+
+// A folder that holds only figures of one's own (a suite this package does not know) is
+// drawn, each as a figure of one's own; its other CSVs (a study's table) are not figures.
+func TestRenderDirDrawsAFolderOfOwnFigures(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	writeCSV(t, in, "my-study-a", traceRows("my-study-a", "bowl", "synthetic", []int{3}, []string{"mu=1"}, []string{"dpgibo", "dp-random"}, 3, 5))
+	if err := os.WriteFile(filepath.Join(in, "my-table.csv"), []byte("problem,ratio\na,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := RenderDir(in, out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 || !strings.Contains(strings.Join(files, " "), "my-study-a") || strings.Contains(strings.Join(files, " "), "my-table") {
+		t.Errorf("drew %v", files)
+	}
+}

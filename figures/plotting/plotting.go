@@ -181,6 +181,32 @@ type input struct {
 	stars map[starKey]float64
 }
 
+// ownFigureCSVs returns, sorted, the names of inDir's figure CSVs that this package does not
+// know: CSVs whose header is the runner's loss traces (records.Row) or theta paths
+// (records.ThetaRow), which it draws as figures of one's own.
+func ownFigureCSVs(inDir string) ([]string, error) {
+	entries, err := os.ReadDir(inDir)
+	if err != nil {
+		return nil, fmt.Errorf("input directory: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		name, ok := records.CSVName(e.Name())
+		if e.IsDir() || !ok || known(name) || slices.Contains(out, name) {
+			continue
+		}
+		head, err := records.Header(filepath.Join(inDir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		if records.HasRequired[records.Row](head) || records.HasRequired[records.ThetaRow](head) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
 // Load reads and checks (package records) every input of the figures RenderDir draws from
 // inDir: each figure's CSV, fstar.csv beside them and the theory sweep. Its errors name the
 // file and, for a bad cell, the line and the column.
@@ -198,6 +224,11 @@ func Load(inDir string, names []string) (*inputs, error) {
 				names = append(names, n)
 			}
 		}
+		own, err := ownFigureCSVs(inDir)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, own...)
 		if len(names) == 0 {
 			return nil, fmt.Errorf("no figure CSV in %s (looked for %s.csv)", inDir, strings.Join(Names(), ".csv, "))
 		}
