@@ -1,6 +1,11 @@
 package claims
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+
+	"dpgibo/experiments/algocfg"
+)
 
 // trackMargin is delta of every "tracks", "competitive", "roughly the same", "no better
 // than", "substantially" and "significant" claim: a tenth of the setting's start gap G0 =
@@ -50,6 +55,12 @@ func at(s Side, where string) Side { s.At = where; return s }
 
 // cfg returns s with config c.
 func cfg(s Side, c string) Side { s.Config = c; return s }
+
+// swept is the config label of a curve whose block sweeps param at v (algocfg.Label, as
+// the runner labels the rows of a method that reads param).
+func swept(param string, v float64) string {
+	return algocfg.Label("", param, v, "", nil, algocfg.Config{})
+}
 
 // fromD returns s as the change of its value from d = from to its d.
 func fromD(s Side, from int) Side { s.FromD = from; return s }
@@ -247,7 +258,7 @@ func paperSVR() []Statement {
 		onPeers.ID, onPeers.Figure = "fig-peers-svr-"+id, "fig-peers"
 		onPeers.A, onPeers.B = svr(onPeers.A), svr(onPeers.B)
 		if onPeers.A.Method == "dpgibo" {
-			onPeers.A = cfg(onPeers.A, "mu=1")
+			onPeers.A = cfg(onPeers.A, swept("mu", 1))
 		}
 		st := Statement{ID: "s4.3-" + id, Source: srcS43, Sentence: sentence, Claims: []Claim{onPeers}, Substitute: subPeers}
 		for i, fig := range []string{"fig2b", "fig2b-real"} {
@@ -283,9 +294,9 @@ func paperSVR() []Statement {
 // fig3d) and the sensitivity to sigma (noise-misspec).
 func paperAppendixGP() []Statement {
 	dp15 := side("dpgibo", 15)
-	eps := []string{"bias_tol=0.1", "bias_tol=0.3", "bias_tol=0.5", "bias_tol=1", "bias_tol=2"}
-	noise := func(v string) Side { return cfg(dp15, "noise="+v) }
-	correct, over, under := cfg(dp15, "noise_std=0.01"), cfg(dp15, "noise_std=1"), cfg(dp15, "noise_std=0.0001")
+	eps := []string{swept("bias_tol", 0.1), swept("bias_tol", 0.3), swept("bias_tol", 0.5), swept("bias_tol", 1), swept("bias_tol", 2)}
+	noise := func(v float64) Side { return cfg(dp15, swept("noise", v)) }
+	correct, over, under := cfg(dp15, swept("noise_std", 0.01)), cfg(dp15, swept("noise_std", 1)), cfg(dp15, swept("noise_std", 0.0001))
 	random := side("random", 15)
 	return []Statement{
 		{ID: "app-gp-eps-fewer-evals", Source: srcAppGP,
@@ -299,24 +310,24 @@ func paperAppendixGP() []Statement {
 		{ID: "app-gp-eps-03-like-05", Source: srcAppGP,
 			Sentence: "decreasing epsilon past the point where the privacy error dominates bias error ceases to improve performance; this can be seen in epsilon = 0.3 and epsilon = 0.5 producing roughly the same final loss",
 			Claims: []Claim{{ID: "fig3ab-eps03-like-eps05", Figure: "fig3ab", Kind: Equivalent, Margin: trackMargin,
-				A: cfg(dp15, "bias_tol=0.3"), B: cfg(dp15, "bias_tol=0.5"), ContrastConfigs: []string{"bias_tol=2"}}}},
+				A: cfg(dp15, swept("bias_tol", 0.3)), B: cfg(dp15, swept("bias_tol", 0.5)), ContrastConfigs: []string{swept("bias_tol", 2)}}}},
 		{ID: "app-gp-privacy-cost", Source: srcAppGP,
 			Sentence: "It is clear that in our moderate n (700) example, high levels of privacy come at a significant suboptimality gap cost.",
 			Claims: []Claim{
 				{ID: "fig3c-mu0.1-above-no-privacy", Figure: "fig3c", Kind: Higher, Margin: trackMargin,
-					A: cfg(dp15, "mu=0.1"), B: cfg(dp15, "mu=+Inf")},
+					A: cfg(dp15, swept("mu", 0.1)), B: cfg(dp15, swept("mu", math.Inf(1)))},
 				{ID: "fig3c-mu0.5-above-no-privacy", Figure: "fig3c", Kind: Higher, Margin: trackMargin,
-					A: cfg(dp15, "mu=0.5"), B: cfg(dp15, "mu=+Inf")},
+					A: cfg(dp15, swept("mu", 0.5)), B: cfg(dp15, swept("mu", math.Inf(1)))},
 			}},
 		{ID: "app-gp-low-noise-like-none", Source: srcAppGP,
 			Sentence: "The plot indicates that the noiseless and low noise regimes perform similarly",
 			Claims: []Claim{
-				{ID: "fig3d-noise-0.001-like-none", Figure: "fig3d", Kind: Equivalent, Margin: trackMargin, A: noise("0.001"), B: noise("0")},
-				{ID: "fig3d-noise-0.01-like-none", Figure: "fig3d", Kind: Equivalent, Margin: trackMargin, A: noise("0.01"), B: noise("0")},
+				{ID: "fig3d-noise-0.001-like-none", Figure: "fig3d", Kind: Equivalent, Margin: trackMargin, A: noise(0.001), B: noise(0)},
+				{ID: "fig3d-noise-0.01-like-none", Figure: "fig3d", Kind: Equivalent, Margin: trackMargin, A: noise(0.01), B: noise(0)},
 			}},
 		{ID: "app-gp-large-noise-suffers", Source: srcAppGP,
 			Sentence: "whereas the large noise regime suffers.",
-			Claims:   []Claim{{ID: "fig3d-noise-1-above-none", Figure: "fig3d", Kind: Higher, A: noise("1"), B: noise("0")}}},
+			Claims:   []Claim{{ID: "fig3d-noise-1-above-none", Figure: "fig3d", Kind: Higher, A: noise(1), B: noise(0)}}},
 		{ID: "app-gp-theory-low-noise", Source: srcAppGP, Repeats: "app-gp-low-noise-like-none",
 			Sentence: "This confirms our theoretical findings in Theorem 3, which suggested that low enough noise produces the same performance as zero noise.",
 			Refs:     []string{"fig3d-noise-0.001-like-none", "fig3d-noise-0.01-like-none"}},
@@ -421,12 +432,12 @@ func hypoClaims() []Claim {
 		dims []int
 	}{{"grouplasso", []int{2, 10, 20}}, {"gpreg", []int{2, 5, 10}}, {"svr", []int{103}}} {
 		for _, d := range s.dims {
-			hypo := Side{Task: s.task, Method: "dp-hypo", Config: "mu=1", D: d}
+			hypo := Side{Task: s.task, Method: "dp-hypo", Config: swept("mu", 1), D: d}
 			out = append(out, Claim{ID: fmt.Sprintf("fig-private-select-hypo-like-random-%s-d%d", s.task, d), Figure: "fig-private-select",
 				Kind: Equivalent, Margin: trackMargin, A: hypo, B: Side{Task: s.task, Method: "random", D: d}})
 			for _, m := range []string{"dp-select-geometric", "dp-select-negbin", "dp-select-poisson"} {
 				out = append(out, Claim{ID: fmt.Sprintf("fig-private-select-hypo-like-%s-%s-d%d", m, s.task, d), Figure: "fig-private-select",
-					Kind: Equivalent, Margin: trackMargin, A: hypo, B: Side{Task: s.task, Method: m, Config: "mu=1", D: d}})
+					Kind: Equivalent, Margin: trackMargin, A: hypo, B: Side{Task: s.task, Method: m, Config: swept("mu", 1), D: d}})
 			}
 		}
 	}
@@ -448,7 +459,7 @@ func ucbBoundClaims() []Claim {
 	for _, d := range []int{2, 5, 10} {
 		out = append(out, Claim{ID: fmt.Sprintf("fig-private-ucb-bounds-dp-ucb-gpreg-d%d", d), Figure: "fig-private",
 			Kind: NotWorse, Margin: trackMargin,
-			A: Side{Task: "gpreg", Method: "ucb", D: d}, B: Side{Task: "gpreg", Method: "dp-ucb", Config: "mu=1", D: d}})
+			A: Side{Task: "gpreg", Method: "ucb", D: d}, B: Side{Task: "gpreg", Method: "dp-ucb", Config: swept("mu", 1), D: d}})
 	}
 	return out
 }
@@ -459,12 +470,12 @@ func paperPrivate() []Statement {
 	return []Statement{
 		{ID: "contrib-3-outperforms-private-methods", Source: srcContrib, Substitute: subSelect,
 			Sentence: "Empirically demonstrate that DP-GIBO substantially outperforms existing private black box tuning methods in higher-dimensional regimes where global Bayesian optimization and random search collapse.",
-			Claims: append(selectClaims("substantially", "mu=1", Lower, SubstantialMargin, allBases),
-				asides(privateClaims("substantially", "mu=1", Lower, SubstantialMargin), asideStrawman)...)},
+			Claims: append(selectClaims("substantially", swept("mu", 1), Lower, SubstantialMargin, allBases),
+				asides(privateClaims("substantially", swept("mu", 1), Lower, SubstantialMargin), asideStrawman)...)},
 		{ID: "discussion-outperforms", Source: srcDisc, Substitute: subSelect,
 			Sentence: "Empirically, it outperforms random search and global private BO across a range of synthetic and real-data hyperparameter tuning tasks, even in regimes where our theoretical assumptions are not strictly satisfied.",
-			Claims: append(selectClaims("plain", "mu=1", Lower, 0, allBases),
-				asides(privateClaims("plain", "mu=1", Lower, 0), asideStrawman)...)},
+			Claims: append(selectClaims("plain", swept("mu", 1), Lower, 0, allBases),
+				asides(privateClaims("plain", swept("mu", 1), Lower, 0), asideStrawman)...)},
 		{ID: "discussion-scales-gracefully", Source: srcDisc,
 			Sentence: "We introduced DP-GIBO, a private variant of GIBO that scales gracefully with dimension.",
 			Refs: []string{"fig1-dp-regret-not-worse-d10-than-d2", "fig1-dp-regret-not-worse-d20-than-d2",
@@ -475,9 +486,9 @@ func paperPrivate() []Statement {
 				// The speed-up is in evaluations (the cost of tuning: each is a model fit), at a
 				// final loss not worse than the fixed batch's; d = 15, the appendix's GP setting.
 				{ID: "speedup-adaptive-fewer-evals", Figure: "speedup", Kind: Lower, Metric: MetricEvals,
-					A: cfg(side("dpgibo", 15), "bias_tol=0.5"), B: cfg(side("dpgibo", 15), "bias_tol=0")},
+					A: cfg(side("dpgibo", 15), swept("bias_tol", 0.5)), B: cfg(side("dpgibo", 15), swept("bias_tol", 0))},
 				{ID: "speedup-adaptive-not-worse", Figure: "speedup", Kind: NotWorse, Margin: trackMargin,
-					A: cfg(side("dpgibo", 15), "bias_tol=0.5"), B: cfg(side("dpgibo", 15), "bias_tol=0")},
+					A: cfg(side("dpgibo", 15), swept("bias_tol", 0.5)), B: cfg(side("dpgibo", 15), swept("bias_tol", 0))},
 			}},
 		{ID: "s4.2-ucb-optimistic-lower-bound", Source: srcS42,
 			Sentence: "the curves shown here serve as an optimistic lower bound on what a private UCB-BO could achieve.",
@@ -510,7 +521,7 @@ func postHocStatements() []Statement {
 	}{{"grouplasso", 20}, {"gpreg", 10}} {
 		suffers = append(suffers, Claim{ID: fmt.Sprintf("fig-private-dp-ucb-regret-rises-%s-d2-d%d", s.task, s.d), Figure: "fig-private",
 			Kind: Higher, Metric: MetricRegret,
-			A: Side{Task: s.task, Method: "dp-ucb", Config: "mu=1", D: s.d}, B: Side{Task: s.task, Method: "dp-ucb", Config: "mu=1", D: 2}})
+			A: Side{Task: s.task, Method: "dp-ucb", Config: swept("mu", 1), D: s.d}, B: Side{Task: s.task, Method: "dp-ucb", Config: swept("mu", 1), D: 2}})
 	}
 	for _, s := range []struct {
 		task string
@@ -518,12 +529,12 @@ func postHocStatements() []Statement {
 	}{{"grouplasso", 10}, {"grouplasso", 20}, {"gpreg", 5}, {"gpreg", 10}, {"svr", 103}} {
 		collapse = append(collapse, Claim{ID: fmt.Sprintf("fig-private-select-random-collapses-%s-d%d", s.task, s.d), Figure: "fig-private-select",
 			Kind: Higher, Metric: MetricLogGap, Margin: SubstantialMargin,
-			A: Side{Task: s.task, Method: "random", D: s.d}, B: Side{Task: s.task, Method: "dpgibo", Config: "mu=1", D: s.d}})
+			A: Side{Task: s.task, Method: "random", D: s.d}, B: Side{Task: s.task, Method: "dpgibo", Config: swept("mu", 1), D: s.d}})
 	}
 	for _, d := range []int{5, 10} {
 		collapse = append(collapse, Claim{ID: fmt.Sprintf("fig-private-ucb-collapses-gpreg-d%d", d), Figure: "fig-private",
 			Kind: Higher, Metric: MetricLogGap, Margin: SubstantialMargin,
-			A: Side{Task: "gpreg", Method: "ucb", D: d}, B: Side{Task: "gpreg", Method: "dpgibo", Config: "mu=1", D: d}})
+			A: Side{Task: "gpreg", Method: "ucb", D: d}, B: Side{Task: "gpreg", Method: "dpgibo", Config: swept("mu", 1), D: d}})
 	}
 	return []Statement{
 		{ID: "related-kusner-suffers", Source: srcIntro, PostHoc: true,
@@ -575,7 +586,7 @@ func postHocReadings() []Statement {
 	var ucbBelow []Claim
 	for _, d := range []int{2, 5, 10} {
 		ucbBelow = append(ucbBelow, Claim{ID: fmt.Sprintf("fig-private-ucb-below-dp-ucb-gpreg-d%d", d), Figure: "fig-private", Kind: Lower,
-			A: Side{Task: "gpreg", Method: "ucb", D: d}, B: Side{Task: "gpreg", Method: "dp-ucb", Config: "mu=1", D: d}})
+			A: Side{Task: "gpreg", Method: "ucb", D: d}, B: Side{Task: "gpreg", Method: "dp-ucb", Config: swept("mu", 1), D: d}})
 	}
 	return []Statement{
 		{ID: "s4.1-dp-hypo-like-random-private", Source: srcS41, Substitute: subHyPO, PostHocOf: "s4.1-dp-hypo-like-random",
@@ -604,24 +615,24 @@ func ownStatements() []Statement {
 		for _, peer := range []string{"tpe", "cmaes"} {
 			peers = append(peers, Claim{ID: fmt.Sprintf("fig-peers-%s-d%d-dp-not-worse-than-%s", s.task, s.d, peer), Figure: "fig-peers",
 				Kind: NotWorse, Margin: trackMargin,
-				A: Side{Task: s.task, Method: "dpgibo", Config: "mu=1", D: s.d}, B: Side{Task: s.task, Method: peer, D: s.d}})
+				A: Side{Task: s.task, Method: "dpgibo", Config: swept("mu", 1), D: s.d}, B: Side{Task: s.task, Method: peer, D: s.d}})
 		}
 	}
 	return []Statement{
 		{ID: "own-clip-loss-rises-with-B",
 			Sentence: "The final loss rises with B over {0.1, 1, 10, 100} (the privacy noise grows with B).",
 			Claims: []Claim{{ID: "clip-loss-rises-with-B", Figure: "clip-sweep", Kind: Trend, Along: dp15, Increasing: true,
-				Configs: []string{"clip=0.1", "clip=1", "clip=10", "clip=100"}}}},
+				Configs: []string{swept("clip", 0.1), swept("clip", 1), swept("clip", 10), swept("clip", 100)}}}},
 		{ID: "own-loss-falls-with-mu",
 			Sentence: "Weaker privacy (larger mu) gives a lower final loss at moderate n.",
 			Claims: []Claim{{ID: "fig3c-loss-falls-with-mu", Figure: "fig3c", Kind: Trend, Along: dp15,
-				Configs: []string{"mu=0.1", "mu=0.5", "mu=1", "mu=+Inf"}}}},
+				Configs: []string{swept("mu", 0.1), swept("mu", 0.5), swept("mu", 1), swept("mu", math.Inf(1))}}}},
 		{ID: "own-private-mu0.2",
 			Sentence: "At mu = 0.2 too, DP-GIBO reaches a lower final loss than the private global baselines.",
-			Claims:   privateClaims("plain", "mu=0.2", Lower, 0)},
+			Claims:   privateClaims("plain", swept("mu", 0.2), Lower, 0)},
 		{ID: "own-private-select-gdp",
 			Sentence: "At equal mu-GDP (mu = 1), DP-GIBO reaches a lower final loss than report-noisy-max and the private selection with random stopping, the comparators whose guarantee implies mu-GDP.",
-			Claims: selectClaims("gdp", "currency=gdp,mu=1", Lower, 0, func([]string) []string {
+			Claims: selectClaims("gdp", algocfg.Label(algocfg.GDPBlockLabel, "mu", 1, "", nil, algocfg.Config{}), Lower, 0, func([]string) []string {
 				return []string{"dp-rnm", "dp-select-geometric"}
 			})},
 		{ID: "own-peers-not-worse",
