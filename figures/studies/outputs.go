@@ -12,7 +12,9 @@ import (
 // with design shares from timings), DefaultsFile (the library study), LOOFile (its
 // leave-one-problem-out choice of defaults), LibraryPeersFile (its comparison with the
 // non-private peers, own times from timings), LibraryPrivateFile and
-// LibraryPrivateRulesFile (the private-tuner study and its choice of rule).
+// LibraryPrivateRulesFile (the private-tuner study and its choice of rule), LowSNRFile,
+// LowSNRChoiceFile and LowSNRAcceptanceFile (the low-SNR study: its arms, the choice of
+// DP-GIBO's default, dp-auto's acceptance on the held-out cells).
 func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, error) {
 	eq, err := equivalence(res, designShares(timings))
 	if err != nil {
@@ -50,7 +52,28 @@ func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, er
 	if err != nil {
 		return nil, fmt.Errorf("private-tuner study: %w", err)
 	}
-	return table(files, LibraryPrivateRulesFile, rules)
+	if files, err = table(files, LibraryPrivateRulesFile, rules); err != nil {
+		return nil, err
+	}
+	cells, err := readLowSNRCells(res)
+	if err != nil {
+		return nil, err
+	}
+	choice, err := lowSNRChoice(cells)
+	if err != nil {
+		return nil, fmt.Errorf("low-SNR study: %w", err)
+	}
+	accept, err := lowSNRAcceptance(cells)
+	if err != nil {
+		return nil, fmt.Errorf("low-SNR study: %w", err)
+	}
+	if files, err = table(files, LowSNRFile, lowSNR(cells)); err != nil {
+		return nil, err
+	}
+	if files, err = table(files, LowSNRChoiceFile, choice); err != nil {
+		return nil, err
+	}
+	return table(files, LowSNRAcceptanceFile, accept)
 }
 
 // table appends to files the table name of rows, unless rows is empty.

@@ -22,6 +22,8 @@ type setting struct {
 	// algo are the block's settings; blockLabel its own label ("" for none).
 	algo       algocfg.Config
 	blockLabel string
+	// config is the method's own config in the block (nil for none).
+	config baselines.Config
 }
 
 // manifestBlock is a block of a manifest's figure, as the runner records it (runner.Block's
@@ -81,7 +83,7 @@ func figureSettings(dir, fig string) (map[string]setting, error) {
 					return nil, fmt.Errorf("%s: figure %s: %w", path, fig, err)
 				}
 				for _, v := range values {
-					s := setting{mu: float64(b.Algo.Mu), algo: b.Algo, blockLabel: b.Label}
+					s := setting{mu: float64(b.Algo.Mu), algo: b.Algo, blockLabel: b.Label, config: config}
 					if b.Sweep == "mu" && algocfg.Reads(method, "mu") {
 						s.mu = float64(v)
 					}

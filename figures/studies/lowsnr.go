@@ -1,0 +1,497 @@
+package studies
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"dpgibo/baselines/registry"
+	"dpgibo/experiments/algocfg"
+	"dpgibo/figures/stats"
+	"dpgibo/figures/verdict"
+)
+
+// The low-SNR study (experiments' -suite=low-snr, declared in docs/library.md, "DP-GIBO at
+// low SNR, declared before its runs"). A training problem P has the committed figure
+// libraryPrivatePrefix+P (today's methods, seeds 1-10) and lowSNRTrainPrefix+P (DP-GIBO's
+// candidates, the mu-GDP target's methods, dp-auto at its target revision); a held-out
+// problem P has lowSNRHeldOutPrefix+P (every method, seeds 1-60). A cell is a (problem,
+// target, mu); an arm is a method with its own config (DP-GIBO's candidates are arms of
+// dpgibo).
+const (
+	lowSNRTrainPrefix   = "low-snr-train-"
+	lowSNRHeldOutPrefix = "low-snr-"
+	// LowSNRFile is the study's table of arms, LowSNRChoiceFile its choice of DP-GIBO's
+	// default (leave one problem out, and on every training problem), LowSNRAcceptanceFile
+	// dp-auto's acceptance on the held-out cells.
+	LowSNRFile           = "low-snr.csv"
+	LowSNRChoiceFile     = "low-snr-choice.csv"
+	LowSNRAcceptanceFile = "low-snr-acceptance.csv"
+	// lowSNRTrainPick is the last training seed that picks (seeds 1-10 as the committed
+	// runs); held-out problems pick on 1 to lowSNRHalfSeeds.
+	lowSNRTrainPick = pickSeeds
+	// lowSNRLogLossBar is the target's bar on log-loss cells: the default's G at most this
+	// times the best other method's; lowSNRMargin the declared margin elsewhere, on the
+	// median ratio of G to today's.
+	lowSNRLogLossBar = 1.5
+	lowSNRMargin     = 1.10
+	// lowSNRGFloor floors G before a ratio or a logarithm: a median below f* (f* is the best
+	// known value, not the optimum) or at it would divide by zero or take the logarithm of
+	// a non-positive number. It is far below every G that decides anything.
+	lowSNRGFloor = 1e-3
+)
+
+// Targets of the study: the primary, the (epsilon(mu), 1e-5)-DP of mu-GDP, and mu-GDP.
+const (
+	targetEpsDelta = "eps-delta"
+	targetGDP      = "gdp"
+)
+
+// LowSNRRow is one arm in one cell of the low-SNR study (low-snr.csv).
+type LowSNRRow struct {
+	Problem string  `csv:"problem"`
+	HeldOut bool    `csv:"held_out"`
+	LogLoss bool    `csv:"log_loss"`
+	Flagged bool    `csv:"flagged"`
+	Target  string  `csv:"target"`
+	Mu      float64 `csv:"mu"`
+	// Arm is the method, followed by its own config's label for DP-GIBO's candidates.
+	Arm   string  `csv:"arm"`
+	FStar float64 `csv:"f_star"`
+	Runs  int     `csv:"runs"`
+	// PickG and JudgeG are G on the picking and the judging seeds; JudgeLoss and
+	// JudgeStart the median final loss and start on the judging seeds, and AboveStart
+	// whether the first lies above the second.
+	PickG      float64 `csv:"g_pick"`
+	JudgeG     float64 `csv:"g_judge"`
+	JudgeLoss  float64 `csv:"median_loss_judge"`
+	JudgeStart float64 `csv:"median_start_judge"`
+	AboveStart bool    `csv:"ends_above_start"`
+}
+
+// lowSNRCell is one (problem, target, mu) of the study, its arms' rows by arm.
+type lowSNRCell struct {
+	problem         string
+	heldOut         bool
+	logLoss         bool
+	flagged         bool
+	target          string
+	mu              float64
+	rows            map[string]LowSNRRow
+	arms            []string // in the figures' order
+	candidates      []string // DP-GIBO's: today's first, then the candidates in declared order
+	pickLast, judge int      // the last picking seed, and the number of judging seeds
+}
+
+// bestOther is the arm best by G on the picking seeds among those that pass keep, and false
+// when none does.
+func (c lowSNRCell) bestOther(keep func(arm string) bool) (string, bool) {
+	best, found := "", false
+	for _, a := range c.arms {
+		if keep(a) && (!found || c.rows[a].PickG < c.rows[best].PickG) {
+			best, found = a, true
+		}
+	}
+	return best, found
+}
+
+// isCandidate reports whether arm is one of DP-GIBO's candidates (today's included).
+func (c lowSNRCell) isCandidate(arm string) bool { return slices.Contains(c.candidates, arm) }
+
+// readLowSNRCells reads the study's cells from res: every problem with a low-SNR figure, in the
+// figures' order (training first), each target and mu.
+func readLowSNRCells(res *verdict.Results) ([]lowSNRCell, error) {
+	var train, held []string
+	for _, fig := range res.Figures {
+		if p, ok := strings.CutPrefix(fig, lowSNRTrainPrefix); ok {
+			train = append(train, p)
+		} else if p, ok := strings.CutPrefix(fig, lowSNRHeldOutPrefix); ok {
+			held = append(held, p)
+		}
+	}
+	var out []lowSNRCell
+	for _, p := range slices.Concat(train, held) {
+		heldOut := !slices.Contains(train, p)
+		figs := []string{lowSNRTrainPrefix + p, libraryPrivatePrefix + p}
+		if heldOut {
+			figs = []string{lowSNRHeldOutPrefix + p}
+		}
+		cells, err := problemCells(res, p, heldOut, figs)
+		if err != nil {
+			return nil, fmt.Errorf("low-SNR study, problem %s: %w", p, err)
+		}
+		out = append(out, cells...)
+	}
+	return out, nil
+}
+
+// lowSNRArm is one curve of a problem as an arm at a target.
+type lowSNRArm struct {
+	arm, target string
+	mu          float64
+	curve       *verdict.Curve
+}
+
+// problemCells builds one problem's cells from its figures figs.
+func problemCells(res *verdict.Results, problem string, heldOut bool, figs []string) ([]lowSNRCell, error) {
+	var arms []lowSNRArm
+	for _, fig := range figs {
+		curves := res.CurvesOf(fig)
+		if len(curves) == 0 {
+			return nil, fmt.Errorf("no curves of figure %s", fig)
+		}
+		settings, err := figureSettings(res.Dir, fig)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range curves {
+			s, ok := settings[c.Config]
+			if !ok {
+				return nil, fmt.Errorf("figure %s: config %q is the label of no block of its manifest", fig, c.Config)
+			}
+			arm := c.Method
+			if s.config != nil {
+				arm += " " + s.config.Label()
+			}
+			switch {
+			case s.blockLabel == algocfg.GDPBlockLabel:
+				arms = append(arms, lowSNRArm{arm, targetGDP, s.mu, c})
+			case c.Method == autoMethod && strings.HasPrefix(fig, libraryPrivatePrefix):
+				// dp-auto's committed revisions are not the study's.
+			default:
+				arms = append(arms, lowSNRArm{arm, targetEpsDelta, s.mu, c})
+				if !readsCurrency(c.Method) {
+					// The same runs are the method's at mu-GDP.
+					arms = append(arms, lowSNRArm{arm, targetGDP, s.mu, c})
+				}
+			}
+		}
+	}
+	pickLast, judge := lowSNRTrainPick, lowSNRTrainPick
+	if heldOut {
+		pickLast, judge = lowSNRHalfSeeds, lowSNRHalfSeeds
+	}
+	var out []lowSNRCell
+	for _, target := range []string{targetEpsDelta, targetGDP} {
+		var mus []float64
+		for _, a := range arms {
+			if a.target == target && !slices.Contains(mus, a.mu) {
+				mus = append(mus, a.mu)
+			}
+		}
+		slices.Sort(mus)
+		for _, mu := range mus {
+			cell := lowSNRCell{problem: problem, heldOut: heldOut, target: target, mu: mu, rows: map[string]LowSNRRow{}, pickLast: pickLast, judge: judge}
+			var today *verdict.Curve
+			curves := map[string]*verdict.Curve{}
+			for _, a := range arms {
+				if a.target != target || a.mu != mu {
+					continue
+				}
+				if _, dup := curves[a.arm]; dup {
+					// A method that reads no currency, run in the mu-GDP block too: one arm.
+					continue
+				}
+				curves[a.arm] = a.curve
+				cell.arms = append(cell.arms, a.arm)
+				if a.curve.Method == dpgiboMethod {
+					cell.candidates = append(cell.candidates, a.arm)
+					if a.arm == dpgiboMethod {
+						today = a.curve
+					}
+				}
+			}
+			if today == nil {
+				return nil, fmt.Errorf("%s at mu = %v: no runs of today's DP-GIBO (their starts)", target, mu)
+			}
+			// Today's DP-GIBO first, then the candidates as the figures list them.
+			slices.SortStableFunc(cell.candidates, func(a, b string) int { return cmp.Compare(boolInt(a != dpgiboMethod), boolInt(b != dpgiboMethod)) })
+			fstar, ok := res.FStar.Lookup(today)
+			if !ok {
+				return nil, fmt.Errorf("no f* for %s d=%d on %s", today.Task, today.D, today.Data)
+			}
+			cell.logLoss = today.Task == logLossTask
+			starts := map[int]float64{}
+			var all []float64
+			for _, r := range today.Runs {
+				starts[r.Seed] = r.Start
+				all = append(all, r.Start)
+			}
+			cell.flagged = stats.Median(all)-fstar <= lowSNRFlagShare*math.Abs(fstar)
+			for _, arm := range cell.arms {
+				row, err := lowSNRArmRow(cell, arm, curves[arm], fstar, starts)
+				if err != nil {
+					return nil, fmt.Errorf("%s at mu = %v: %w", target, mu, err)
+				}
+				cell.rows[arm] = row
+			}
+			out = append(out, cell)
+		}
+	}
+	return out, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// readsCurrency reports whether method runs at a guarantee read in a currency (the
+// selections and dp-auto), so that its runs at the primary target are not its mu-GDP ones.
+func readsCurrency(method string) bool {
+	m, ok := registry.Lookup(method)
+	c, reads := m.(interface{ ReadsCurrency() bool })
+	return ok && reads && c.ReadsCurrency()
+}
+
+// lowSNRArmRow is arm's row in cell: G on the picking seeds (1 to cell.pickLast) and on the
+// judging seeds (the next cell.judge), medians of losses and of today's DP-GIBO's starts.
+func lowSNRArmRow(cell lowSNRCell, arm string, c *verdict.Curve, fstar float64, starts map[int]float64) (LowSNRRow, error) {
+	row := LowSNRRow{Problem: cell.problem, HeldOut: cell.heldOut, LogLoss: cell.logLoss, Flagged: cell.flagged, Target: cell.target,
+		Mu: cell.mu, Arm: arm, FStar: fstar, Runs: len(c.Runs)}
+	var pickLoss, pickStart, judgeLoss, judgeStart []float64
+	for _, r := range c.Runs {
+		s, ok := starts[r.Seed]
+		if !ok || math.IsNaN(s) {
+			return row, fmt.Errorf("%s seed %d has no start of today's DP-GIBO", arm, r.Seed)
+		}
+		switch {
+		case r.Seed <= cell.pickLast:
+			pickLoss, pickStart = append(pickLoss, r.Loss), append(pickStart, s)
+		case r.Seed <= cell.pickLast+cell.judge:
+			judgeLoss, judgeStart = append(judgeLoss, r.Loss), append(judgeStart, s)
+		}
+	}
+	if len(pickLoss) == 0 || len(judgeLoss) == 0 {
+		return row, fmt.Errorf("%s has %d picking and %d judging seeds", arm, len(pickLoss), len(judgeLoss))
+	}
+	g := func(loss, start []float64) float64 {
+		return (stats.Median(loss) - fstar) / (stats.Median(start) - fstar)
+	}
+	row.PickG, row.JudgeG = g(pickLoss, pickStart), g(judgeLoss, judgeStart)
+	row.JudgeLoss, row.JudgeStart = stats.Median(judgeLoss), stats.Median(judgeStart)
+	row.AboveStart = row.JudgeLoss > row.JudgeStart
+	return row, nil
+}
+
+// lowSNR tabulates every cell of the study in res, arms in the figures' order.
+func lowSNR(cells []lowSNRCell) []LowSNRRow {
+	var out []LowSNRRow
+	for _, c := range cells {
+		for _, a := range c.arms {
+			out = append(out, c.rows[a])
+		}
+	}
+	return out
+}
+
+// LowSNRChoiceRow is one choice of DP-GIBO's default by the declared criterion
+// (low-snr-choice.csv): on every training problem but HeldOut (AllProblems: on all of
+// them), judged on HeldOut's cells.
+type LowSNRChoiceRow struct {
+	HeldOut string `csv:"held_out"`
+	Chosen  string `csv:"chosen"`
+	// Problems are the training problems of the choice; TrainAboveStart the chosen arm's
+	// training cells whose median ends above the start; TrainWorstLogLoss its worst G over
+	// the best other method's on the log-loss cells; TrainElsewhereHigh the upper end of the
+	// 95% interval of the median log(G / today's G) elsewhere.
+	Problems           int     `csv:"problems"`
+	TrainAboveStart    int     `csv:"train_above_start"`
+	TrainWorstLogLoss  float64 `csv:"train_worst_logloss_ratio"`
+	TrainElsewhereHigh float64 `csv:"train_elsewhere_log_ratio_high"`
+	// HeldOutAboveStart, HeldOutWorstLogLoss and HeldOutWorstElsewhere judge the choice on
+	// the held-out problem's cells (0 where it has none of the kind): cells above the start,
+	// the worst log-loss ratio, and the worst G over today's elsewhere.
+	HeldOutAboveStart     int     `csv:"held_out_above_start"`
+	HeldOutWorstLogLoss   float64 `csv:"held_out_worst_logloss_ratio"`
+	HeldOutWorstElsewhere float64 `csv:"held_out_worst_elsewhere_ratio"`
+}
+
+// candidateStanding is how a candidate fares on a set of cells, by the declared criterion.
+type candidateStanding struct {
+	arm            string
+	aboveStart     int
+	worstLogLoss   float64 // 0 without log-loss cells
+	elsewhereHigh  float64 // upper end of the interval of the median log ratio; -Inf without cells
+	elsewhereWorst float64 // the largest G ratio to today's elsewhere; 0 without cells
+}
+
+// stand judges arm on cells (training or held out): DP-GIBO's other candidates and dp-auto
+// are not "other methods".
+func stand(cells []lowSNRCell, arm string) (candidateStanding, error) {
+	s := candidateStanding{arm: arm, elsewhereHigh: math.Inf(-1)}
+	var logRatios []float64
+	for _, c := range cells {
+		row, ok := c.rows[arm]
+		if !ok {
+			return s, fmt.Errorf("candidate %s has no runs on %s (%s, mu = %v)", arm, c.problem, c.target, c.mu)
+		}
+		if row.AboveStart {
+			s.aboveStart++
+		}
+		if c.logLoss {
+			other, ok := c.bestOther(func(a string) bool { return !c.isCandidate(a) && a != autoMethod })
+			if !ok {
+				return s, fmt.Errorf("%s (%s, mu = %v): no other method", c.problem, c.target, c.mu)
+			}
+			s.worstLogLoss = max(s.worstLogLoss, floorG(row.JudgeG)/floorG(c.rows[other].JudgeG))
+			continue
+		}
+		if c.target != targetEpsDelta {
+			// DP-GIBO's runs are the same at both targets: count each once elsewhere.
+			continue
+		}
+		ratio := floorG(row.JudgeG) / floorG(c.rows[dpgiboMethod].JudgeG)
+		logRatios = append(logRatios, math.Log(ratio))
+		s.elsewhereWorst = max(s.elsewhereWorst, ratio)
+	}
+	switch {
+	case len(logRatios) == 0:
+	case !slices.ContainsFunc(logRatios, func(x float64) bool { return x != 0 }):
+		s.elsewhereHigh = 0
+	default:
+		t, err := stats.WilcoxonSignedRank(logRatios, stats.TwoSided, verdict.Level)
+		if err != nil {
+			return s, err
+		}
+		s.elsewhereHigh = t.CIHigh
+	}
+	return s, nil
+}
+
+// floorG is G floored at lowSNRGFloor.
+func floorG(g float64) float64 { return max(g, lowSNRGFloor) }
+
+// chooseDefault applies the declared criterion to the candidates on cells: a candidate
+// qualifies when its median is above the start in no cell and, unless it is today's
+// DP-GIBO, it is within the margin elsewhere (the upper end of the interval of the median
+// log ratio of its G to today's at most log lowSNRMargin); of those, the smallest worst
+// log-loss ratio wins, ties to the earlier in the declared order. When none qualifies,
+// today's DP-GIBO stays.
+func chooseDefault(cells []lowSNRCell) (candidateStanding, error) {
+	if len(cells) == 0 {
+		return candidateStanding{}, fmt.Errorf("no training cells")
+	}
+	var best, today candidateStanding
+	found := false
+	for _, arm := range cells[0].candidates {
+		s, err := stand(cells, arm)
+		if err != nil {
+			return s, err
+		}
+		if arm == dpgiboMethod {
+			today = s
+		}
+		qualifies := s.aboveStart == 0 && (arm == dpgiboMethod || s.elsewhereHigh <= math.Log(lowSNRMargin))
+		if qualifies && (!found || s.worstLogLoss < best.worstLogLoss) {
+			best, found = s, true
+		}
+	}
+	if !found {
+		return today, nil
+	}
+	return best, nil
+}
+
+// lowSNRChoice chooses DP-GIBO's default on the training cells, leaving one problem out at
+// a time (each judged on the problem left out), then on all of them.
+func lowSNRChoice(cells []lowSNRCell) ([]LowSNRChoiceRow, error) {
+	var train []lowSNRCell
+	var problems []string
+	for _, c := range cells {
+		if !c.heldOut && !c.flagged {
+			train = append(train, c)
+			if !slices.Contains(problems, c.problem) {
+				problems = append(problems, c.problem)
+			}
+		}
+	}
+	if len(train) == 0 {
+		return nil, nil
+	}
+	var out []LowSNRChoiceRow
+	for _, p := range append(slices.Clone(problems), AllProblems) {
+		var in, left []lowSNRCell
+		for _, c := range train {
+			if c.problem == p {
+				left = append(left, c)
+			} else {
+				in = append(in, c)
+			}
+		}
+		chosen, err := chooseDefault(in)
+		if err != nil {
+			return nil, err
+		}
+		row := LowSNRChoiceRow{HeldOut: p, Chosen: chosen.arm,
+			TrainAboveStart: chosen.aboveStart, TrainWorstLogLoss: chosen.worstLogLoss, TrainElsewhereHigh: chosen.elsewhereHigh}
+		if p == AllProblems {
+			row.Problems = len(problems)
+		} else {
+			row.Problems = len(problems) - 1
+			judged, err := stand(left, chosen.arm)
+			if err != nil {
+				return nil, err
+			}
+			row.HeldOutAboveStart, row.HeldOutWorstLogLoss, row.HeldOutWorstElsewhere = judged.aboveStart, judged.worstLogLoss, judged.elsewhereWorst
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// LowSNRAcceptanceRow judges dp-auto in one held-out cell (low-snr-acceptance.csv): the
+// reference is the arm best by G on seeds 1-30 (dp-auto left out); the cell passes when
+// dp-auto's G on seeds 31-60 is at most lowSNRPassRatio times the reference's plus
+// lowSNRPassSlack and its median loss is not above the median start. Flagged cells are
+// listed and not counted; ArmsPassing counts the arms that would pass in dp-auto's place.
+type LowSNRAcceptanceRow struct {
+	Problem     string  `csv:"problem"`
+	Target      string  `csv:"target"`
+	Mu          float64 `csv:"mu"`
+	Flagged     bool    `csv:"flagged"`
+	Reference   string  `csv:"reference"`
+	ReferenceG  float64 `csv:"reference_g_judge"`
+	AutoG       float64 `csv:"auto_g_judge"`
+	AboveStart  bool    `csv:"auto_ends_above_start"`
+	Pass        bool    `csv:"pass"`
+	ArmsPassing int     `csv:"arms_passing"`
+	Arms        int     `csv:"arms"`
+}
+
+// passes reports whether row meets the bar against the reference's G.
+func passes(row LowSNRRow, refG float64) bool {
+	return row.JudgeG <= lowSNRPassRatio*refG+lowSNRPassSlack && !row.AboveStart
+}
+
+// lowSNRAcceptance judges dp-auto in every held-out cell.
+func lowSNRAcceptance(cells []lowSNRCell) ([]LowSNRAcceptanceRow, error) {
+	var out []LowSNRAcceptanceRow
+	for _, c := range cells {
+		if !c.heldOut {
+			continue
+		}
+		auto, ok := c.rows[autoMethod]
+		if !ok {
+			return nil, fmt.Errorf("%s (%s, mu = %v): no runs of %s", c.problem, c.target, c.mu, autoMethod)
+		}
+		ref, ok := c.bestOther(func(a string) bool { return a != autoMethod })
+		if !ok {
+			return nil, fmt.Errorf("%s (%s, mu = %v): no method besides %s", c.problem, c.target, c.mu, autoMethod)
+		}
+		refG := c.rows[ref].JudgeG
+		row := LowSNRAcceptanceRow{Problem: c.problem, Target: c.target, Mu: c.mu, Flagged: c.flagged, Reference: ref, ReferenceG: refG,
+			AutoG: auto.JudgeG, AboveStart: auto.AboveStart, Pass: passes(auto, refG), Arms: len(c.arms) - 1}
+		for _, a := range c.arms {
+			if a != autoMethod && passes(c.rows[a], refG) {
+				row.ArmsPassing++
+			}
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
