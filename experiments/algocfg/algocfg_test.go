@@ -57,6 +57,16 @@ func TestSpecEncodesOnlyWhatDiffersFromThePins(t *testing.T) {
 	if lib.Batch != 4 || lib.Budget() != 16 || lib.DefaultsRevision != DefaultsRevision {
 		t.Errorf("library spec %+v", lib)
 	}
+	// A library cell pins the step rule and the release every revision so far used, so that
+	// a revision that changes algo's defaults for them moves no earlier cell.
+	task, err := bowl.New(bowl.Config{D: 3, Users: 20, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := lib.Settings(task, 1)
+	if err != nil || set.Shrink != algo.NoShrink || set.Release != algo.ReleaseLast {
+		t.Errorf("library settings: shrink %v, release %v, %v", set.Shrink, set.Release, err)
+	}
 }
 
 // A block that would leave a scale setting or an unknown design value to algo is rejected

@@ -103,7 +103,10 @@ func (s Spec) Settings(task tasks.Task, mu float64) (algo.Settings, error) {
 			NonPrivateDiagnostics: true,
 		}, task.Dim()), nil
 	}
-	set := algo.Settings{Iters: s.Iters, NonPrivateDiagnostics: true}
+	// Every revision so far stepped along the released gradient and released the last
+	// iterate: pinned, so that a later revision that changes these defaults moves no cell of
+	// an earlier one (a method's own config, gibo.Variant, still sets them over the pins).
+	set := algo.Settings{Iters: s.Iters, NonPrivateDiagnostics: true, Shrink: algo.NoShrink, Release: algo.ReleaseLast}
 	if s.Defaults == DefaultsBefore {
 		set = s.defaultsBefore(set, task)
 	}
