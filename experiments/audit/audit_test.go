@@ -203,3 +203,22 @@ func TestDefaultConfigAuditsEveryKnownMechanism(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// dp-zo's row reads its claim (mu_hat near mu: the slope neighbours separate its released
+// scalars by exactly the sensitivity the noise is calibrated to), and its control, run with
+// half the noise, is flagged.
+func TestZerothOrderAudit(t *testing.T) {
+	cfg := QuickConfig()
+	cfg.Runs = 3000
+	cfg.Mechanisms = []string{dpZO, controlDPZONoiseHalved}
+	rows, err := Audit(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Verdict != pass || rows[1].Verdict != violation {
+		t.Fatalf("rows %+v", rows)
+	}
+	if r := rows[0].MuHat / rows[0].MuClaimed; r < 0.8 || r > 1.2 {
+		t.Errorf("dp-zo: mu_hat/mu = %v, want near 1 (a tight audit)", r)
+	}
+}

@@ -9,22 +9,28 @@ import (
 	"dpgibo/baselines/bo"
 	"dpgibo/baselines/registry"
 	"dpgibo/baselines/score"
+	"dpgibo/baselines/zo"
 )
 
 // Private baselines the audit knows, by their names in the registry.
 var (
 	dpRandom = score.DPRandom{}.Info().Name
 	dpucb    = bo.DPUCB{}.Info().Name
+	dpZO     = zo.DPZO{}.Info().Name
 )
 
 const (
 	// controlDPRandomNoiseHalved runs the real dp-random with Mu doubled while claiming the
 	// configured Mu: the score audit must flag it.
 	controlDPRandomNoiseHalved = controlPrefix + "dp-random-noise-halved"
+	// controlDPZONoiseHalved runs dp-zo with Mu doubled while claiming the configured Mu.
+	controlDPZONoiseHalved = controlPrefix + "dp-zo-noise-halved"
 )
 
 // baselineNames lists the private baselines (and their control) the audit knows.
-func baselineNames() []string { return []string{dpRandom, dpucb, controlDPRandomNoiseHalved} }
+func baselineNames() []string {
+	return []string{dpRandom, dpucb, controlDPRandomNoiseHalved, dpZO, controlDPZONoiseHalved}
+}
 
 // constantNeighbour is one of a pair of neighbouring datasets built for the audit of the
 // score-releasing baselines: every user's loss is 0 everywhere except user 0's, which is
@@ -91,6 +97,10 @@ func (o *constantNeighbour) Losses(theta, dst []float64) error {
 func buildBaselineMechanism(cfg config, name string) (mechanism, error) {
 	method, runMu := name, cfg.Mu
 	switch name {
+	case dpZO:
+		return zoMechanism(cfg, name, cfg.Mu), nil
+	case controlDPZONoiseHalved:
+		return zoMechanism(cfg, name, 2*cfg.Mu), nil
 	case dpRandom, dpucb:
 	case controlDPRandomNoiseHalved:
 		method, runMu = dpRandom, 2*cfg.Mu
@@ -130,4 +140,56 @@ func buildBaselineMechanism(cfg config, name string) (mechanism, error) {
 			return sum / float64(count), nil
 		},
 	}, nil
+}
+
+// slopeNeighbour is one of the pair of neighbouring datasets of dp-zo's audit, on [0, 1]:
+// every user's loss is 0 except user 0's, Lmax theta in X and Lmax (1 - theta) in X'. At
+// every iterate and direction v (+1 or -1 in one dimension) user 0's two-point difference
+// is Lmax v in X and -Lmax v in X': clipped to Clip = Lmax, they differ by 2 Clip, the
+// bound the noise is calibrated to.
+type slopeNeighbour struct {
+	users  int
+	bound  float64
+	rising bool
+}
+
+func (o slopeNeighbour) Dim() int                   { return 1 }
+func (o slopeNeighbour) Bounds() (lo, hi []float64) { return []float64{0}, []float64{1} }
+func (o slopeNeighbour) Users() int                 { return o.users }
+func (o slopeNeighbour) LossBound() float64         { return o.bound }
+func (o slopeNeighbour) Losses(theta, dst []float64) error {
+	if len(theta) != 1 || len(dst) != o.users {
+		return fmt.Errorf("audit: slopeNeighbour.Losses: theta has length %d (want 1), dst %d (want %d)", len(theta), len(dst), o.users)
+	}
+	clear(dst)
+	dst[0] = o.bound * theta[0]
+	if !o.rising {
+		dst[0] = o.bound * (1 - theta[0])
+	}
+	return nil
+}
+
+// zoMechanism audits dp-zo, run at runMu while claiming cfg.Mu, on the transcript it
+// publishes: the statistic is the mean over its K steps of the released scalar times the
+// direction. On the slope neighbours the two datasets' statistics differ by 2 Clip/n and
+// carry noise (2 Clip/n) sqrt(K)/(mu sqrt(K)) = 2 Clip/(n mu): they are exactly mu apart, so
+// a correctly calibrated dp-zo reads mu_hat/mu near 1.
+func zoMechanism(cfg config, name string, runMu float64) mechanism {
+	return mechanism{
+		Name:      name,
+		MuClaimed: cfg.Mu,
+		Run: func(ctx context.Context, prime bool, rng *rand.Rand) (float64, error) {
+			sum, count := 0.0, 0
+			m := zo.DPZO{Mu: runMu, LossBound: cfg.LossBound, Step: 0.1, Smoothing: 0.05, Clip: cfg.LossBound,
+				OnRelease: func(v []float64, s float64) { sum += s * v[0]; count++ }}
+			obj := slopeNeighbour{users: cfg.Users, bound: cfg.LossBound, rising: !prime}
+			if _, err := m.Run(ctx, obj, cfg.BaselineBudget, rng, nil); err != nil {
+				return 0, err
+			}
+			if count != cfg.BaselineBudget/2 {
+				return 0, fmt.Errorf("%s released %d scalars, want %d", name, count, cfg.BaselineBudget/2)
+			}
+			return sum / float64(count), nil
+		},
+	}
 }

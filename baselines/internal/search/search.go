@@ -105,6 +105,19 @@ func (p *Problem) Expand(theta []float64) []float64 {
 	return out
 }
 
+// Reduce returns theta, a point of the objective's box, as a point of the box searched:
+// the fixed coordinates left out (a copy).
+func (p *Problem) Reduce(theta []float64) []float64 {
+	if p.fixed == nil {
+		return append([]float64(nil), theta...)
+	}
+	out := make([]float64, len(p.free))
+	for k, j := range p.free {
+		out[k] = theta[j]
+	}
+	return out
+}
+
 // Dim is d.
 func (p *Problem) Dim() int { return len(p.Lo) }
 
