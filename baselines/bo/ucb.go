@@ -49,6 +49,9 @@ type UCBConfig struct {
 	Starts int
 	// StartEvals caps acquisition evaluations per L-BFGS run (default 100).
 	StartEvals int
+	// ard fits the surrogate of ucb-scaled and dp-ucb-scaled: one length-scale per
+	// dimension under the dimension-scaled prior, by MAP (ard.go).
+	ard bool
 }
 
 // resolved returns c with defaults applied, or an error for invalid values.
@@ -236,6 +239,11 @@ type ucbState struct {
 	kernel  algo.RBF
 	lik     *marginal // holds the Cholesky factor and alpha at hyp
 	beta    float64   // beta_t for the next point
+	// scale, for the ARD surrogate (cfg.ard), is 1/l_j per dimension: X holds the unit-cube
+	// inputs times scale, on which the kernel is isotropic with length-scale 1, and every
+	// point the acquisition is asked about is scaled the same way. nil otherwise.
+	scale []float64
+	ard   ardFit
 }
 
 func newUCBState(d int, cfg UCBConfig, noiseFloor float64) *ucbState {
@@ -300,7 +308,25 @@ func (s *ucbState) update() error {
 	for i, y := range s.scores {
 		s.ystd[i] = (y - meanY) / sdY
 	}
-	box := ucbHyperBox(s.noiseFloor / (sdY * sdY))
+	if s.cfg.ard {
+		if err := s.updateARD(m); err != nil {
+			return err
+		}
+	} else if err := s.updateIsotropic(m); err != nil {
+		return err
+	}
+	s.updates++
+	if _, err := s.lik.logLik(s.hyp, nil); err != nil {
+		return fmt.Errorf("GP at fitted hyperparameters %+v: %w", s.hyp, err)
+	}
+	s.kernel = algo.RBF{Lengthscale: s.hyp.Lengthscale, Variance: s.hyp.SignalVar}
+	s.beta = s.cfg.BetaScale * beta(s.d, m+1, s.cfg.Delta)
+	return nil
+}
+
+// updateIsotropic refits UCB's isotropic hyperparameters by maximum likelihood when due.
+func (s *ucbState) updateIsotropic(m int) error {
+	box := ucbHyperBox(s.noiseFloor / (s.sdY * s.sdY))
 	s.lik = newMarginal(s.X, s.ystd)
 	if s.refitDue(m) {
 		mid := [3]float64{}
@@ -327,12 +353,45 @@ func (s *ucbState) update() error {
 		// Keep the previous fit but respect a possibly raised noise floor.
 		s.hyp.NoiseVar = math.Min(math.Exp(box.Hi[2]), math.Max(math.Exp(box.Lo[2]), s.hyp.NoiseVar))
 	}
-	s.updates++
-	if _, err := s.lik.logLik(s.hyp, nil); err != nil {
-		return fmt.Errorf("GP at fitted hyperparameters %+v: %w", s.hyp, err)
+	return nil
+}
+
+// updateARD refits the ARD surrogate by MAP under the dimension-scaled prior when due
+// (from the previous fit, and from the prior's modes at the first fit and every tenth
+// update, as updateIsotropic starts from the bounds' mid-point), then scales the inputs by
+// 1/l_j so that the isotropic machinery (length-scale 1, signal variance 1) is the ARD GP.
+func (s *ucbState) updateARD(m int) error {
+	floor := s.noiseFloor / (s.sdY * s.sdY)
+	if s.refitDue(m) {
+		var starts []ardFit
+		if s.fitted {
+			starts = append(starts, s.ard)
+		}
+		if !s.fitted || s.updates-s.midAt >= 10 {
+			starts = append(starts, ardPriorMode(s.d, floor))
+			s.midAt = s.updates
+		}
+		f, err := fitARD(newARDPosterior(s.X, s.ystd), floor, starts, s.cfg.FitEvals)
+		if err != nil {
+			return err
+		}
+		s.ard, s.fitted, s.fitN = f, true, m
 	}
-	s.kernel = algo.RBF{Lengthscale: s.hyp.Lengthscale, Variance: s.hyp.SignalVar}
-	s.beta = s.cfg.BetaScale * beta(s.d, m+1, s.cfg.Delta)
+	noise := math.Min(math.Max(s.ard.NoiseVar, math.Max(ardMinNoiseVar, floor)), math.Max(ardMaxNoiseVar, floor))
+	s.scale = make([]float64, s.d)
+	for j, l := range s.ard.Lengthscales {
+		s.scale[j] = 1 / l
+	}
+	scaled := mat.NewDense(m, s.d, nil)
+	for i := range m {
+		row, src := scaled.RawRowView(i), s.X.RawRowView(i)
+		for j := range row {
+			row[j] = src[j] * s.scale[j]
+		}
+	}
+	s.X = scaled
+	s.hyp = gpHyper{Lengthscale: 1, SignalVar: 1, NoiseVar: noise}
+	s.lik = newMarginal(s.X, s.ystd)
 	return nil
 }
 
@@ -357,6 +416,7 @@ type acquisition struct {
 	u     *mat.Dense    // 1 x d
 	kvec  *mat.Dense    // 1 x m: k(u, X)
 	v     *mat.VecDense // K^{-1} k(u, X)
+	z     []float64     // the ARD-scaled query (scaled)
 	coef  []float64
 	sqrtB float64
 	memo  acquisitionMemo
@@ -385,12 +445,13 @@ const minVar = 1e-12
 // moments computes the posterior mean and (floored) variance at u into a.memo, with the
 // kernel row in a.kvec and K^{-1} k in a.v, unless u is the point they already hold.
 func (a *acquisition) moments(u []float64) error {
-	if a.memo.valid && slices.Equal(a.u.RawRowView(0), u) {
+	z := a.scaled(u)
+	if a.memo.valid && slices.Equal(a.u.RawRowView(0), z) {
 		return nil
 	}
 	a.memo.valid = false
 	s := a.s
-	copy(a.u.RawRowView(0), u)
+	copy(a.u.RawRowView(0), z)
 	s.kernel.Cross(a.kvec, a.u, s.X)
 	k := a.kvec.RawRowView(0)
 	alpha := s.lik.alpha.RawVector().Data
@@ -411,11 +472,27 @@ func (a *acquisition) moments(u []float64) error {
 	return nil
 }
 
+// scaled is u in the surrogate's inputs: u itself, or times the ARD scale (in a buffer
+// reused by the next call).
+func (a *acquisition) scaled(u []float64) []float64 {
+	if a.s.scale == nil {
+		return u
+	}
+	if a.z == nil {
+		a.z = make([]float64, len(u))
+	}
+	for j, v := range u {
+		a.z[j] = v * a.s.scale[j]
+	}
+	return a.z
+}
+
 func (a *acquisition) at(u, grad []float64) (float64, error) {
 	if err := a.moments(u); err != nil {
 		return math.NaN(), err
 	}
 	s := a.s
+	u = a.u.RawRowView(0) // the surrogate's input: u, or u scaled
 	k := a.kvec.RawRowView(0)
 	alpha := s.lik.alpha.RawVector().Data
 	mu, variance, clamped := a.memo.mu, a.memo.variance, a.memo.clamped
@@ -450,6 +527,9 @@ func (a *acquisition) at(u, grad []float64) (float64, error) {
 	}
 	for j := range grad {
 		grad[j] *= il2
+		if s.scale != nil {
+			grad[j] *= s.scale[j] // d/du_j = d/dz_j dz_j/du_j
+		}
 	}
 	return mu - a.sqrtB*sigma, nil
 }
@@ -460,6 +540,15 @@ func (a *acquisition) batch(U *mat.Dense) []float64 {
 	s := a.s
 	r, _ := U.Dims()
 	m := s.count()
+	if s.scale != nil {
+		scaled := mat.NewDense(r, s.d, nil)
+		for i := range r {
+			for j, v := range U.RawRowView(i) {
+				scaled.Set(i, j, v*s.scale[j])
+			}
+		}
+		U = scaled
+	}
 	Ks := mat.NewDense(r, m, nil)
 	s.kernel.Cross(Ks, U, s.X)
 	var mu mat.VecDense

@@ -163,13 +163,13 @@ func TestHyperReparameterisationStaysInBounds(t *testing.T) {
 }
 
 // TestUCBBeatsRandomOnQuadratic: on f(theta) = |theta - c|^2 over [-2, 2]^2 (range [0, 11.6])
-// with c = (0.5, -0.3), GP-UCB with 30 evaluations must release a point within 0.01 of the
+// with c = (0.5, -0.3), GP-UCB (and ucb-scaled) with 30 evaluations must release a point within 0.01 of the
 // minimum f* = 0 for each of 10 seeds, and its mean final loss over those seeds must be
 // below random search's with the same budget and seeds.
 func TestUCBBeatsRandomOnQuadratic(t *testing.T) {
 	const budget, seeds, tol = 30, 10, 0.01
 	final := map[string][]float64{}
-	for _, m := range []baselines.Method{UCB{}, score.Random{}} {
+	for _, m := range []baselines.Method{UCB{}, UCBScaled{}, score.Random{}} {
 		name := m.Info().Name
 		for seed := uint64(1); seed <= seeds; seed++ {
 			q := testobj.NewQuadratic([]float64{0.5, -0.3}, -2, 2, 5)
@@ -188,13 +188,15 @@ func TestUCBBeatsRandomOnQuadratic(t *testing.T) {
 		return s / float64(len(v))
 	}
 	t.Logf("final f over %d seeds: ucb %v (mean %.3g), random %v (mean %.3g)", seeds, final["ucb"], meanOf(final["ucb"]), final["random"], meanOf(final["random"]))
-	for i, v := range final["ucb"] {
-		if v > tol {
-			t.Errorf("seed %d: ucb released f = %.4g, want <= %v", i+1, v, tol)
+	for _, name := range []string{"ucb", "ucb-scaled"} {
+		for i, v := range final[name] {
+			if v > tol {
+				t.Errorf("seed %d: %s released f = %.4g, want <= %v", i+1, name, v, tol)
+			}
 		}
-	}
-	if meanOf(final["ucb"]) >= meanOf(final["random"]) {
-		t.Errorf("ucb mean final loss %.4g not below random search's %.4g", meanOf(final["ucb"]), meanOf(final["random"]))
+		if meanOf(final[name]) >= meanOf(final["random"]) {
+			t.Errorf("%s mean final loss %.4g not below random search's %.4g", name, meanOf(final[name]), meanOf(final["random"]))
+		}
 	}
 }
 

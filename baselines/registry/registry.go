@@ -106,6 +106,14 @@ var entries = []entry{
 		m := bo.DPUCB{Mu: o.Mu, LossBound: o.LossBound, Config: o.UCB, OnScore: o.OnScore}
 		return m, m.Check()
 	}},
+	{bo.UCBScaled{}, func(o Options) (baselines.Method, error) {
+		m := bo.UCBScaled{Config: o.UCB, OnScore: o.OnScore}
+		return m, m.Check()
+	}},
+	{bo.DPUCBScaled{}, func(o Options) (baselines.Method, error) {
+		m := bo.DPUCBScaled{Mu: o.Mu, LossBound: o.LossBound, Config: o.UCB, OnScore: o.OnScore}
+		return m, m.Check()
+	}},
 	{selection.RNM{}, func(o Options) (baselines.Method, error) {
 		m := selection.RNM{Mu: o.Mu, Currency: o.Currency, LossBound: o.LossBound}
 		return m, pureSelection(m.Info().Name, o)

@@ -79,9 +79,9 @@ func (m DPZO) Check() error {
 	return nil
 }
 
-// NoiseStd is the standard deviation of the noise on each released scalar that makes K
+// noiseStd is the standard deviation of the noise on each released scalar that makes K
 // steps over n users with clip bound clip mu-GDP: 2 clip sqrt(K)/(n mu), 0 at mu = +Inf.
-func NoiseStd(clip float64, users, steps int, mu float64) float64 {
+func noiseStd(clip float64, users, steps int, mu float64) float64 {
 	if math.IsInf(mu, 1) {
 		return 0
 	}
@@ -119,7 +119,7 @@ func (m DPZO) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand
 		}
 	}
 	project(u, h)
-	noiseStd := NoiseStd(m.Clip, p.Users, steps, m.Mu)
+	sd := noiseStd(m.Clip, p.Users, steps, m.Mu)
 	v := make([]float64, d)
 	plus, minus := make([]float64, d), make([]float64, d)
 	diffs := make([]float64, p.Users)
@@ -144,8 +144,8 @@ func (m DPZO) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand
 			s += clamp((diffs[i]-clamp(l, 0, bound))/(2*h), -m.Clip, m.Clip)
 		}
 		s /= float64(p.Users)
-		if noiseStd > 0 {
-			s += noiseStd * rng.NormFloat64()
+		if sd > 0 {
+			s += sd * rng.NormFloat64()
 		}
 		if m.OnRelease != nil {
 			m.OnRelease(append([]float64(nil), v...), s)

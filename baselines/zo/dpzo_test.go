@@ -66,7 +66,7 @@ func TestNoiseScaleAndLedger(t *testing.T) {
 	const users, clip, mu, budget = 50, 0.3, 0.7, 41
 	steps := budget / 2
 	want := 2 * clip * math.Sqrt(float64(steps)) / (users * mu)
-	if got := NoiseStd(clip, users, steps, mu); math.Abs(got-want) > 1e-15 || NoiseStd(clip, users, steps, math.Inf(1)) != 0 {
+	if got := noiseStd(clip, users, steps, mu); math.Abs(got-want) > 1e-15 || noiseStd(clip, users, steps, math.Inf(1)) != 0 {
 		t.Fatalf("NoiseStd = %v, want %v", got, want)
 	}
 	// On a flat objective every released scalar is noise alone.
