@@ -152,7 +152,7 @@ func DefaultConfig() config {
 		NoClipFactor: 100,
 		Seed:         1,
 		Mechanisms: append(append([]string{DPGIBO, dpgiboAdaGrad, ControlNoiseHalved, controlNoiseThird, controlNoClip, dpRandom, dpucb, controlDPRandomNoiseHalved,
-			dpZO, controlDPZONoiseHalved,
+			dpucbScaled, dpZO, controlDPZONoiseHalved,
 			dpgiboAdaptive, dpgiboAdaptiveCounts, controlAdaptiveCountNoiseHalved,
 			dpgiboCalibrated, dpgiboCalibrationCount, controlCalibrationNoiseHalved},
 			selectionNames()...), append(safeReleaseNames(), tuneNames()...)...),

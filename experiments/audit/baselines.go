@@ -14,9 +14,10 @@ import (
 
 // Private baselines the audit knows, by their names in the registry.
 var (
-	dpRandom = score.DPRandom{}.Info().Name
-	dpucb    = bo.DPUCB{}.Info().Name
-	dpZO     = zo.DPZO{}.Info().Name
+	dpRandom    = score.DPRandom{}.Info().Name
+	dpucb       = bo.DPUCB{}.Info().Name
+	dpucbScaled = bo.DPUCBScaled{}.Info().Name
+	dpZO        = zo.DPZO{}.Info().Name
 )
 
 const (
@@ -29,7 +30,7 @@ const (
 
 // baselineNames lists the private baselines (and their control) the audit knows.
 func baselineNames() []string {
-	return []string{dpRandom, dpucb, controlDPRandomNoiseHalved, dpZO, controlDPZONoiseHalved}
+	return []string{dpRandom, dpucb, controlDPRandomNoiseHalved, dpucbScaled, dpZO, controlDPZONoiseHalved}
 }
 
 // constantNeighbour is one of a pair of neighbouring datasets built for the audit of the
@@ -101,7 +102,7 @@ func buildBaselineMechanism(cfg config, name string) (mechanism, error) {
 		return zoMechanism(cfg, name, cfg.Mu), nil
 	case controlDPZONoiseHalved:
 		return zoMechanism(cfg, name, 2*cfg.Mu), nil
-	case dpRandom, dpucb:
+	case dpRandom, dpucb, dpucbScaled:
 	case controlDPRandomNoiseHalved:
 		method, runMu = dpRandom, 2*cfg.Mu
 	default:
