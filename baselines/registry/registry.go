@@ -31,7 +31,7 @@ type Options struct {
 	// "gibo" runs at +Inf.
 	Settings algo.Settings
 	// Theta0 is the start of the local methods (nil: a uniform draw from the box, as the
-	// first draws from rng).
+	// first draws from rng) and of dp-zo (nil: the box's centre).
 	Theta0 []float64
 	// Mu is the total mu of mu-GDP of the private methods, and the privacy level the
 	// private selections convert through Currency. It must be positive; math.Inf(1) runs

@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"strconv"
 
 	"dpgibo/accounting"
 	"dpgibo/algo"
@@ -26,8 +27,9 @@ import (
 //     (h = Smoothing) and form each user's difference
 //     d_i = (l_i(u + h v_t) - l_i(u - h v_t)) / (2h), clipped to [-Clip, Clip];
 //  3. release s_t = mean_i d_i + N(0, NoiseStd^2);
-//  4. step u <- Proj(u - Step s_t v_t), Proj the projection onto [h, 1 - h]^d, the cube
-//     shrunk by h so that the next two evaluations lie in the box.
+//  4. step u <- Proj(u - Step (s_t/Clip) v_t), Proj the projection onto [h, 1 - h]^d, the
+//     cube shrunk by h so that the next two evaluations lie in the box: a step of at most
+//     Step in the cube when every difference saturates, whatever the loss's scale.
 //
 // It releases the last iterate.
 //
@@ -47,8 +49,9 @@ type DPZO struct {
 	LossBound float64
 	// Theta0 is the start (nil: the box's centre).
 	Theta0 []float64
-	// Step is the step size on the unit cube, Smoothing h (in (0, 1/2)), Clip the bound on
-	// a user's difference; each must be positive.
+	// Step is the step size on the unit cube (per unit of s_t/Clip), Smoothing h (in
+	// (0, 1/2)), Clip the bound on a user's difference (loss per unit of the cube); each
+	// must be positive.
 	Step, Smoothing, Clip float64
 	// OnRelease, when non-nil, receives every step's direction (a copy) and its released
 	// scalar s_t.
@@ -151,7 +154,7 @@ func (m DPZO) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand
 			m.OnRelease(append([]float64(nil), v...), s)
 		}
 		for j := range u {
-			u[j] -= m.Step * s * v[j]
+			u[j] -= m.Step * s / m.Clip * v[j]
 		}
 		project(u, h)
 		if cb != nil {
@@ -189,3 +192,28 @@ func project(u []float64, h float64) {
 }
 
 func clamp(x, lo, hi float64) float64 { return math.Min(math.Max(x, lo), hi) }
+
+// Settings are dp-zo's own config (a baselines.Config, a block's Config in the harness):
+// Step and Smoothing as DPZO's, and the clip as a share of the loss bound (Clip =
+// ClipShare Lmax).
+type Settings struct {
+	Step      float64 `json:"step"`
+	Smoothing float64 `json:"smoothing"`
+	ClipShare float64 `json:"clip_share"`
+}
+
+// Label names the settings in a row's config label.
+func (s Settings) Label() string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return "step=" + f(s.Step) + ",smoothing=" + f(s.Smoothing) + ",clip_share=" + f(s.ClipShare)
+}
+
+// ConfigType implements baselines.Configurable: dp-zo takes Settings.
+func (DPZO) ConfigType() baselines.Config { return Settings{} }
+
+// WithSettings returns m with s's step, smoothing and clip (the clip at s.ClipShare times
+// the loss bound lossBound).
+func (m DPZO) WithSettings(s Settings, lossBound float64) DPZO {
+	m.Step, m.Smoothing, m.Clip = s.Step, s.Smoothing, s.ClipShare*lossBound
+	return m
+}

@@ -102,7 +102,7 @@ func TestDescendsWithoutNoise(t *testing.T) {
 	const d = 4
 	o := bowlObjective{d: d}
 	start := []float64{0.9, 0.1, 0.9, 0.1}
-	m := DPZO{Mu: math.Inf(1), Theta0: start, Step: 0.5, Smoothing: 0.05, Clip: 10}
+	m := DPZO{Mu: math.Inf(1), Theta0: start, Step: 0.05, Smoothing: 0.05, Clip: 1}
 	res, err := m.Run(context.Background(), o, 400, rand.New(rand.NewPCG(5, 6)), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -225,7 +225,7 @@ func cellStart(spec cellSpec, task tasks.Task) ([]float64, *rand.Rand) {
 }
 
 // cellOptions are the method's options: mu (Options.Mu, its one home: dpgibo copies it
-// into its Settings) and the task's loss bound, and for DP-GIBO and GIBO theta0 and
+// into its Settings), the task's loss bound and theta0, and for DP-GIBO and GIBO
 // Algorithm 1's other settings with every default the suites do not set pinned.
 func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) (registry.Options, error) {
 	opts := registry.Options{Mu: float64(spec.Mu), LossBound: task.LossBound(), Config: spec.config}
@@ -242,8 +242,10 @@ func cellOptions(spec cellSpec, task tasks.Task, theta0 []float64) (registry.Opt
 	default:
 		return opts, fmt.Errorf("unknown privacy currency %q (want %q or empty)", spec.Currency, algocfg.CurrencyGDP)
 	}
+	// Every method that starts from a point starts from the cell's theta0 (the local
+	// methods, dp-zo); the others ignore it.
+	opts.Theta0 = theta0
 	if spec.local() {
-		opts.Theta0 = theta0
 		var err error
 		if opts.Settings, err = spec.Settings(task, float64(spec.Mu)); err != nil {
 			return opts, err
