@@ -48,6 +48,7 @@ import (
 
 	"dpgibo/experiments/audit"
 	"dpgibo/experiments/runner"
+	"dpgibo/experiments/zopilot"
 	"dpgibo/internal/blasinfo"
 	"dpgibo/internal/runinfo"
 	"dpgibo/internal/runlock"
@@ -259,7 +260,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if o.Plan {
 		switch o.Suite {
-		case SuiteAudit, SuiteTheory, suiteFStar:
+		case SuiteAudit, SuiteTheory, suiteFStar, suiteZOPilot:
 			return usagef("-plan estimates the figure suites (%s, %s, %s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuitePrecision, o.Suite)
 		}
 		for _, name := range []string{"merge", "shard"} {
@@ -290,7 +291,7 @@ func runSuite(ctx context.Context, o runOptions) error {
 		return usageError{err}
 	}
 	switch o.Suite {
-	case SuiteAudit, SuiteTheory, suiteFStar:
+	case SuiteAudit, SuiteTheory, suiteFStar, suiteZOPilot:
 		if o.Plan {
 			return usagef("-plan estimates the figure suites (%s, %s, %s, %s, %s, %s), not -suite=%s", SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuitePrecision, o.Suite)
 		}
@@ -335,8 +336,15 @@ func runStudy(ctx context.Context, o runOptions) error {
 		return err
 	}
 	defer release()
-	if o.Suite == SuiteAudit {
+	switch o.Suite {
+	case SuiteAudit:
 		return audit.Run(ctx, audit.DefaultConfig(), o.Out)
+	case suiteZOPilot:
+		chosen, err := zopilot.Run(ctx, o.Out, o.Workers, o.Stderr)
+		if err == nil {
+			fmt.Fprintf(o.Stderr, "experiments: zo pilot: chose %s (%s)\n", chosen.Label(), filepath.Join(o.Out, zopilot.File))
+		}
+		return err
 	}
 	return runTheory(ctx, false, o.Out)
 }

@@ -21,9 +21,11 @@ const (
 	SuiteDefaults  = suites.Defaults
 	SuiteAudit     = "audit"
 	SuiteTheory    = "theory"
+	// suiteZOPilot runs dp-zo's pilot (package zopilot).
+	suiteZOPilot = "zo-pilot"
 )
 
-var suiteNames = append(append([]string(nil), suites.Names...), SuiteAudit, SuiteTheory, suiteFStar)
+var suiteNames = append(append([]string(nil), suites.Names...), SuiteAudit, SuiteTheory, suiteFStar, suiteZOPilot)
 
 // suiteFigures returns the figures of suite, restricted to only when it is not empty; nil
 // for the studies.
@@ -31,7 +33,7 @@ func suiteFigures(suite, only string) ([]runner.Figure, error) {
 	switch suite {
 	case suiteFStar:
 		return nil, nil // -only names a figure whose settings are searched (fstarTargets)
-	case SuiteAudit, SuiteTheory:
+	case SuiteAudit, SuiteTheory, suiteZOPilot:
 		if only != "" {
 			return nil, fmt.Errorf("-only is not used by -suite=%s", suite)
 		}
