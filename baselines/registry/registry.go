@@ -20,6 +20,7 @@ import (
 	"dpgibo/baselines/goptuna"
 	"dpgibo/baselines/score"
 	"dpgibo/baselines/selection"
+	"dpgibo/baselines/zo"
 )
 
 // Options configure the methods of the registry: each constructor copies into its
@@ -112,6 +113,14 @@ var entries = []entry{
 	}},
 	{bo.DPUCBScaled{}, func(o Options) (baselines.Method, error) {
 		m := bo.DPUCBScaled{Mu: o.Mu, LossBound: o.LossBound, Config: o.UCB, OnScore: o.OnScore}
+		return m, m.Check()
+	}},
+	{zo.DPZO{}, func(o Options) (baselines.Method, error) {
+		s := zo.DefaultSettings
+		if c, ok := o.Config.(zo.Settings); ok {
+			s = c
+		}
+		m := zo.DPZO{Mu: o.Mu, LossBound: o.LossBound, Theta0: o.Theta0}.WithSettings(s)
 		return m, m.Check()
 	}},
 	{selection.RNM{}, func(o Options) (baselines.Method, error) {

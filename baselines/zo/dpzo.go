@@ -50,9 +50,9 @@ type DPZO struct {
 	// Theta0 is the start (nil: the box's centre).
 	Theta0 []float64
 	// Step is the step size on the unit cube (per unit of s_t/Clip), Smoothing h (in
-	// (0, 1/2)), Clip the bound on a user's difference (loss per unit of the cube); each
-	// must be positive.
-	Step, Smoothing, Clip float64
+	// (0, 1/2)) and Clip the bound on a user's difference (loss per unit of the cube; 0:
+	// ClipShare times Lmax); each must be positive.
+	Step, Smoothing, Clip, ClipShare float64
 	// OnRelease, when non-nil, receives every step's direction (a copy) and its released
 	// scalar s_t.
 	OnRelease func(direction []float64, released float64)
@@ -76,7 +76,9 @@ func (m DPZO) Check() error {
 		return fmt.Errorf("zo: dp-zo: Step must be positive and finite, got %v", m.Step)
 	case !(m.Smoothing > 0) || !(m.Smoothing < 0.5):
 		return fmt.Errorf("zo: dp-zo: Smoothing must lie in (0, 1/2), got %v", m.Smoothing)
-	case !(m.Clip > 0) || math.IsInf(m.Clip, 1):
+	case m.Clip == 0 && (!(m.ClipShare > 0) || math.IsInf(m.ClipShare, 1)):
+		return fmt.Errorf("zo: dp-zo: Clip or ClipShare must be positive and finite, got %v and %v", m.Clip, m.ClipShare)
+	case m.Clip != 0 && (!(m.Clip > 0) || math.IsInf(m.Clip, 1)):
 		return fmt.Errorf("zo: dp-zo: Clip must be positive and finite, got %v", m.Clip)
 	}
 	return nil
@@ -109,6 +111,10 @@ func (m DPZO) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand
 	if steps < 1 {
 		return baselines.Result{}, fmt.Errorf("zo: %s needs a budget of at least 2 evaluations, got %d", name, budget)
 	}
+	clip := m.Clip
+	if clip == 0 {
+		clip = m.ClipShare * bound
+	}
 	d, h := p.Dim(), m.Smoothing
 	u := make([]float64, d)
 	if m.Theta0 != nil {
@@ -122,7 +128,7 @@ func (m DPZO) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand
 		}
 	}
 	project(u, h)
-	sd := noiseStd(m.Clip, p.Users, steps, m.Mu)
+	sd := noiseStd(clip, p.Users, steps, m.Mu)
 	v := make([]float64, d)
 	plus, minus := make([]float64, d), make([]float64, d)
 	diffs := make([]float64, p.Users)
@@ -144,7 +150,7 @@ func (m DPZO) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand
 		}
 		s := 0.0
 		for i, l := range lo {
-			s += clamp((diffs[i]-clamp(l, 0, bound))/(2*h), -m.Clip, m.Clip)
+			s += clamp((diffs[i]-clamp(l, 0, bound))/(2*h), -clip, clip)
 		}
 		s /= float64(p.Users)
 		if sd > 0 {
@@ -154,7 +160,7 @@ func (m DPZO) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand
 			m.OnRelease(append([]float64(nil), v...), s)
 		}
 		for j := range u {
-			u[j] -= m.Step * s / m.Clip * v[j]
+			u[j] -= m.Step * s / clip * v[j]
 		}
 		project(u, h)
 		if cb != nil {
@@ -193,6 +199,12 @@ func project(u []float64, h float64) {
 
 func clamp(x, lo, hi float64) float64 { return math.Min(math.Max(x, lo), hi) }
 
+// DefaultSettings are the settings dp-zo runs with unless given others: the choice of its
+// declared pilot (docs/peers.md; reproduction/zo-pilot/zo-pilot.csv), step 0.1, smoothing
+// 0.1 and the clip at 0.1 times the loss bound, the smallest mean log(final/start) over the
+// pilot's four synthetic problems. The pilot's grid ends at this smoothing and this clip.
+var DefaultSettings = Settings{Step: 0.1, Smoothing: 0.1, ClipShare: 0.1}
+
 // Settings are dp-zo's own config (a baselines.Config, a block's Config in the harness):
 // Step and Smoothing as DPZO's, and the clip as a share of the loss bound (Clip =
 // ClipShare Lmax).
@@ -211,9 +223,8 @@ func (s Settings) Label() string {
 // ConfigType implements baselines.Configurable: dp-zo takes Settings.
 func (DPZO) ConfigType() baselines.Config { return Settings{} }
 
-// WithSettings returns m with s's step, smoothing and clip (the clip at s.ClipShare times
-// the loss bound lossBound).
-func (m DPZO) WithSettings(s Settings, lossBound float64) DPZO {
-	m.Step, m.Smoothing, m.Clip = s.Step, s.Smoothing, s.ClipShare*lossBound
+// WithSettings returns m with s's step, smoothing and clip share (Clip 0).
+func (m DPZO) WithSettings(s Settings) DPZO {
+	m.Step, m.Smoothing, m.Clip, m.ClipShare = s.Step, s.Smoothing, 0, s.ClipShare
 	return m
 }

@@ -129,7 +129,7 @@ func runSetting(ctx context.Context, task tasks.Task, s zo.Settings) (Row, error
 		for j := range theta0 {
 			theta0[j] = lo[j] + (hi[j]-lo[j])*start.Float64()
 		}
-		m := zo.DPZO{Mu: mu, LossBound: task.LossBound(), Theta0: theta0}.WithSettings(s, task.LossBound())
+		m := zo.DPZO{Mu: mu, LossBound: task.LossBound(), Theta0: theta0}.WithSettings(s)
 		res, err := m.Run(ctx, task, iters*(d+1), rand.New(rand.NewPCG(seed, 0x7a6f72756e)), nil)
 		if err != nil {
 			return Row{}, err

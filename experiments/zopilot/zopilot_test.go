@@ -18,12 +18,12 @@ func TestChoose(t *testing.T) {
 			rows = append(rows, Row{LogRatio: v})
 		}
 	}
-	all, chosen := choose(grid, rows)
+	_, chosen := choose(grid, rows)
 	if chosen != (zo.Settings{Step: 0.05, Smoothing: 0.03, ClipShare: 1}) {
 		t.Errorf("tie broken to %+v", chosen)
 	}
 	rows[0].LogRatio = -5 // the first setting now best on average
-	all, chosen = choose(grid, rows)
+	all, chosen := choose(grid, rows)
 	if chosen != grid[0] || !all[0].Chosen || all[1].Chosen || math.Abs(all[0].LogRatio-(-2)) > 1e-12 {
 		t.Errorf("chose %+v; rows %+v", chosen, all)
 	}
