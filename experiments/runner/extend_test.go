@@ -137,14 +137,20 @@ func TestAToyMethodAndAToyTaskRunThroughTheRunner(t *testing.T) {
 }
 
 // A committed figure gains seeds without computing its old cells again: -from takes them
-// from the committed CSV, timings and manifest, and the old rows come out unchanged.
+// from the committed CSV, timings and manifest, and the old rows come out unchanged; a new
+// figure of another name that shares the committed figure's cells (and adds a method)
+// takes them too.
 func TestFromRunsOnlyTheNewCells(t *testing.T) {
-	run := func(out, from string, seeds int) int {
+	run := func(out, from string, seeds int, extra ...string) int {
 		t.Helper()
 		o := quickOptions(out, 1)
-		o.Suite, o.Only, o.From = "toy", "toy", from
-		o.Figures = []runner.Figure{{Name: "toy", Blocks: []runner.Block{{Task: "toybowl", Dims: []int{2, 3}, DataSeed: 1,
-			Methods: []string{"dpgibo", "random"}, Seeds: seeds,
+		name := "toy"
+		if len(extra) > 0 {
+			name = "toy-field"
+		}
+		o.Suite, o.Only, o.From = "toy", name, from
+		o.Figures = []runner.Figure{{Name: name, Blocks: []runner.Block{{Task: "toybowl", Dims: []int{2, 3}, DataSeed: 1,
+			Methods: append([]string{"dpgibo", "random"}, extra...), Seeds: seeds,
 			Algo: algocfg.Config{Iters: 3, Clip: 0.5, Mu: 1, Step: 0.2, Lengthscale: 0.5}}}}}
 		o.NewTask = func(s runner.TaskSpec) (tasks.Task, error) { return newToyBowl(s) }
 		ran := 0
@@ -160,6 +166,9 @@ func TestFromRunsOnlyTheNewCells(t *testing.T) {
 	}
 	if n := run(raised, committed, 3); n != 4 {
 		t.Fatalf("raised run computed %d cells, want the 4 of seed 3", n)
+	}
+	if n := run(t.TempDir(), committed, 2, "dp-random"); n != 4 {
+		t.Fatalf("a new figure sharing the committed cells computed %d cells, want dp-random's 4", n)
 	}
 	read := func(dir string) []records.Row {
 		rows, err := records.ReadFile[records.Row](filepath.Join(dir, "toy.csv"))

@@ -7,12 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"dpgibo/internal/records"
 	"dpgibo/internal/runinfo"
 )
 
-// committedFigure is what a folder of committed results holds of one figure of a plan: its
+// committedFigure is what a folder of committed results holds of one committed figure: its
 // CSV and manifest, and the committed timing of each of its cells that is a cell of the plan
 // without a theta file (the theta is not in the CSV).
 type committedFigure struct {
@@ -26,46 +27,72 @@ type committedCell struct {
 	timing records.Timing
 }
 
-// committedCells returns, for each figure of p whose CSV (FIG.csv or FIG.csv.gz), timings
-// (timings-FIG.csv) and manifest (manifest-FIG.json) are all in dir, its committed cells: those
-// whose stem, which hashes everything that defines a cell, is a cell of p.
+// committedCells returns the committed cells of p that dir holds, by figure: every cell of
+// p (by its stem, which hashes everything that defines a cell) that a timings file of dir
+// (timings-FIG.csv, timings.csv) lists with the figure it was computed for, whose CSV
+// (FIG.csv or FIG.csv.gz) and manifest (manifest-FIG.json, else manifest.json) are in dir
+// too, so that a new figure reuses the cells of any committed one. Cells with a theta file
+// are left out (the theta is not in the CSV).
 func committedCells(dir string, p *runPlan) ([]committedFigure, error) {
 	index := map[string]int{}
 	for i, stem := range p.Stems {
 		index[stem] = i
 	}
+	files, err := filepath.Glob(filepath.Join(dir, "timings*.csv"))
+	if err != nil {
+		return nil, err
+	}
+	byFigure := map[string]int{}
+	taken := map[int]bool{}
 	var out []committedFigure
-	for _, fig := range p.Figures {
-		csvPath, ok := records.FindCSV(dir, fig.Name)
-		if fig.Theta || !ok {
-			continue
-		}
-		timingsPath := filepath.Join(dir, "timings-"+fig.Name+".csv")
-		manifestPath := filepath.Join(dir, "manifest-"+fig.Name+".json")
-		missing := false
-		for _, f := range []string{timingsPath, manifestPath} {
-			if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
-				missing = true
-			} else if err != nil {
-				return nil, err
-			}
-		}
-		if missing {
-			continue
-		}
-		timings, err := records.ReadFile[records.Timing](timingsPath)
+	for _, file := range files {
+		timings, err := records.ReadFile[records.Timing](file)
 		if err != nil {
 			return nil, err
 		}
-		f := committedFigure{csvPath: csvPath, manifestPath: manifestPath}
 		for _, t := range timings {
-			if i, ok := index[t.Cell]; ok && len(p.Cells[i].ThetaCoords) == 0 {
-				f.cells = append(f.cells, committedCell{i, t})
+			i, ok := index[t.Cell]
+			if !ok || taken[i] || len(p.Cells[i].ThetaCoords) > 0 {
+				continue
 			}
+			fig, _, _ := strings.Cut(t.Figures, ";")
+			k, seen := byFigure[fig]
+			if !seen {
+				f, ok, err := committedFigureFiles(dir, fig)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					continue
+				}
+				k = len(out)
+				byFigure[fig] = k
+				out = append(out, f)
+			}
+			taken[i] = true
+			out[k].cells = append(out[k].cells, committedCell{i, t})
 		}
-		out = append(out, f)
 	}
 	return out, nil
+}
+
+// committedFigureFiles finds figure fig's CSV and manifest in dir; ok is false when either
+// is missing.
+func committedFigureFiles(dir, fig string) (committedFigure, bool, error) {
+	csvPath, ok := records.FindCSV(dir, fig)
+	if !ok {
+		return committedFigure{}, false, nil
+	}
+	for _, name := range []string{"manifest-" + fig + ".json", "manifest.json"} {
+		path := filepath.Join(dir, name)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return committedFigure{}, false, err
+		}
+		return committedFigure{csvPath: csvPath, manifestPath: path}, true, nil
+	}
+	return committedFigure{}, false, nil
 }
 
 // unpackFrom writes, as finished cells of r, the cells of p that a folder of committed
