@@ -38,7 +38,7 @@ const (
 )
 
 // Names lists the figure suites.
-var Names = []string{Paper, Quick, Private, PrivateSelect, Peers, Design, Precision, Defaults, LibraryPeers, LibraryPrivate, LowSNR}
+var Names = []string{Paper, Quick, Private, PrivateSelect, Peers, Design, Precision, Defaults, LibraryPeers, LibraryPrivate, LowSNR, Field}
 
 // Settings of the paper's experiments (section 4 and appendix "Examples"). Values the paper
 // leaves open are marked "choice" and listed in docs/reproducing.md.
@@ -459,6 +459,8 @@ func Figures(suite, only string) ([]runner.Figure, error) {
 		figs = libraryPrivateFigures()
 	case LowSNR:
 		figs = lowSNRFigures()
+	case Field:
+		figs = fieldFigures()
 	default:
 		return nil, fmt.Errorf("unknown suite %q (known: %s)", suite, strings.Join(Names, ", "))
 	}
