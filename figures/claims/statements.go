@@ -202,6 +202,11 @@ func Conditions(c Claim) []string {
 		out = append(out, "currency: every method mu-GDP at equal mu")
 	}
 	switch c.Figure {
+	case "fig-private", "fig-private-select":
+		if c.A.Task == "gpreg" || c.B.Task == "gpreg" {
+			// Both run GP regression with fig2a-b3's settings, not fig2a's noise-floor rule.
+			out = append(out, "clip: B = 3 on GP regression, fixed before fig2a's first runs")
+		}
 	case "fig2a-b3":
 		out = append(out, "clip: B = 3, fixed before fig2a's first runs")
 	case "fig2a", "noise-misspec":

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,6 +92,11 @@ func report(dir string, statements []claims.Statement, summaryOnly bool, img ima
 		return "", err
 	}
 	power = append(power, undecidablePower...)
+	// The power analysis that chose the seed raises, for why a statement was not raised.
+	plan, err := readOptional[records.PowerRow](filepath.Join(dir, "power", "plan.csv"))
+	if err != nil {
+		return "", err
+	}
 	history, err := readOptional[records.ClaimsHistory](filepath.Join(dir, "claims-history.csv"))
 	if err != nil {
 		return "", err
@@ -111,11 +117,11 @@ func report(dir string, statements []claims.Statement, summaryOnly bool, img ima
 	writeConditions(&b, stRows)
 	writeFigureTally(&b, "Claims shown aside (not counted)", order, ran, claimRows, func(c verdict.ClaimRow) bool { return c.SourceSection != "" && !c.Counts })
 	writeFigureTally(&b, "The project's own claims", order, ran, claimRows, func(c verdict.ClaimRow) bool { return c.SourceSection == "" })
-	writeStatements(&b, "The paper's statements", stRows, claimRows, true, power, declared)
+	writeStatements(&b, "The paper's statements", stRows, claimRows, true, power, plan, declared)
 	if err := writeContribution3(&b, dir); err != nil {
 		return "", err
 	}
-	writeStatements(&b, "The project's own statements (not counted above)", stRows, claimRows, false, power, declared)
+	writeStatements(&b, "The project's own statements (not counted above)", stRows, claimRows, false, power, plan, declared)
 	for _, fig := range order {
 		if ran[fig] {
 			writeFigure(&b, fig, summary, claimRows, timings, manifests[fig])
@@ -128,6 +134,43 @@ func report(dir string, statements []claims.Statement, summaryOnly bool, img ima
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// raiseRule is the seed-raise rule of reproduction/power: a statement's figure gets more
+// seeds where P(decided) reaches raisePDecided at an extension of at most raiseCellSeconds.
+const (
+	raisePDecided    = 0.8
+	raiseCellSeconds = 2000
+)
+
+// notRaised says why an inconclusive statement's seeds were not raised, from the power
+// analysis that chose the raises (plan; rows of the figures that hold its counted claims, or
+// all with anyFigure): its best P(decided) beyond the committed seeds and the extension that
+// gave it, against the rule. "" when the analysis has no row of it.
+func notRaised(id string, figures map[string]bool, plan []records.PowerRow, anyFigure bool) string {
+	var best *records.PowerRow
+	maxSeeds := 0
+	for i, p := range plan {
+		if p.StatementID != id || p.Seeds <= p.Seeds0 || !(anyFigure || figures[p.Figure]) {
+			continue
+		}
+		maxSeeds = max(maxSeeds, p.Seeds)
+		if best == nil || p.PDecided > best.PDecided {
+			best = &plan[i]
+		}
+	}
+	switch {
+	case best == nil && (len(plan) == 0 || anyFigure || len(figures) == 0):
+		return ""
+	case best == nil:
+		names := slices.Sorted(maps.Keys(figures))
+		return fmt.Sprintf("; seeds not raised: the power analysis that chose the raises (reproduction/power/plan.csv) has no forecast of it on %s, which holds its counted claims", strings.Join(names, ", "))
+	case best.PDecided < raisePDecided:
+		return fmt.Sprintf("; seeds not raised: the power analysis put P(decided) at most %.2f up to %d seeds of %s (reproduction/power/plan.csv), below the %g its rule asks", best.PDecided, maxSeeds, best.Figure, raisePDecided)
+	case best.ExtraCellSeconds > raiseCellSeconds:
+		return fmt.Sprintf("; seeds not raised: P(decided) reached %.2f at %d seeds of %s only at %.0f extra cell-seconds, above the %d its rule allows", best.PDecided, best.Seeds, best.Figure, best.ExtraCellSeconds, raiseCellSeconds)
+	}
+	return fmt.Sprintf("; seeds not raised although the power analysis put P(decided) at %.2f at %d seeds of %s", best.PDecided, best.Seeds, best.Figure)
 }
 
 // writeOtherImages shows the committed PNGs of figures without curves to summarise (fig3f's
@@ -192,6 +235,7 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 	}
 	alt, altUndecidable := map[string]int{}, 0
 	late, lateN := map[string]int{}, 0
+	var moved []string // counted statements whose verdict a seed raise after results moved
 	for _, r := range rows {
 		if r.SourceSection != "" && r.PostHoc {
 			late[r.Verdict]++
@@ -231,10 +275,20 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 		if r.StandInDecides && (r.Verdict == verdict.Reproduced || r.Verdict == verdict.NotReproduced) {
 			substitute++
 		}
+		if r.SupersededVerdict != "" {
+			moved = append(moved, fmt.Sprintf("`%s` %s (%s before; %s)", r.StatementID, r.Verdict, r.SupersededVerdict, r.SeedsRaised))
+		}
 	}
 	fmt.Fprintf(b, "**%d statements of the paper: %d reproduced, %d not reproduced, %d inconclusive (%d of them undecidable as declared), %d not yet run, %d not testable** (alpha = %g after Holm within each figure; margins 0.1 G0, \"substantially\" a gap at least twice the other's).",
 		n, count[verdict.Reproduced], count[verdict.NotReproduced], count[verdict.Inconclusive], undecidable, count[verdict.NotYetRun], count[verdict.NotTestable], verdict.Alpha)
 	fmt.Fprintf(b, " %d more restate one of these and are not counted again. %d of the decided ones rest on substitute data: judged again without their claims on the synthetic CT-slice stand-in, they would take another verdict (marked %s).", repeats, substitute, substituteMark)
+	if len(moved) > 0 {
+		noun := "verdicts"
+		if len(moved) == 1 {
+			noun = "verdict"
+		}
+		fmt.Fprintf(b, " %d %s moved when their figures' seeds were raised after the results: %s.", len(moved), noun, strings.Join(moved, "; "))
+	}
 	if lateN > 0 {
 		fmt.Fprintf(b, " Declared after the results, and tallied apart: %d more statements of the paper, %d reproduced, %d not reproduced, %d inconclusive, %d not testable.",
 			lateN, late[verdict.Reproduced], late[verdict.NotReproduced], late[verdict.Inconclusive], late[verdict.NotTestable])
@@ -375,7 +429,7 @@ func writeClaimDeclarations(b *strings.Builder, fig string, claimRows []verdict.
 	}
 }
 
-func writeStatements(b *strings.Builder, title string, rows []verdict.StatementRow, claimRows []verdict.ClaimRow, paper bool, power []records.PowerRow, declared map[string]string) {
+func writeStatements(b *strings.Builder, title string, rows []verdict.StatementRow, claimRows []verdict.ClaimRow, paper bool, power, plan []records.PowerRow, declared map[string]string) {
 	fmt.Fprintf(b, "## %s\n\n| source | statement | verdict | rests on | claims declared | claims (verdict; aside: shown, not counted) |\n|---|---|---|---|---|---|\n", title)
 	verdictOf, figureOf := map[string]string{}, map[string]string{}
 	for _, c := range claimRows {
@@ -461,6 +515,7 @@ func writeStatements(b *strings.Builder, title string, rows []verdict.StatementR
 			if len(ps) > 0 {
 				verdictText += " (P(decided): " + strings.Join(ps, ", ") + ")"
 			}
+			verdictText += notRaised(r.StatementID, figures, plan, len(claimRows) == 0)
 		}
 		status := ""
 		if r.Verdict != verdict.NotTestable {
