@@ -7,9 +7,10 @@ import (
 )
 
 // Field is the comparison with the comparators a 2026 reviewer asks for (docs/peers.md,
-// "The field's comparators"): ucb-scaled (GP-UCB with the dimension-scaled ARD prior) and
-// its private version, and dp-zo (private zeroth-order descent), beside fig2a's, fig2a-b3's
-// and fig-private's methods at their settings and seeds. Each figure fieldPrefix+NAME holds
+// "The field's comparators, declared before their runs"): ucb-scaled (GP-UCB with the
+// dimension-scaled ARD prior) and its private version, and dp-zo (private zeroth-order
+// descent), beside fig2a's, fig2a-b3's, fig-private's and fig-private-select's methods at
+// their settings and seeds. Each figure fieldPrefix+NAME holds
 // NAME's blocks, computed as NAME's suite's cells (so that -from reproduction/ takes them
 // and no committed figure or verdict moves), and the new methods' blocks.
 const Field = "field"
@@ -34,9 +35,14 @@ func fieldFigures() []runner.Figure {
 		}
 		out = append(out, runner.Figure{Name: fieldPrefix + f.Name, Blocks: blocks})
 	}
-	for _, f := range privateFigures() {
+	for _, f := range append(privateFigures(), privateSelectFigures()...) {
 		blocks := withCellSuite(f.Blocks, Private)
 		for _, b := range f.Blocks {
+			if b.Label != "" {
+				// fig-private-select's mu-GDP block: the new methods read no currency, so
+				// their primary runs are theirs at mu-GDP too.
+				continue
+			}
 			b.CellSuite, b.Methods = Field, []string{"dp-zo"}
 			if b.Task != "svr" {
 				// As dp-ucb, not at d = 103.

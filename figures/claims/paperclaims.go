@@ -89,6 +89,7 @@ func Statements() []Statement {
 	out = append(out, paperAppendixGP()...)
 	out = append(out, paperPrivate()...)
 	out = append(out, ownStatements()...)
+	out = append(out, fieldStatements()...)
 	out = append(out, postHocStatements()...)
 	return append(out, postHocReadings()...)
 }
