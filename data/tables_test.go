@@ -15,14 +15,7 @@ import (
 // and reads as 569 rows of 30 features with 212 malignant and 357 benign (the counts UCI
 // documents).
 func TestBreastCancerTable(t *testing.T) {
-	sum := sha256.Sum256([]byte(breastCancerCSV))
-	if got := hex.EncodeToString(sum[:]); got != "fed3eb72d0575ef6192293f5093c6e801b1476b577d0386bf4455504522172ed" {
-		t.Errorf("tables/breast_cancer.csv has SHA-256 %s, not the file data/README.md names", got)
-	}
-	x, y, err := BreastCancer()
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, y := checkedTable(t, "tables/breast_cancer.csv", breastCancerCSV, "fed3eb72d0575ef6192293f5093c6e801b1476b577d0386bf4455504522172ed", BreastCancer)
 	r, c := x.Dims()
 	benign := 0.0
 	for _, v := range y {
@@ -40,14 +33,7 @@ func TestBreastCancerTable(t *testing.T) {
 // byte, and reads as 178 rows of 13 features with 59, 71 and 48 wines of the three
 // cultivars (the counts UCI documents).
 func TestWineTable(t *testing.T) {
-	sum := sha256.Sum256([]byte(wineCSV))
-	if got := hex.EncodeToString(sum[:]); got != "10e8a802908b34f86e5da8ce962f3c806694bc98450a18f61851af59f324bede" {
-		t.Errorf("tables/wine_data.csv has SHA-256 %s, not the file data/README.md names", got)
-	}
-	x, y, err := Wine()
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, y := checkedTable(t, "tables/wine_data.csv", wineCSV, "10e8a802908b34f86e5da8ce962f3c806694bc98450a18f61851af59f324bede", Wine)
 	r, c := x.Dims()
 	counts := make([]int, 3)
 	for _, v := range y {
@@ -115,14 +101,7 @@ func TestParseTableErrors(t *testing.T) {
 // byte for byte, and reads as 944 respondents of 9 features, 551 expecting to vote for
 // Clinton and 393 for Dole; its first and last rows are those of the file.
 func TestANES96Table(t *testing.T) {
-	sum := sha256.Sum256([]byte(anes96TSV))
-	if got := hex.EncodeToString(sum[:]); got != "c124d8556d6f8c4329b1fea61e3dc6891c5e663f15b7fe5791235963420ba896" {
-		t.Errorf("tables/anes96.csv has SHA-256 %s, not the file data/README.md names", got)
-	}
-	x, y, err := ANES96()
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, y := checkedTable(t, "tables/anes96.csv", anes96TSV, "c124d8556d6f8c4329b1fea61e3dc6891c5e663f15b7fe5791235963420ba896", ANES96)
 	r, c := x.Dims()
 	dole := 0.0
 	for _, v := range y {
@@ -216,14 +195,7 @@ func TestCorruptedTables(t *testing.T) {
 // ships, byte for byte, and reads as 210 travellers of 17 features, 58 of whom flew; the
 // first and last travellers are those of the file.
 func TestModeChoiceTable(t *testing.T) {
-	sum := sha256.Sum256([]byte(modeChoiceCSV))
-	if got := hex.EncodeToString(sum[:]); got != "d2d72c1db440f8ffce01f58ed39fc1145569ec1703970dac1636c154fc01fd8e" {
-		t.Errorf("tables/modechoice.csv has SHA-256 %s, not the file data/README.md names", got)
-	}
-	x, y, err := ModeChoice()
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, y := checkedTable(t, "tables/modechoice.csv", modeChoiceCSV, "d2d72c1db440f8ffce01f58ed39fc1145569ec1703970dac1636c154fc01fd8e", ModeChoice)
 	r, c := x.Dims()
 	air := 0.0
 	for _, v := range y {
@@ -256,14 +228,7 @@ func TestModeChoiceTable(t *testing.T) {
 // byte, and reads as 150 rows of 4 features, 50 of each species; its first and last rows
 // are those of the file.
 func TestIrisTable(t *testing.T) {
-	sum := sha256.Sum256([]byte(irisCSV))
-	if got := hex.EncodeToString(sum[:]); got != "f13ffa8fdd56fd8e6c8d16d4081a3fbd3114bcd0aae4256c43205169cd9d1449" {
-		t.Errorf("tables/iris.csv has SHA-256 %s, not the file data/README.md names", got)
-	}
-	x, y, err := Iris()
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, y := checkedTable(t, "tables/iris.csv", irisCSV, "f13ffa8fdd56fd8e6c8d16d4081a3fbd3114bcd0aae4256c43205169cd9d1449", Iris)
 	r, c := x.Dims()
 	counts := make([]int, 3)
 	for _, v := range y {
@@ -281,14 +246,7 @@ func TestIrisTable(t *testing.T) {
 // rising in the next quarter in 68 of them; the first and last rows are built from the
 // file's first three and last three lines.
 func TestMacrodataTable(t *testing.T) {
-	sum := sha256.Sum256([]byte(macrodataCSV))
-	if got := hex.EncodeToString(sum[:]); got != "d93c0d3a7a77ef83c3af14e46032bb1d02ae3a512b22ab94159a8ca226fcf708" {
-		t.Errorf("tables/macrodata.csv has SHA-256 %s, not the file data/README.md names", got)
-	}
-	x, y, err := Macrodata()
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, y := checkedTable(t, "tables/macrodata.csv", macrodataCSV, "d93c0d3a7a77ef83c3af14e46032bb1d02ae3a512b22ab94159a8ca226fcf708", Macrodata)
 	r, c := x.Dims()
 	rises := 0.0
 	for _, v := range y {
@@ -314,18 +272,29 @@ func TestMacrodataTable(t *testing.T) {
 		g(1023.528, 996.287), g(10077.5, 9926.4), g(214.469, 212.671), g(1653.6, 1592.8),
 		0.18, 9.2, 3.37, -3.19}
 	checkRow(t, "macrodata", x, y, 200, last, 1)
-	for _, tc := range []struct{ from, to, want string }{
+	checkCorruptions(t, "macrodata", &macrodataCSV, func() error { _, _, err := Macrodata(); return err }, []corruption{
 		{"1959,2,2778.801", "1959,3,2778.801", "quarter 1959Q3, want 1959Q2"},
 		{"1959,2,2778.801", "1959,2,0", "field 3 (realgdp): 0, want a positive number"},
 		{"1959,2,2778.801,1733.7", "1959,2,2778.801,x", `field 4 (realcons): strconv.ParseFloat: parsing "x"`},
 		{`"year","quarter"`, `"year","qtr"`, "header"},
-	} {
-		saved := macrodataCSV
-		macrodataCSV = strings.Replace(saved, tc.from, tc.to, 1)
-		_, _, err := Macrodata()
-		macrodataCSV = saved
-		if err == nil || !strings.Contains(err.Error(), "macrodata table") || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q -> %q: error %v, want one saying %q", tc.from, tc.to, err, tc.want)
+	})
+}
+
+// corruption is one edit of a table's text (the first from becomes to) and what the error
+// of loading it must say.
+type corruption struct{ from, to, want string }
+
+// checkCorruptions applies each edit to *text in turn, restoring it after, and checks that
+// load fails with an error that names the table and says what the edit broke.
+func checkCorruptions(t *testing.T, table string, text *string, load func() error, cases []corruption) {
+	t.Helper()
+	for _, tc := range cases {
+		saved := *text
+		*text = strings.Replace(saved, tc.from, tc.to, 1)
+		err := load()
+		*text = saved
+		if err == nil || !strings.Contains(err.Error(), table+" table") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %q -> %q: error %v, want one saying %q", table, tc.from, tc.to, err, tc.want)
 		}
 	}
 }
@@ -334,14 +303,7 @@ func TestMacrodataTable(t *testing.T) {
 // byte for byte, and reads as 220 firm-years of value, capital, firm and year, 20 years of
 // each of 11 firms; its first and last rows are those of the file.
 func TestGrunfeldTable(t *testing.T) {
-	sum := sha256.Sum256([]byte(grunfeldCSV))
-	if got := hex.EncodeToString(sum[:]); got != "6f6ca138e645eeee6ff3e54fe5b9b498f7ddb5c484237d2a8489c524b3c94098" {
-		t.Errorf("tables/grunfeld.csv has SHA-256 %s, not the file data/README.md names", got)
-	}
-	x, y, err := Grunfeld()
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, y := checkedTable(t, "tables/grunfeld.csv", grunfeldCSV, "6f6ca138e645eeee6ff3e54fe5b9b498f7ddb5c484237d2a8489c524b3c94098", Grunfeld)
 	r, c := x.Dims()
 	perFirm := make([]int, 11)
 	for i := range r {
@@ -352,45 +314,41 @@ func TestGrunfeldTable(t *testing.T) {
 	}
 	checkRow(t, "grunfeld", x, y, 0, []float64{3078.5, 2.8, 0, 1935}, 317.6)       // 317.6,3078.5,2.8,General Motors,1935
 	checkRow(t, "grunfeld", x, y, 219, []float64{47.165, 83.788, 10, 1954}, 6.281) // 6.281,47.165,83.788,American Steel,1954
-	for _, tc := range []struct{ from, to, want string }{
+	checkCorruptions(t, "grunfeld", &grunfeldCSV, func() error { _, _, err := Grunfeld(); return err }, []corruption{
 		{"2.8,General Motors,1935", "2.8,General Motor,1935", `row 1 (line 2), field 4 (firm): unknown firm "General Motor"`},
 		{"2.8,General Motors,1935", "2.8,General Motors,1936", "General Motors in 1936, want General Motors in 1935"},
 		{"317.6,3078.5", "-317.6,3078.5", "row 1 (line 2), field 1 (invest): -317.6, want a number in [0, +Inf]"},
 		{"317.6,3078.5,2.8", "317.6,3078.5,0", "row 1 (line 2), field 3 (capital): 0, want a positive number"},
 		{"317.6,3078.5,2.8,General Motors", "317.6,3078.5,General Motors", "row 1 (line 2): 4 fields, want 5"},
-	} {
-		saved := grunfeldCSV
-		grunfeldCSV = strings.Replace(saved, tc.from, tc.to, 1)
-		_, _, err := Grunfeld()
-		grunfeldCSV = saved
-		if err == nil || !strings.Contains(err.Error(), "grunfeld table") || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q -> %q: error %v, want one saying %q", tc.from, tc.to, err, tc.want)
-		}
-	}
+	})
 }
 
 // The shipped engel table is the file Debian's python3-statsmodels 0.13.5+dfsg-7 ships,
 // byte for byte, and reads as 235 households' income and food expenditure; its first and
 // last rows are those of the file.
 func TestEngelTable(t *testing.T) {
-	sum := sha256.Sum256([]byte(engelCSV))
-	if got := hex.EncodeToString(sum[:]); got != "796c3da0406291dd324c51901b51386be12b5f52e330afaf69584f57c06ad45c" {
-		t.Errorf("tables/engel.csv has SHA-256 %s, not the file data/README.md names", got)
-	}
-	x, y, err := Engel()
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, y := checkedTable(t, "tables/engel.csv", engelCSV, "796c3da0406291dd324c51901b51386be12b5f52e330afaf69584f57c06ad45c", Engel)
 	if r, c := x.Dims(); r != 235 || c != 1 {
 		t.Errorf("%d x %d, want 235 x 1", r, c)
 	}
 	checkRow(t, "engel", x, y, 0, []float64{420.157650843928}, 255.839424594576)
 	checkRow(t, "engel", x, y, 234, []float64{1057.67671146451}, 750.320163419201)
-	saved := engelCSV
-	engelCSV = strings.Replace(saved, "420.157650843928", "0", 1)
-	_, _, err = Engel()
-	engelCSV = saved
-	if want := "row 1 (line 2), field 1 (income): 0, want a positive number"; err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("a zero income: error %v, want one saying %q", err, want)
+	checkCorruptions(t, "engel", &engelCSV, func() error { _, _, err := Engel(); return err }, []corruption{
+		{"420.157650843928", "0", "row 1 (line 2), field 1 (income): 0, want a positive number"},
+	})
+}
+
+// checkedTable checks that text, the embedded file, has the SHA-256 sum data/README.md
+// names, and returns the table load reads from it.
+func checkedTable(t *testing.T, file, text, sum string, load func() (*mat.Dense, []float64, error)) (*mat.Dense, []float64) {
+	t.Helper()
+	got := sha256.Sum256([]byte(text))
+	if hex.EncodeToString(got[:]) != sum {
+		t.Errorf("%s has SHA-256 %x, not the file data/README.md names", file, got)
 	}
+	x, y, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, y
 }

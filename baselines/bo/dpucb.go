@@ -69,7 +69,12 @@ func (m DPUCB) Check() error {
 
 // Run implements baselines.Method.
 func (m DPUCB) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (baselines.Result, error) {
-	const name = "dp-ucb"
+	return m.run(ctx, dpUCBInfo.Name, obj, budget, rng, cb)
+}
+
+// run is dp-ucb's loop under name, with the surrogate m.Config says (UCB's, or ucb-scaled's
+// for dp-ucb-scaled).
+func (m DPUCB) run(ctx context.Context, name string, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (baselines.Result, error) {
 	if err := baselines.CheckMu("bo: "+name, m.Mu); err != nil {
 		return baselines.Result{}, err
 	}

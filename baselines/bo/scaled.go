@@ -89,25 +89,7 @@ func (DPUCBScaled) DesignSeconds(_, budget int) float64 { return ucbDesignSecond
 
 // Run implements baselines.Method.
 func (m DPUCBScaled) Run(ctx context.Context, obj algo.Objective, budget int, rng *rand.Rand, cb algo.Callback) (baselines.Result, error) {
-	name := dpUCBScaledInfo.Name
-	if err := baselines.CheckMu("bo: "+name, m.Mu); err != nil {
-		return baselines.Result{}, err
-	}
-	p, err := search.NewSearch("bo", name, obj, budget)
-	if err != nil {
-		return baselines.Result{}, err
-	}
-	bound, err := baselines.LossBoundOf("bo: "+name, m.LossBound, obj)
-	if err != nil {
-		return baselines.Result{}, err
-	}
-	noiseStd := baselines.GaussianNoiseStd(bound, p.Users, budget, m.Mu)
-	score := func(losses []float64) float64 { return baselines.ClippedMean(losses, bound) }
 	cfg := m.Config
 	cfg.ard = true
-	theta, err := runGPUCB(ctx, p, rng, cb, cfg, m.OnScore, score, noiseStd, true)
-	if err != nil {
-		return baselines.Result{}, err
-	}
-	return baselines.Result{Theta: theta, Evals: p.Evals, Iters: p.Evals, Ledger: accounting.NewLedger(m.Mu, budget)}, nil
+	return DPUCB{Mu: m.Mu, LossBound: m.LossBound, Config: cfg, OnScore: m.OnScore}.run(ctx, dpUCBScaledInfo.Name, obj, budget, rng, cb)
 }
