@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"dpgibo/baselines/bo"
 	"dpgibo/baselines/registry"
+	"dpgibo/baselines/zo"
 	"dpgibo/figures/stats"
 	"dpgibo/figures/verdict"
 )
@@ -15,7 +17,7 @@ import (
 const fieldPrefix = "field-"
 
 // fieldMethods are the field's comparators, bold in the table.
-var fieldMethods = []string{"ucb-scaled", "dp-ucb-scaled", "dp-zo"}
+var fieldMethods = []string{bo.UCBScaled{}.Info().Name, bo.DPUCBScaled{}.Info().Name, zo.DPZO{}.Info().Name}
 
 // fieldTable renders, for every field figure in dir, each setting (task, d, config) with its
 // methods ranked by median final loss over the setting's seeds (lowest first), the field's
