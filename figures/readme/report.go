@@ -193,6 +193,36 @@ func writeOtherImages(b *strings.Builder, order []string, ran map[string]bool, i
 	return nil
 }
 
+// fieldStatementPrefix starts the IDs of the project's statements on the field's
+// comparators (claims.fieldStatements).
+const fieldStatementPrefix = "own-field-"
+
+// writeOwnTally adds the project's own statements, tallied apart from the paper's, with the
+// verdict of each on the field's comparators.
+func writeOwnTally(b *strings.Builder, rows []verdict.StatementRow) {
+	count, n := map[string]int{}, 0
+	var field []string
+	for _, r := range rows {
+		if r.SourceSection != "" || r.PostHocOf != "" {
+			continue
+		}
+		count[r.Verdict]++
+		n++
+		if strings.HasPrefix(r.StatementID, fieldStatementPrefix) {
+			field = append(field, fmt.Sprintf("%q %s", r.Statement, r.Verdict))
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(b, " The project's own statements, tallied apart: %d, %d reproduced, %d not reproduced, %d inconclusive, %d not yet run", n,
+		count[verdict.Reproduced], count[verdict.NotReproduced], count[verdict.Inconclusive], count[verdict.NotYetRun])
+	if len(field) > 0 {
+		fmt.Fprintf(b, "; on the field's comparators (docs/peers.md): %s", strings.Join(field, "; "))
+	}
+	b.WriteString(".")
+}
+
 // readOptional reads a record file that a results folder may lack (nil rows then).
 func readOptional[T any](path string) ([]T, error) {
 	rows, err := records.ReadFile[T](path)
@@ -301,6 +331,7 @@ func writeTally(b *strings.Builder, rows []verdict.StatementRow, declared map[st
 		fmt.Fprintf(b, " Of the testable ones, %d rest on claims all declared before their figures' first results, %d on claims all declared after, %d on both (docs/results.md labels each; reproduction/claim-history.csv).",
 			statuses["before results"], statuses["after results"], statuses["both"])
 	}
+	writeOwnTally(b, rows)
 	b.WriteString("\n\n")
 }
 

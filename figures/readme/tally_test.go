@@ -25,7 +25,8 @@ func TestTallyCountsRepeatsOnceAndMarksSubstitutes(t *testing.T) {
 	var b strings.Builder
 	writeTally(&b, rows, nil)
 	for _, want := range []string{"**4 statements of the paper: 2 reproduced, 1 not reproduced, 1 inconclusive", "1 more restate", "1 of the decided ones rest on substitute data",
-		"1 verdict moved when their figures' seeds were raised after the results: `a` reproduced (inconclusive before; f: 5 to 9 seeds)"} {
+		"1 verdict moved when their figures' seeds were raised after the results: `a` reproduced (inconclusive before; f: 5 to 9 seeds)",
+		"The project's own statements, tallied apart: 1, 1 reproduced, 0 not reproduced"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("tally %q lacks %q", b.String(), want)
 		}
