@@ -2,9 +2,12 @@ package zopilot
 
 import (
 	"math"
+	"path/filepath"
 	"testing"
 
 	"dpgibo/baselines/zo"
+	"dpgibo/internal/artefacts"
+	"dpgibo/internal/records"
 )
 
 // The choice is the setting of smallest mean log ratio over the problems; a tie goes to the
@@ -26,5 +29,25 @@ func TestChoose(t *testing.T) {
 	all, chosen := choose(grid, rows)
 	if chosen != grid[0] || !all[0].Chosen || all[1].Chosen || math.Abs(all[0].LogRatio-(-2)) > 1e-12 {
 		t.Errorf("chose %+v; rows %+v", chosen, all)
+	}
+}
+
+// dp-zo's default is the committed pilot's choice: the pilot table has one chosen setting,
+// and it is zo.DefaultSettings.
+func TestDefaultIsTheCommittedChoice(t *testing.T) {
+	artefacts.Check(t)
+	rows, err := records.ReadFile[Row](filepath.Join("..", "..", "reproduction", "zo-pilot", File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chosen []Row
+	for _, r := range rows {
+		if r.Chosen {
+			chosen = append(chosen, r)
+		}
+	}
+	if len(rows) != 60*(len(problems)+1) || len(chosen) != 1 ||
+		(zo.Settings{Step: chosen[0].Step, Smoothing: chosen[0].Smoothing, ClipShare: chosen[0].ClipShare}) != zo.DefaultSettings {
+		t.Errorf("%d rows, chosen %+v; want 300 rows and one chosen, zo.DefaultSettings %+v", len(rows), chosen, zo.DefaultSettings)
 	}
 }
