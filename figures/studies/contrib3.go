@@ -60,7 +60,7 @@ func gdpConfig(method string) (string, bool) {
 	if !ok || !m.Info().Private {
 		return "", false
 	}
-	if c, ok := m.(interface{ ReadsCurrency() bool }); !ok || !c.ReadsCurrency() {
+	if !readsCurrency(method) {
 		return atMu1("", method), true
 	}
 	if _, err := registry.New(method, registry.Options{Mu: 1, Currency: selection.CurrencyGDP}); err != nil {
