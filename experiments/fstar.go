@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"dpgibo/experiments/runner"
 	"dpgibo/experiments/suites"
@@ -17,24 +19,33 @@ import (
 const suiteFStar = "fstar"
 
 // fstarTargets returns, as search targets, the distinct data settings of the paper, private,
-// peers, quick, design, defaults, library-private and low-snr suites, restricted, when only is not empty, to the figures
-// of that name or to the suite of that name, building each task once to learn its data label
-// and number of users.
+// peers, quick, design, defaults, library-private and low-snr suites, restricted, when only
+// is not empty, to the figures or suites it names (a comma-separated list), building each
+// task once to learn its data label and number of users.
 func fstarTargets(only, dataPath string, newTask runner.TaskFactory) ([]fstar.Target, error) {
 	var figs []runner.Figure
+	var wanted []string
+	if only != "" {
+		wanted = strings.Split(only, ",")
+	}
+	named := map[string]bool{}
 	for _, name := range []string{SuitePaper, SuitePrivate, SuitePeers, SuiteQuick, SuiteDesign, SuiteDefaults, suites.LibraryPrivate, suites.LowSNR} {
 		all, err := suites.Figures(name, "")
 		if err != nil {
 			return nil, err
 		}
+		named[name] = true
 		for _, f := range all {
-			if only == "" || only == name || f.Name == only {
+			named[f.Name] = true
+			if wanted == nil || slices.Contains(wanted, name) || slices.Contains(wanted, f.Name) {
 				figs = append(figs, f)
 			}
 		}
 	}
-	if len(figs) == 0 {
-		return nil, fmt.Errorf("unknown figure %q for -suite=%s (a figure of the paper, private, peers, quick, design, defaults, library-private or low-snr suite, or one of those suites)", only, suiteFStar)
+	for _, w := range wanted {
+		if !named[w] {
+			return nil, fmt.Errorf("unknown figure %q for -suite=%s (a figure of the paper, private, peers, quick, design, defaults, library-private or low-snr suite, or one of those suites; a comma-separated list of them)", w, suiteFStar)
+		}
 	}
 	seenSpec := map[runner.TaskSpec]bool{}
 	seen := map[fstar.Setting]bool{}

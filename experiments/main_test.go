@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"dpgibo/internal/blasinfo"
+	"dpgibo/internal/records"
 )
 
 func TestMain(m *testing.M) {
@@ -144,5 +145,17 @@ func TestFStarSuiteSearchesAFigure(t *testing.T) {
 	}
 	if !strings.Contains(string(table), `Setting{Task: "toy"`) {
 		t.Errorf("fstar_table.go holds no entry for the toy figure's setting")
+	}
+	// A list of figures searches each one's setting; a name of no figure is refused.
+	if err := run(context.Background(), []string{"-suite=fstar", "-only=library-private-toy,low-snr-toy20", "-out", out, "-quiet"}, io.Discard, &stderr); err != nil {
+		t.Fatalf("-suite=fstar with two figures: %v\n%s", err, stderr.String())
+	}
+	found, err := records.ReadFile[records.FStar](filepath.Join(out, "fstar-search.csv"))
+	if err != nil || len(found) != 2 || found[0].NUsers == found[1].NUsers {
+		t.Errorf("two figures' search found %+v (%v), want the two toy settings", found, err)
+	}
+	if err := run(context.Background(), []string{"-suite=fstar", "-only=library-private-toy,no-such-figure", "-out", out, "-quiet"}, io.Discard, &stderr); err == nil ||
+		!strings.Contains(err.Error(), `"no-such-figure"`) {
+		t.Errorf("a list naming no figure: %v", err)
 	}
 }

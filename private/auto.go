@@ -24,18 +24,22 @@ import (
 //   - 2 and 3 ran before the library delivered the guarantee asked for: DP-GIBO and its
 //     variants at Mu, the selections at the (epsilon, 1e-5) of Mu, whatever the rule chose.
 //     Revision 2 runs the first round's rule (FirstRoundRule), revision 3 the second
-//     round's, which DefaultRule still is. They are kept, computed as they were, for the
-//     committed cells that ran them.
+//     round's. They are kept, computed as they were, for the committed cells that ran
+//     them.
 //   - 4 is Tune at a target that it meets exactly, in Currency: Mu-GDP at
 //     selection.CurrencyGDP, the (epsilon, 1e-5)-DP of Mu-GDP at
-//     selection.CurrencyEpsDelta (Mu = +Inf: no privacy noise).
+//     selection.CurrencyEpsDelta (Mu = +Inf: no privacy noise), with the second round's
+//     rule at both.
+//   - 5 is Tune at the target with DefaultRule, chosen for each currency by the low-SNR
+//     study (docs/library.md, "DP-GIBO at low SNR").
 type Auto struct {
 	Mu        float64
 	Currency  selection.Currency
 	Theta0    []float64
 	LossBound float64
 	LogLoss   bool
-	// Rule chooses the method (nil: DefaultRule; at revision 2, FirstRoundRule).
+	// Rule chooses the method (nil: DefaultRule; at revision 2, FirstRoundRule; at
+	// revisions 3 and 4, the second round's rule).
 	Rule     Rule
 	Revision int
 }
@@ -48,10 +52,11 @@ var FirstRoundRule Rule = ByCeiling{Cut: 16, Below: ReportNoisyMin, Above: Hybri
 const (
 	autoFirstRound  = 2 // the first round's rule, before the target
 	autoSecondRound = 3 // the last revision before the target
-	autoTarget      = 4 // Tune at the target
+	autoTarget      = 4 // Tune at the target, with the second round's rule
+	autoLowSNR      = 5 // Tune at the target, with DefaultRule
 )
 
-var autoInfo = baselines.Info{Name: "dp-auto", Legend: "Private tuner (one call)", Private: true, Local: true, Revision: autoTarget}
+var autoInfo = baselines.Info{Name: "dp-auto", Legend: "Private tuner (one call)", Private: true, Local: true, Revision: autoLowSNR}
 
 func init() {
 	err := registry.Register(Auto{}, func(o registry.Options) (baselines.Method, error) {
@@ -75,7 +80,7 @@ func (Auto) ReadsCurrency() bool { return true }
 
 // KnownRevision reports whether dp-auto can run revision r.
 func (Auto) KnownRevision(r int) bool {
-	return r == autoFirstRound || r == autoSecondRound || r == autoTarget
+	return r >= autoFirstRound && r <= autoLowSNR
 }
 
 // Check returns an error unless Mu is positive and Revision known (or 0).
@@ -84,7 +89,7 @@ func (m Auto) Check() error {
 		return err
 	}
 	if r := m.Revision; r != 0 && !m.KnownRevision(r) {
-		return fmt.Errorf("dp-auto: unknown revision %d (known: %d, %d, %d)", r, autoFirstRound, autoSecondRound, autoTarget)
+		return fmt.Errorf("dp-auto: unknown revision %d (known: %d to %d)", r, autoFirstRound, autoLowSNR)
 	}
 	return nil
 }
@@ -104,11 +109,13 @@ func (m Auto) rule() Rule {
 		return m.Rule
 	case m.revision() == autoFirstRound:
 		return FirstRoundRule
+	case m.revision() < autoLowSNR:
+		return secondRoundRule
 	}
 	return DefaultRule
 }
 
-// config is Tune's Config at revision 4 for budget.
+// config is Tune's Config at revisions 4 and 5 for budget.
 func (m Auto) config(budget int) (Config, error) {
 	cfg := Config{Evals: budget, Theta0: m.Theta0, LossBound: m.LossBound, LogLoss: m.LogLoss, Rule: m.rule()}
 	if m.Currency == selection.CurrencyGDP || math.IsInf(m.Mu, 1) {

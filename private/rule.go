@@ -96,6 +96,24 @@ func (r ByLoss) Choose(f Facts) Choice {
 	return c
 }
 
+// ByCurrency chooses by the currency of the target, a public fact: EpsDelta's rule at an
+// (epsilon, delta)-DP target (Facts.EpsDelta set), GDP's at a mu-GDP one.
+type ByCurrency struct {
+	EpsDelta, GDP Rule
+}
+
+// Choose implements Rule.
+func (r ByCurrency) Choose(f Facts) Choice {
+	if f.EpsDelta != (accounting.EpsDelta{}) {
+		c := r.EpsDelta.Choose(f)
+		c.Reason = "the target is (epsilon, delta)-DP; " + c.Reason
+		return c
+	}
+	c := r.GDP.Choose(f)
+	c.Reason = "the target is mu-GDP; " + c.Reason
+	return c
+}
+
 // CandidateRules are the rules the study chooses the default among (docs/library.md, "The
 // library's private tuner"), declared before its runs, simplest first: Always for each
 // method, then ByCeiling for every cut in {2, 4, 8, 16, 32, 64}, Below in {ReportNoisyMin,

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"dpgibo/accounting"
 )
 
 func TestSNRCeiling(t *testing.T) {
@@ -31,6 +33,36 @@ func TestByCeiling(t *testing.T) {
 	wine.Mu = 2 // ceiling 5.52
 	if c := r.Choose(wine); c.Method != SafeDPGIBO {
 		t.Errorf("ceiling 5.52, cut 4: %+v, want dpgibo-safe", c)
+	}
+}
+
+// ByCurrency reads the target's currency: an (epsilon, delta) target set, else mu-GDP.
+func TestByCurrency(t *testing.T) {
+	r := ByCurrency{EpsDelta: Always{Method: ReportNoisyMin}, GDP: Always{Method: DPGIBO}}
+	f := Facts{Users: 89, Dim: 13, Mu: 1, Evals: 280}
+	if c := r.Choose(f); c.Method != DPGIBO || !strings.HasPrefix(c.Reason, "the target is mu-GDP") {
+		t.Errorf("mu-GDP target: %+v, want dpgibo", c)
+	}
+	f.EpsDelta = accounting.EpsDelta{Epsilon: 4.4, Delta: 1e-5}
+	if c := r.Choose(f); c.Method != ReportNoisyMin || !strings.HasPrefix(c.Reason, "the target is (epsilon, delta)-DP") {
+		t.Errorf("(epsilon, delta) target: %+v, want dp-rnm", c)
+	}
+}
+
+// dp-auto's revisions run the rules their committed cells ran: the first round's at 2, the
+// second round's at 3 and 4, DefaultRule at 5; an explicit Rule wins.
+func TestAutoRevisionsPinTheirRules(t *testing.T) {
+	second := ByLoss{LogLoss: ReportNoisyMin, Other: ByCeiling{Cut: 2, Below: HybridDPGIBO, Above: DPGIBO}}
+	for rev, want := range map[int]Rule{2: FirstRoundRule, 3: second, 4: second, 5: DefaultRule, 0: DefaultRule} {
+		if got := (Auto{Mu: 1, Revision: rev}).rule(); got != want {
+			t.Errorf("revision %d runs %v, want %v", rev, got, want)
+		}
+	}
+	if got := (Auto{Mu: 1, Revision: 3, Rule: Always{Method: SafeDPGIBO}}).rule(); got != (Always{Method: SafeDPGIBO}) {
+		t.Errorf("an explicit rule at revision 3: %v", got)
+	}
+	if err := (Auto{Mu: 1, Revision: 6}).Check(); err == nil {
+		t.Error("revision 6 accepted")
 	}
 }
 

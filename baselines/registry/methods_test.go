@@ -419,8 +419,10 @@ func TestLedgers(t *testing.T) {
 			info := proto.Info()
 			auto := name == "dp-auto"
 			if auto {
-				// The one call's ledger is that of the method its rule chose.
-				plan, err := private.Forecast(q, private.Config{Mu: mu, Evals: 12, Theta0: opt.Theta0, LossBound: opt.LossBound})
+				// The one call's ledger is that of the method its rule chose at its target, the
+				// (epsilon, 1e-5)-DP of mu.
+				target := accounting.EpsDelta{Epsilon: wantEps, Delta: accounting.DefaultDelta}
+				plan, err := private.Forecast(q, private.Config{EpsDelta: target, Evals: 12, Theta0: opt.Theta0, LossBound: opt.LossBound})
 				if err != nil {
 					t.Fatal(err)
 				}

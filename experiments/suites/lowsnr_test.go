@@ -38,7 +38,11 @@ func TestLowSNRIsTheDeclaredStudy(t *testing.T) {
 					t.Errorf("%s: a candidate block runs %v", f.Name, b.Methods)
 				}
 			}
-			if slices.Contains(b.Methods, autoMethod) && b.Algo.AutoRevision != autoTargetRevision {
+			wantAuto := autoLowSNRRevision
+			if strings.HasPrefix(f.Name, lowSNRTrainPrefix) {
+				wantAuto = autoTargetRevision
+			}
+			if slices.Contains(b.Methods, autoMethod) && b.Algo.AutoRevision != wantAuto {
 				t.Errorf("%s: dp-auto at revision %d", f.Name, b.Algo.AutoRevision)
 			}
 		}

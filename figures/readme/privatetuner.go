@@ -86,6 +86,11 @@ func privateTunerTables(dir string) (string, error) {
 		}
 		writeAcceptance(&b, rules)
 	}
+	low, err := lowSNRTables(dir)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(low)
 	b.WriteString("\n<details><summary>Every method's median final loss (95% interval), median start and g, per cell</summary>\n\n")
 	b.WriteString("| problem | mu | method | median loss [95% CI] | median start | g | g, seeds 1-5 | g, seeds 6-10 | above start |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {

@@ -2,6 +2,7 @@ package studies
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"testing"
@@ -62,7 +63,8 @@ func countRows[T any](path string) (int, error) {
 // (library-private-rules.csv): the second round's (round roundTwoChoice) when, on the second
 // round's problems, it passes more cells than the first round's rule (the declared condition),
 // else the first round's (round "nine"); before the study has chosen, the declared
-// placeholder, DP-GIBO everywhere.
+// placeholder, DP-GIBO everywhere; once the low-SNR study has chosen (low-snr-rules.csv),
+// its rule at each currency.
 func TestDefaultRuleIsTheStudysChoice(t *testing.T) {
 	path := filepath.Join("..", "..", "reproduction", "library-private", LibraryPrivateRulesFile)
 	rows, err := records.ReadFile[RuleRow](path)
@@ -85,6 +87,20 @@ func TestDefaultRuleIsTheStudysChoice(t *testing.T) {
 	}
 	if second != "" && passSecond > passFirst {
 		want = second
+	}
+	// The low-SNR study's choice at each currency, once committed (low-snr-rules.csv).
+	lowSNR, err := records.ReadFile[LowSNRRuleRow](filepath.Join("..", "..", "reproduction", "library-private", LowSNRRulesFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	chosen := map[string]string{}
+	for _, r := range lowSNR {
+		if r.Round == lowSNRRuleTraining {
+			chosen[r.Target] = r.Rule
+		}
+	}
+	if len(chosen) > 0 {
+		want = fmt.Sprintf("at (epsilon, delta): %s; at mu-GDP: %s", chosen[targetEpsDelta], chosen[targetGDP])
 	}
 	if got := ruleName(private.DefaultRule); got != want {
 		t.Errorf("private.DefaultRule is %q; the committed study chose %q", got, want)

@@ -415,6 +415,8 @@ func ruleName(r private.Rule) string {
 		return fmt.Sprintf("%v below ceiling %g, else %v", r.Below, r.Cut, r.Above)
 	case private.ByLoss:
 		return fmt.Sprintf("%v for a log loss, else %s", r.LogLoss, ruleName(r.Other))
+	case private.ByCurrency:
+		return fmt.Sprintf("at (epsilon, delta): %s; at mu-GDP: %s", ruleName(r.EpsDelta), ruleName(r.GDP))
 	}
 	return fmt.Sprint(r)
 }

@@ -7,10 +7,12 @@ import (
 	"slices"
 	"strings"
 
+	"dpgibo/accounting"
 	"dpgibo/baselines/registry"
 	"dpgibo/experiments/algocfg"
 	"dpgibo/figures/stats"
 	"dpgibo/figures/verdict"
+	"dpgibo/private"
 )
 
 // The low-SNR study (experiments' -suite=low-snr, declared in docs/library.md, "DP-GIBO at
@@ -23,10 +25,10 @@ import (
 const (
 	lowSNRTrainPrefix   = "low-snr-train-"
 	lowSNRHeldOutPrefix = "low-snr-"
-	// LowSNRFile is the study's table of arms, LowSNRChoiceFile its choice of DP-GIBO's
+	// lowSNRFile is the study's table of arms, LowSNRChoiceFile its choice of DP-GIBO's
 	// default (leave one problem out, and on every training problem), LowSNRAcceptanceFile
 	// dp-auto's acceptance on the held-out cells.
-	LowSNRFile           = "low-snr.csv"
+	lowSNRFile           = "low-snr.csv"
 	LowSNRChoiceFile     = "low-snr-choice.csv"
 	LowSNRAcceptanceFile = "low-snr-acceptance.csv"
 	// lowSNRTrainPick is the last training seed that picks (seeds 1-10 as the committed
@@ -49,8 +51,8 @@ const (
 	targetGDP      = "gdp"
 )
 
-// LowSNRRow is one arm in one cell of the low-SNR study (low-snr.csv).
-type LowSNRRow struct {
+// lowSNRRow is one arm in one cell of the low-SNR study (low-snr.csv).
+type lowSNRRow struct {
 	Problem string  `csv:"problem"`
 	HeldOut bool    `csv:"held_out"`
 	LogLoss bool    `csv:"log_loss"`
@@ -79,10 +81,13 @@ type lowSNRCell struct {
 	flagged         bool
 	target          string
 	mu              float64
-	rows            map[string]LowSNRRow
+	rows            map[string]lowSNRRow
 	arms            []string // in the figures' order
 	candidates      []string // DP-GIBO's: today's first, then the candidates in declared order
 	pickLast, judge int      // the last picking seed, and the number of judging seeds
+	// facts are the public facts a rule of dp-auto reads in the cell, the target's currency
+	// among them.
+	facts private.Facts
 }
 
 // bestOther is the arm best by G on the picking seeds among those that pass keep, and false
@@ -183,7 +188,7 @@ func problemCells(res *verdict.Results, problem string, heldOut bool, figs []str
 		}
 		slices.Sort(mus)
 		for _, mu := range mus {
-			cell := lowSNRCell{problem: problem, heldOut: heldOut, target: target, mu: mu, rows: map[string]LowSNRRow{}, pickLast: pickLast, judge: judge}
+			cell := lowSNRCell{problem: problem, heldOut: heldOut, target: target, mu: mu, rows: map[string]lowSNRRow{}, pickLast: pickLast, judge: judge}
 			var today *verdict.Curve
 			curves := map[string]*verdict.Curve{}
 			for _, a := range arms {
@@ -209,10 +214,14 @@ func problemCells(res *verdict.Results, problem string, heldOut bool, figs []str
 			// Today's DP-GIBO first, then the candidates as the figures list them.
 			slices.SortStableFunc(cell.candidates, func(a, b string) int { return cmp.Compare(boolInt(a != dpgiboMethod), boolInt(b != dpgiboMethod)) })
 			fstar, ok := res.FStar.Lookup(today)
+			var err error
 			if !ok {
 				return nil, fmt.Errorf("no f* for %s d=%d on %s", today.Task, today.D, today.Data)
 			}
 			cell.logLoss = today.Task == logLossTask
+			if cell.facts, err = lowSNRFacts(cell, today, curves); err != nil {
+				return nil, err
+			}
 			starts := map[int]float64{}
 			var all []float64
 			for _, r := range today.Runs {
@@ -233,6 +242,28 @@ func problemCells(res *verdict.Results, problem string, heldOut bool, figs []str
 	return out, nil
 }
 
+// lowSNRFacts are the public facts of cell, whose today's DP-GIBO runs as today and whose
+// arms run as curves: the budget is what dp-rnm evaluates (exactly its budget), the
+// currency that of the cell's target.
+func lowSNRFacts(cell lowSNRCell, today *verdict.Curve, curves map[string]*verdict.Curve) (private.Facts, error) {
+	f := private.Facts{Users: today.NUsers, Dim: today.D, Mu: cell.mu, LogLoss: cell.logLoss}
+	rnm, ok := curves[private.ReportNoisyMin.String()]
+	if !ok {
+		return f, fmt.Errorf("%s at mu = %v: no runs of %v (the budget)", cell.target, cell.mu, private.ReportNoisyMin)
+	}
+	for _, r := range rnm.Runs {
+		f.Evals = max(f.Evals, r.Evals)
+	}
+	if cell.target == targetEpsDelta {
+		eps, err := accounting.EpsilonForDelta(cell.mu, accounting.DefaultDelta)
+		if err != nil {
+			return f, err
+		}
+		f.EpsDelta = accounting.EpsDelta{Epsilon: eps, Delta: accounting.DefaultDelta}
+	}
+	return f, nil
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -250,8 +281,8 @@ func readsCurrency(method string) bool {
 
 // lowSNRArmRow is arm's row in cell: G on the picking seeds (1 to cell.pickLast) and on the
 // judging seeds (the next cell.judge), medians of losses and of today's DP-GIBO's starts.
-func lowSNRArmRow(cell lowSNRCell, arm string, c *verdict.Curve, fstar float64, starts map[int]float64) (LowSNRRow, error) {
-	row := LowSNRRow{Problem: cell.problem, HeldOut: cell.heldOut, LogLoss: cell.logLoss, Flagged: cell.flagged, Target: cell.target,
+func lowSNRArmRow(cell lowSNRCell, arm string, c *verdict.Curve, fstar float64, starts map[int]float64) (lowSNRRow, error) {
+	row := lowSNRRow{Problem: cell.problem, HeldOut: cell.heldOut, LogLoss: cell.logLoss, Flagged: cell.flagged, Target: cell.target,
 		Mu: cell.mu, Arm: arm, FStar: fstar, Runs: len(c.Runs)}
 	var pickLoss, pickStart, judgeLoss, judgeStart []float64
 	for _, r := range c.Runs {
@@ -279,8 +310,8 @@ func lowSNRArmRow(cell lowSNRCell, arm string, c *verdict.Curve, fstar float64, 
 }
 
 // lowSNR tabulates every cell of the study in res, arms in the figures' order.
-func lowSNR(cells []lowSNRCell) []LowSNRRow {
-	var out []LowSNRRow
+func lowSNR(cells []lowSNRCell) []lowSNRRow {
+	var out []lowSNRRow
 	for _, c := range cells {
 		for _, a := range c.arms {
 			out = append(out, c.rows[a])
@@ -386,8 +417,7 @@ func chooseDefault(cells []lowSNRCell) (candidateStanding, error) {
 		if arm == dpgiboMethod {
 			today = s
 		}
-		qualifies := s.aboveStart == 0 && (arm == dpgiboMethod || s.elsewhereHigh <= math.Log(lowSNRMargin))
-		if qualifies && (!found || s.worstLogLoss < best.worstLogLoss) {
+		if qualifies(s) && (!found || s.worstLogLoss < best.worstLogLoss) {
 			best, found = s, true
 		}
 	}
@@ -397,11 +427,30 @@ func chooseDefault(cells []lowSNRCell) (candidateStanding, error) {
 	return best, nil
 }
 
-// lowSNRChoice chooses DP-GIBO's default on the training cells, leaving one problem out at
-// a time (each judged on the problem left out), then on all of them.
-func lowSNRChoice(cells []lowSNRCell) ([]LowSNRChoiceRow, error) {
-	var train []lowSNRCell
-	var problems []string
+// LowSNRCandidatesFile is the table of how each of DP-GIBO's candidates stands on every
+// training problem by the declared criterion (low-snr-candidates.csv).
+const LowSNRCandidatesFile = "low-snr-candidates.csv"
+
+// LowSNRCandidateRow is one candidate on every problem of a set that is not flagged (the
+// training problems, on which the choice is made, or the held-out ones, on which it is
+// judged): its cells above the start, its worst log-loss ratio, the upper end of the 95%
+// interval of the median log ratio of its G to today's elsewhere and the largest such
+// ratio, and whether it qualifies by the criterion (today's DP-GIBO needs no margin).
+type LowSNRCandidateRow struct {
+	// Set is the problems: lowSNRSetTraining or lowSNRSetHeldOut.
+	Set            string  `csv:"set"`
+	Arm            string  `csv:"arm"`
+	Problems       int     `csv:"problems"`
+	AboveStart     int     `csv:"above_start"`
+	WorstLogLoss   float64 `csv:"worst_logloss_ratio"`
+	ElsewhereHigh  float64 `csv:"elsewhere_log_ratio_high"`
+	ElsewhereWorst float64 `csv:"elsewhere_worst_ratio"`
+	Qualifies      bool    `csv:"qualifies"`
+}
+
+// trainingCells are the cells of cells that the choice reads (training, not flagged) and
+// their problems in order.
+func trainingCells(cells []lowSNRCell) (train []lowSNRCell, problems []string) {
 	for _, c := range cells {
 		if !c.heldOut && !c.flagged {
 			train = append(train, c)
@@ -410,6 +459,60 @@ func lowSNRChoice(cells []lowSNRCell) ([]LowSNRChoiceRow, error) {
 			}
 		}
 	}
+	return train, problems
+}
+
+// The sets of problems of LowSNRCandidateRow.
+const (
+	lowSNRSetTraining = "training"
+	lowSNRSetHeldOut  = "held out"
+)
+
+// lowSNRCandidates stands each of DP-GIBO's candidates on the training cells, then on the
+// held-out ones.
+func lowSNRCandidates(cells []lowSNRCell) ([]LowSNRCandidateRow, error) {
+	train, problems := trainingCells(cells)
+	var held []lowSNRCell
+	var heldProblems []string
+	for _, c := range cells {
+		if c.heldOut && !c.flagged {
+			held = append(held, c)
+			if !slices.Contains(heldProblems, c.problem) {
+				heldProblems = append(heldProblems, c.problem)
+			}
+		}
+	}
+	var out []LowSNRCandidateRow
+	for _, set := range []struct {
+		name     string
+		cells    []lowSNRCell
+		problems int
+	}{{lowSNRSetTraining, train, len(problems)}, {lowSNRSetHeldOut, held, len(heldProblems)}} {
+		if len(set.cells) == 0 {
+			continue
+		}
+		for _, arm := range set.cells[0].candidates {
+			s, err := stand(set.cells, arm)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, LowSNRCandidateRow{Set: set.name, Arm: arm, Problems: set.problems, AboveStart: s.aboveStart,
+				WorstLogLoss: s.worstLogLoss, ElsewhereHigh: s.elsewhereHigh, ElsewhereWorst: s.elsewhereWorst, Qualifies: qualifies(s)})
+		}
+	}
+	return out, nil
+}
+
+// qualifies reports whether a candidate standing s qualifies: above the start in no cell
+// and, unless it is today's DP-GIBO, within the margin elsewhere.
+func qualifies(s candidateStanding) bool {
+	return s.aboveStart == 0 && (s.arm == dpgiboMethod || s.elsewhereHigh <= math.Log(lowSNRMargin))
+}
+
+// lowSNRChoice chooses DP-GIBO's default on the training cells, leaving one problem out at
+// a time (each judged on the problem left out), then on all of them.
+func lowSNRChoice(cells []lowSNRCell) ([]LowSNRChoiceRow, error) {
+	train, problems := trainingCells(cells)
 	if len(train) == 0 {
 		return nil, nil
 	}
@@ -464,7 +567,7 @@ type LowSNRAcceptanceRow struct {
 }
 
 // passes reports whether row meets the bar against the reference's G.
-func passes(row LowSNRRow, refG float64) bool {
+func passes(row lowSNRRow, refG float64) bool {
 	return row.JudgeG <= lowSNRPassRatio*refG+lowSNRPassSlack && !row.AboveStart
 }
 

@@ -2,7 +2,10 @@ package studies
 
 import (
 	"math"
+	"slices"
 	"testing"
+
+	"dpgibo/private"
 )
 
 // arm is a hand-made arm of a low-SNR cell: G on the picking and judging seeds, and whether
@@ -18,15 +21,15 @@ const (
 )
 
 func handCell(problem string, heldOut, logLoss bool, target string, arms map[string]arm) lowSNRCell {
-	c := lowSNRCell{problem: problem, heldOut: heldOut, logLoss: logLoss, target: target, mu: 1, rows: map[string]LowSNRRow{},
+	c := lowSNRCell{problem: problem, heldOut: heldOut, logLoss: logLoss, target: target, mu: 1, rows: map[string]lowSNRRow{},
 		candidates: []string{dpgiboMethod, shrinkArm, fallbackArm}}
-	for _, name := range []string{dpgiboMethod, shrinkArm, fallbackArm, "dp-rnm", "dp-random", autoMethod} {
+	for _, name := range []string{dpgiboMethod, shrinkArm, fallbackArm, "dpgibo-safe", "dpgibo-hybrid", "dp-rnm", "dp-select-geometric", "dp-random", autoMethod} {
 		a, ok := arms[name]
 		if !ok {
 			continue
 		}
 		c.arms = append(c.arms, name)
-		c.rows[name] = LowSNRRow{Problem: problem, Arm: name, PickG: a.pick, JudgeG: a.judge, AboveStart: a.above}
+		c.rows[name] = lowSNRRow{Problem: problem, Arm: name, PickG: a.pick, JudgeG: a.judge, AboveStart: a.above}
 	}
 	return c
 }
@@ -92,5 +95,54 @@ func TestLowSNRAcceptance(t *testing.T) {
 	}
 	if rows[0].ArmsPassing != 1 || rows[0].Arms != 2 {
 		t.Errorf("arms passing in cell 0: %d of %d, want 1 of 2", rows[0].ArmsPassing, rows[0].Arms)
+	}
+}
+
+// dp-auto's rule at a target: the rules naming a method the target does not offer are not
+// candidates; a rule running DP-GIBO runs the chosen default's arm; the criterion ranks
+// passing cells first, ties to the earlier rule.
+func TestLowSNRRuleChoice(t *testing.T) {
+	// At mu-GDP, dp-select-negbin is not offered. dp-rnm is best on the log-loss cell; the
+	// chosen default (shrink) elsewhere, where today's DP-GIBO, safe and hybrid fail.
+	var cells []lowSNRCell
+	for i, p := range []string{"a", "b", "c"} {
+		logLoss := i == 0
+		arms := map[string]arm{dpgiboMethod: {0.5, 0.5, false}, shrinkArm: {0.1, 0.1, false}, fallbackArm: {0.9, 0.9, false},
+			"dpgibo-safe": {0.5, 0.5, false}, "dpgibo-hybrid": {0.5, 0.5, false}, "dp-rnm": {0.9, 0.9, false}, "dp-select-geometric": {0.9, 0.9, false}}
+		if logLoss {
+			arms[shrinkArm], arms["dp-rnm"] = arm{0.9, 0.9, true}, arm{0.1, 0.1, false}
+		}
+		c := handCell(p, false, logLoss, targetGDP, arms)
+		c.facts = private.Facts{Users: 1000, Dim: 2, Mu: 1, Evals: 60, LogLoss: logLoss}
+		cells = append(cells, c)
+	}
+	candidates := lowSNRRuleCandidates(cells)
+	if n := len(secondRoundRules()) - 57; len(candidates) != n {
+		t.Errorf("%d candidate rules without dp-select-negbin, want %d", len(candidates), n)
+	}
+	for _, r := range candidates {
+		if slices.Contains(ruleMethods(r), private.NegBinSelection) {
+			t.Errorf("candidate %s names a method the target does not offer", ruleName(r))
+		}
+	}
+	rule, s, err := chooseLowSNRRule(candidates, cells, shrinkArm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := private.ByLoss{LogLoss: private.ReportNoisyMin, Other: private.Always{Method: private.DPGIBO}}
+	if rule != private.Rule(want) || s.pass != 3 {
+		t.Errorf("chose %s passing %d of 3, want %s passing 3", ruleName(rule), s.pass, ruleName(want))
+	}
+	// With today's DP-GIBO as the default, no rule passes the two other cells by DP-GIBO.
+	if _, s, _ = chooseLowSNRRule(candidates, cells, dpgiboMethod); s.pass != 1 {
+		t.Errorf("with today's DP-GIBO as the default the best rule passes %d cells, want 1", s.pass)
+	}
+	rows, err := lowSNRRules(cells, shrinkArm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three left out, one row each, then the choice on all three.
+	if len(rows) != 4 || rows[3].Round != lowSNRRuleTraining || rows[3].Rule != ruleName(want) || rows[0].Target != targetGDP {
+		t.Errorf("rows %+v, want 3 left out and the choice %s", rows, ruleName(want))
 	}
 }

@@ -12,9 +12,10 @@ import (
 // with design shares from timings), DefaultsFile (the library study), LOOFile (its
 // leave-one-problem-out choice of defaults), LibraryPeersFile (its comparison with the
 // non-private peers, own times from timings), LibraryPrivateFile and
-// LibraryPrivateRulesFile (the private-tuner study and its choice of rule), LowSNRFile,
+// LibraryPrivateRulesFile (the private-tuner study and its choice of rule), lowSNRFile,
 // LowSNRChoiceFile and LowSNRAcceptanceFile (the low-SNR study: its arms, the choice of
-// DP-GIBO's default, dp-auto's acceptance on the held-out cells).
+// DP-GIBO's default, dp-auto's acceptance on the held-out cells), LowSNRCandidatesFile (how
+// each candidate stands) and LowSNRRulesFile (the choice of dp-auto's rule).
 func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, error) {
 	eq, err := equivalence(res, designShares(timings))
 	if err != nil {
@@ -67,10 +68,26 @@ func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, er
 	if err != nil {
 		return nil, fmt.Errorf("low-SNR study: %w", err)
 	}
-	if files, err = table(files, LowSNRFile, lowSNR(cells)); err != nil {
+	candidates, err := lowSNRCandidates(cells)
+	if err != nil {
+		return nil, fmt.Errorf("low-SNR study: %w", err)
+	}
+	var autoRules []LowSNRRuleRow
+	if len(choice) > 0 {
+		if autoRules, err = lowSNRRules(cells, choice[len(choice)-1].Chosen); err != nil {
+			return nil, fmt.Errorf("low-SNR study, dp-auto's rule: %w", err)
+		}
+	}
+	if files, err = table(files, lowSNRFile, lowSNR(cells)); err != nil {
+		return nil, err
+	}
+	if files, err = table(files, LowSNRCandidatesFile, candidates); err != nil {
 		return nil, err
 	}
 	if files, err = table(files, LowSNRChoiceFile, choice); err != nil {
+		return nil, err
+	}
+	if files, err = table(files, LowSNRRulesFile, autoRules); err != nil {
 		return nil, err
 	}
 	return table(files, LowSNRAcceptanceFile, accept)

@@ -193,7 +193,7 @@ func figureCSV(file string) bool {
 		return false
 	}
 	switch name {
-	case "summary", "comparisons", "claims", "statements", "fstar", "fstar-search", "design-equivalence", "defaults", "defaults-loo", "library-peers", "library-private", "library-private-rules", "low-snr", "low-snr-choice", "low-snr-acceptance", "zo-pilot",
+	case "summary", "comparisons", "claims", "statements", "fstar", "fstar-search", "design-equivalence", "defaults", "defaults-loo", "library-peers", "library-private", "library-private-rules", "low-snr", "low-snr-choice", "low-snr-candidates", "low-snr-rules", "low-snr-acceptance", "zo-pilot",
 		"invocations", "audit", "theory", "theory_sweep", "claims-history", "claim-history", "power", "plan", "undecidable":
 		return false
 	}
