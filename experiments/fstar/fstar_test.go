@@ -23,8 +23,8 @@ func TestCommittedFStarIsAttainedAtItsTheta(t *testing.T) {
 			continue
 		}
 		spec := catalog.Spec{Name: e.Task, D: e.D, Seed: e.DataSeed, NTrain: e.NTrain, NVal: e.NUsers}
-		if e.Data != "synthetic" && e.Data != "ctslice" {
-			spec.Data = e.Data // a table (logreg, ridge) or the svr stand-in
+		if e.Data != "synthetic" && e.Data != "ctslice" || e.Task == "logreg" {
+			spec.Data = e.Data // a table (logreg, ridge), the svr stand-in, or logreg's generator
 		}
 		if e.Task == "svr" {
 			// Searched before the precision study, with float64 cross products (float32,
