@@ -105,8 +105,9 @@ func (c lowSNRCell) bestOther(keep func(arm string) bool) (string, bool) {
 // isCandidate reports whether arm is one of DP-GIBO's candidates (today's included).
 func (c lowSNRCell) isCandidate(arm string) bool { return slices.Contains(c.candidates, arm) }
 
-// readLowSNRCells reads the study's cells from res: every problem with a low-SNR figure, in the
-// figures' order (training first), each target and mu.
+// readLowSNRCells reads the study's cells from res: every problem with a low-SNR figure (a
+// training one only beside its library-private figure), in the figures' order (training
+// first), each target and mu.
 func readLowSNRCells(res *verdict.Results) ([]lowSNRCell, error) {
 	var train, held []string
 	for _, fig := range res.Figures {
@@ -122,6 +123,10 @@ func readLowSNRCells(res *verdict.Results) ([]lowSNRCell, error) {
 		figs := []string{lowSNRTrainPrefix + p, libraryPrivatePrefix + p}
 		if heldOut {
 			figs = []string{lowSNRHeldOutPrefix + p}
+		} else if len(res.CurvesOf(libraryPrivatePrefix+p)) == 0 {
+			// A training figure without the committed runs it is read beside (a run's own
+			// folder): the problem has no cell here.
+			continue
 		}
 		cells, err := problemCells(res, p, heldOut, figs)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"dpgibo/figures/verdict/verdicttest"
 	"dpgibo/private"
 )
 
@@ -144,5 +145,15 @@ func TestLowSNRRuleChoice(t *testing.T) {
 	// Three left out, one row each, then the choice on all three.
 	if len(rows) != 4 || rows[3].Round != lowSNRRuleTraining || rows[3].Rule != ruleName(want) || rows[0].Target != targetGDP {
 		t.Errorf("rows %+v, want 3 left out and the choice %s", rows, ruleName(want))
+	}
+}
+
+// A run's own folder holds a training figure without the committed runs it is read beside:
+// the problem has no cell there, and no error stops the run's verdicts.
+func TestLowSNRTrainingFigureAlone(t *testing.T) {
+	res := withFStar(t, verdicttest.RowsOf(lowSNRTrainPrefix+"toy", dpgiboMethod, "mu=1,shrink=signal", 2, 0.5, 0.4))
+	cells, err := readLowSNRCells(res)
+	if err != nil || len(cells) != 0 {
+		t.Errorf("cells %+v, %v; want none and no error", cells, err)
 	}
 }
