@@ -46,11 +46,17 @@ type Config struct {
 	Rule Rule
 }
 
-// DefaultRule is the rule Tune uses when Config.Rule is nil: the second round's
-// (secondRoundRule) until the low-SNR study (docs/library.md, "DP-GIBO at low SNR") has
-// chosen one for each currency. It is the best of the declared candidates on the problems
-// it was chosen on (the study's tables give each cell), not a guarantee.
-var DefaultRule = secondRoundRule
+// DefaultRule is the rule Tune uses when Config.Rule is nil: the one the low-SNR study
+// (docs/library.md, "DP-GIBO at low SNR") chose for each currency among the second round's
+// candidates, on fifteen training problems, by the declared criterion. At an (epsilon,
+// delta) target it is the second round's rule (secondRoundRule); at a mu-GDP target,
+// report-noisy-min for a classifier's log loss (Config.LogLoss) and DP-GIBO otherwise. It is
+// the best of the declared candidates on the problems it was chosen on (the study's tables
+// give each cell), not a guarantee.
+var DefaultRule Rule = ByCurrency{
+	EpsDelta: secondRoundRule,
+	GDP:      ByLoss{LogLoss: ReportNoisyMin, Other: Always{Method: DPGIBO}},
+}
 
 // secondRoundRule is the rule the study's second round (docs/library.md, "The library's
 // private tuner, second round") chose on the first round's thirteen problems, which
