@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -193,5 +194,23 @@ func TestFromRunsOnlyTheNewCells(t *testing.T) {
 	}
 	if string(got) != string(want) {
 		t.Error("the committed seeds' rows changed when taken with -from")
+	}
+}
+
+// The manifest goes with the merged CSVs, before the verdicts: the studies' tables read a
+// figure's blocks from its manifest, the figure of the run itself included.
+func TestManifestBeforeVerdicts(t *testing.T) {
+	out := t.TempDir()
+	o := quickOptions(out, 1)
+	o.Suite, o.Only = "toy", "toy"
+	o.Figures = []runner.Figure{{Name: "toy", Blocks: []runner.Block{{Task: "toybowl", Dims: []int{2}, DataSeed: 1,
+		Methods: []string{"dpgibo"}, Seeds: 1, Algo: algocfg.Config{Iters: 2, Clip: 0.5, Mu: 1, Step: 0.2, Lengthscale: 0.5}}}}}
+	o.NewTask = func(s runner.TaskSpec) (tasks.Task, error) { return newToyBowl(s) }
+	o.AfterMerge = func(context.Context) error {
+		_, err := os.Stat(filepath.Join(out, "manifest-toy.json"))
+		return err
+	}
+	if err := runner.Run(context.Background(), o); err != nil {
+		t.Fatalf("after the merge: %v", err)
 	}
 }

@@ -226,15 +226,17 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	man.CellBLAS = r.cellBLAS
-	if err := afterMerge(ctx, o, figs); err != nil {
-		return err
-	}
+	// The manifest goes with the merged CSVs, before what follows from them: the studies'
+	// tables read each figure's blocks from its manifest, this run's figures included.
 	man.Shard = "" // the merged outputs belong to the whole run
 	if err := man.write(o.Out, time.Now()); err != nil {
 		return err
 	}
 	completed = true
 	os.Remove(filepath.Join(o.Out, runinfo.UnfinishedFile(o.Only)))
+	if err := afterMerge(ctx, o, figs); err != nil {
+		return err
+	}
 	if !o.Quiet {
 		where := "figure CSVs, summary, claims and manifest in " + o.Out
 		if o.Render {
