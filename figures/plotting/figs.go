@@ -81,15 +81,24 @@ func evalsOf(r records.Row) float64 { return float64(r.Evals) }
 func iterOf(r records.Row) float64  { return float64(r.Iter) }
 func lossOf(r records.Row) float64  { return r.Loss }
 
+// panelCurves is the most curves drawAcrossD puts in one panel: every sweep colour in every
+// dash pattern (panel.claim has these and the method colours).
+var panelCurves = int(numDashes) * len(sweepColors)
+
 // drawAcrossD draws fig1, fig2a, fig2b and fig2b-real: one panel per (task, d), the loss of every
-// method against function evaluations.
+// method against function evaluations; a panel with more curves than panelCurves, one per
+// privacy level.
 func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel, error) {
 	type panelKey struct {
 		task, data string
 		d          int
 	}
 	panels := distinct(rows, func(r records.Row) panelKey { return panelKey{r.Task, r.Data, r.D} })
-	var out []*panel
+	type part struct {
+		title string
+		rows  []records.Row
+	}
+	var parts []part
 	for _, pk := range panels {
 		var sub []records.Row
 		for _, r := range rows {
@@ -97,9 +106,29 @@ func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel
 				sub = append(sub, r)
 			}
 		}
+		title := fmt.Sprintf("%s, d = %d", taskTitle(pk.task, pk.data), pk.d)
+		keys, _ := groups(sub)
+		if len(keys) <= panelCurves {
+			parts = append(parts, part{title, sub})
+			continue
+		}
+		// More curves than a panel can tell apart: one panel per privacy level.
+		for _, mu := range distinct(sub, func(r records.Row) float64 { return r.Mu }) {
+			var at []records.Row
+			for _, r := range sub {
+				if r.Mu == mu {
+					at = append(at, r)
+				}
+			}
+			parts = append(parts, part{fmt.Sprintf("%s, mu = %g", title, mu), at})
+		}
+	}
+	var out []*panel
+	for _, pt := range parts {
+		sub := pt.rows
 		keys, by := groups(sub)
 		sortByMethod(keys)
-		p := newPlot(fmt.Sprintf("%s, d = %d", taskTitle(pk.task, pk.data), pk.d), xEvals, lossLabel(pk.task))
+		p := newPlot(pt.title, xEvals, lossLabel(sub[0].Task))
 		var all []float64
 		for _, k := range keys {
 			b := summarise(seriesBy(by[k], evalsOf, lossOf))

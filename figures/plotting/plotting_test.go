@@ -2,6 +2,7 @@ package plotting
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
@@ -436,5 +437,29 @@ func TestRenderFigureOfOnesOwn(t *testing.T) {
 	}
 	if fi, err := os.Stat(files[0]); err != nil || fi.Size() < 1000 {
 		t.Errorf("mine.png: %v, %v", fi, err)
+	}
+}
+
+// A figure of one's own with more curves per (task, d) than a panel can tell apart draws
+// one panel per privacy level instead of failing.
+func TestCrowdedPanelSplitsByMu(t *testing.T) {
+	var methods []string
+	for i := range 20 {
+		methods = append(methods, fmt.Sprintf("m%d", i))
+	}
+	var rows []records.Row
+	for _, mu := range []float64{0.5, 1} {
+		part := traceRows("crowd", "sphere", "synthetic", []int{2}, []string{fmt.Sprintf("mu=%g", mu)}, methods, 2, 3)
+		for i := range part {
+			part[i].Mu = mu
+		}
+		rows = append(rows, part...)
+	}
+	panels, err := drawAcrossD("crowd", rows, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(panels) != 1 || len(panels[0]) != 2 || !strings.HasPrefix(panels[0][1].Title.Text, "sphere, d = 2, mu = 1\n") {
+		t.Fatalf("panels %v (last titled %q), want two, one per mu", panels, panels[0][len(panels[0])-1].Title.Text)
 	}
 }
