@@ -86,19 +86,15 @@ func lossOf(r records.Row) float64  { return r.Loss }
 var panelCurves = int(numDashes) * len(sweepColors)
 
 // drawAcrossD draws fig1, fig2a, fig2b and fig2b-real: one panel per (task, d), the loss of every
-// method against function evaluations; a panel with more curves than panelCurves, one per
-// privacy level.
+// method against function evaluations; a (task, d) with more curves than panelCurves, as
+// many panels as it needs.
 func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel, error) {
 	type panelKey struct {
 		task, data string
 		d          int
 	}
 	panels := distinct(rows, func(r records.Row) panelKey { return panelKey{r.Task, r.Data, r.D} })
-	type part struct {
-		title string
-		rows  []records.Row
-	}
-	var parts []part
+	var out []*panel
 	for _, pk := range panels {
 		var sub []records.Row
 		for _, r := range rows {
@@ -106,41 +102,32 @@ func drawAcrossD(_ string, rows []records.Row, _ []records.ThetaRow) ([][]*panel
 				sub = append(sub, r)
 			}
 		}
-		title := fmt.Sprintf("%s, d = %d", taskTitle(pk.task, pk.data), pk.d)
-		keys, _ := groups(sub)
-		if len(keys) <= panelCurves {
-			parts = append(parts, part{title, sub})
-			continue
-		}
-		// More curves than a panel can tell apart: one panel per privacy level.
-		for _, mu := range distinct(sub, func(r records.Row) float64 { return r.Mu }) {
-			var at []records.Row
-			for _, r := range sub {
-				if r.Mu == mu {
-					at = append(at, r)
-				}
-			}
-			parts = append(parts, part{fmt.Sprintf("%s, mu = %g", title, mu), at})
-		}
-	}
-	var out []*panel
-	for _, pt := range parts {
-		sub := pt.rows
 		keys, by := groups(sub)
 		sortByMethod(keys)
-		p := newPlot(pt.title, xEvals, lossLabel(sub[0].Task))
-		var all []float64
-		for _, k := range keys {
-			b := summarise(seriesBy(by[k], evalsOf, lossOf))
-			if err := addBand(p, b, curveName(k, true, true), methodColor(k.Method), solid); err != nil {
-				return nil, err
+		title := fmt.Sprintf("%s, d = %d", taskTitle(pk.task, pk.data), pk.d)
+		// More curves than a panel can tell apart: as many panels as needed, the curves
+		// shared evenly among them in the legend's order.
+		parts := (len(keys) + panelCurves - 1) / panelCurves
+		for i := range parts {
+			lo, hi := i*len(keys)/parts, (i+1)*len(keys)/parts
+			name := title
+			if parts > 1 {
+				name = fmt.Sprintf("%s, curves %d-%d of %d", title, lo+1, hi, len(keys))
 			}
-			all = append(all, b.Lo...)
-			all = append(all, b.Hi...)
+			p := newPlot(name, xEvals, lossLabel(pk.task))
+			var all []float64
+			for _, k := range keys[lo:hi] {
+				b := summarise(seriesBy(by[k], evalsOf, lossOf))
+				if err := addBand(p, b, curveName(k, true, true), methodColor(k.Method), solid); err != nil {
+					return nil, err
+				}
+				all = append(all, b.Lo...)
+				all = append(all, b.Hi...)
+			}
+			logYIfWide(p, all)
+			p.finish()
+			out = append(out, p)
 		}
-		logYIfWide(p, all)
-		p.finish()
-		out = append(out, p)
 	}
 	return [][]*panel{out}, nil
 }
