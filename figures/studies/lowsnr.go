@@ -102,6 +102,16 @@ func (c lowSNRCell) bestOther(keep func(arm string) bool) (string, bool) {
 	return best, found
 }
 
+// reference is the arm that judges c: the best by G on the picking seeds, dp-auto left out;
+// refG its G on the judging seeds.
+func (c lowSNRCell) reference() (ref string, refG float64, err error) {
+	ref, ok := c.bestOther(func(a string) bool { return a != autoMethod })
+	if !ok {
+		return "", 0, fmt.Errorf("%s (%s, mu = %v): no method besides %s", c.problem, c.target, c.mu, autoMethod)
+	}
+	return ref, c.rows[ref].JudgeG, nil
+}
+
 // isCandidate reports whether arm is one of DP-GIBO's candidates (today's included).
 func (c lowSNRCell) isCandidate(arm string) bool { return slices.Contains(c.candidates, arm) }
 
@@ -219,14 +229,15 @@ func problemCells(res *verdict.Results, problem string, heldOut bool, figs []str
 			// Today's DP-GIBO first, then the candidates as the figures list them.
 			slices.SortStableFunc(cell.candidates, func(a, b string) int { return cmp.Compare(boolInt(a != dpgiboMethod), boolInt(b != dpgiboMethod)) })
 			fstar, ok := res.FStar.Lookup(today)
-			var err error
 			if !ok {
 				return nil, fmt.Errorf("no f* for %s d=%d on %s", today.Task, today.D, today.Data)
 			}
 			cell.logLoss = today.Task == logLossTask
-			if cell.facts, err = lowSNRFacts(cell, today, curves); err != nil {
+			facts, err := lowSNRFacts(cell, today, curves)
+			if err != nil {
 				return nil, err
 			}
+			cell.facts = facts
 			starts := map[int]float64{}
 			var all []float64
 			for _, r := range today.Runs {
@@ -453,18 +464,18 @@ type LowSNRCandidateRow struct {
 	Qualifies      bool    `csv:"qualifies"`
 }
 
-// trainingCells are the cells of cells that the choice reads (training, not flagged) and
-// their problems in order.
-func trainingCells(cells []lowSNRCell) (train []lowSNRCell, problems []string) {
+// setCells are the cells of cells in one set (held out or training) that are not flagged,
+// and their problems in order.
+func setCells(cells []lowSNRCell, heldOut bool) (set []lowSNRCell, problems []string) {
 	for _, c := range cells {
-		if !c.heldOut && !c.flagged {
-			train = append(train, c)
+		if c.heldOut == heldOut && !c.flagged {
+			set = append(set, c)
 			if !slices.Contains(problems, c.problem) {
 				problems = append(problems, c.problem)
 			}
 		}
 	}
-	return train, problems
+	return set, problems
 }
 
 // The sets of problems of LowSNRCandidateRow.
@@ -476,17 +487,8 @@ const (
 // lowSNRCandidates stands each of DP-GIBO's candidates on the training cells, then on the
 // held-out ones.
 func lowSNRCandidates(cells []lowSNRCell) ([]LowSNRCandidateRow, error) {
-	train, problems := trainingCells(cells)
-	var held []lowSNRCell
-	var heldProblems []string
-	for _, c := range cells {
-		if c.heldOut && !c.flagged {
-			held = append(held, c)
-			if !slices.Contains(heldProblems, c.problem) {
-				heldProblems = append(heldProblems, c.problem)
-			}
-		}
-	}
+	train, problems := setCells(cells, false)
+	held, heldProblems := setCells(cells, true)
 	var out []LowSNRCandidateRow
 	for _, set := range []struct {
 		name     string
@@ -517,7 +519,7 @@ func qualifies(s candidateStanding) bool {
 // lowSNRChoice chooses DP-GIBO's default on the training cells, leaving one problem out at
 // a time (each judged on the problem left out), then on all of them.
 func lowSNRChoice(cells []lowSNRCell) ([]LowSNRChoiceRow, error) {
-	train, problems := trainingCells(cells)
+	train, problems := setCells(cells, false)
 	if len(train) == 0 {
 		return nil, nil
 	}
@@ -587,11 +589,10 @@ func lowSNRAcceptance(cells []lowSNRCell) ([]LowSNRAcceptanceRow, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s (%s, mu = %v): no runs of %s", c.problem, c.target, c.mu, autoMethod)
 		}
-		ref, ok := c.bestOther(func(a string) bool { return a != autoMethod })
-		if !ok {
-			return nil, fmt.Errorf("%s (%s, mu = %v): no method besides %s", c.problem, c.target, c.mu, autoMethod)
+		ref, refG, err := c.reference()
+		if err != nil {
+			return nil, err
 		}
-		refG := c.rows[ref].JudgeG
 		row := LowSNRAcceptanceRow{Problem: c.problem, Target: c.target, Mu: c.mu, Flagged: c.flagged, Reference: ref, ReferenceG: refG,
 			AutoG: auto.JudgeG, AboveStart: auto.AboveStart, Pass: passes(auto, refG), Arms: len(c.arms) - 1}
 		for _, a := range c.arms {

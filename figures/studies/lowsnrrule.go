@@ -77,15 +77,14 @@ func ruleArm(rule private.Rule, c lowSNRCell, defaultArm string) string {
 // judgeArm judges arm in c against the reference, the arm best by G on the picking seeds
 // (dp-auto left out): whether it passes, passes loosely, and its G above the reference's.
 func judgeArm(c lowSNRCell, arm string) (row LowSNRRuleRow, loose bool, err error) {
-	ref, ok := c.bestOther(func(a string) bool { return a != autoMethod })
-	if !ok {
-		return row, false, fmt.Errorf("%s (%s, mu = %v): no method besides %s", c.problem, c.target, c.mu, autoMethod)
+	ref, refG, err := c.reference()
+	if err != nil {
+		return row, false, err
 	}
 	r, ok := c.rows[arm]
 	if !ok {
 		return row, false, fmt.Errorf("%s (%s, mu = %v): no runs of %s", c.problem, c.target, c.mu, arm)
 	}
-	refG := c.rows[ref].JudgeG
 	row = LowSNRRuleRow{Target: c.target, Problem: c.problem, Mu: c.mu, Arm: arm, G: r.JudgeG, Reference: ref, ReferenceG: refG,
 		AboveStart: r.AboveStart, Pass: passes(r, refG)}
 	loose = r.JudgeG <= looseRatio*refG+looseSlack && !r.AboveStart
@@ -154,16 +153,14 @@ func chooseLowSNRRule(candidates []private.Rule, cells []lowSNRCell, defaultArm 
 func lowSNRRules(cells []lowSNRCell, defaultArm string) ([]LowSNRRuleRow, error) {
 	var out []LowSNRRuleRow
 	for _, target := range []string{targetEpsDelta, targetGDP} {
-		var atTarget, held []lowSNRCell
+		var atTarget []lowSNRCell
 		for _, c := range cells {
 			if c.target == target {
 				atTarget = append(atTarget, c)
-				if c.heldOut && !c.flagged {
-					held = append(held, c)
-				}
 			}
 		}
-		train, problems := trainingCells(atTarget)
+		train, problems := setCells(atTarget, false)
+		held, _ := setCells(atTarget, true)
 		if len(train) == 0 {
 			continue
 		}
