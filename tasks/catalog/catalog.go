@@ -41,7 +41,7 @@ type Spec struct {
 	// default; svr also takes "ctslice-sample" (the embedded real sample, split by
 	// patient) and "ctslice-synthetic" (the stand-in even when the full file is present);
 	// logreg takes "breast-cancer" (its default), "wine", "digits", "anes96",
-	// "modechoice", "iris", "macrodata" and "synthetic" (logreg.Tables); ridge takes
+	// "modechoice", "iris", "macrodata", "iris-virginica" and "synthetic" (logreg.Tables); ridge takes
 	// "randhie", "grunfeld" and "engel" (ridge.Tables; "" is its synthetic problem).
 	Data string
 	// Precision is svr's precision of the prediction's cross products

@@ -1,6 +1,6 @@
 // Package logreg is a tuning task on real data that is not one of the paper's: L2-penalised
-// logistic regression on one of seven public tables of package data or on a synthetic
-// problem, with the features' penalties in groups, lambda_g = e^theta_g for every feature of
+// logistic regression on one of seven public tables of package data (iris with either of
+// two targets) or on a synthetic problem, with the features' penalties in groups, lambda_g = e^theta_g for every feature of
 // group g:
 //
 //   - breast-cancer (the default): the Breast Cancer Wisconsin (Diagnostic) table, benign
@@ -18,6 +18,8 @@
 //     generalised costs of the modes: d = 6);
 //   - iris: Fisher's iris table, label 1 for versicolor and 0 for setosa and virginica, one
 //     penalty per feature (d = 4);
+//   - iris-virginica: the same table, label 1 for virginica and 0 for setosa and
+//     versicolor (d = 4);
 //   - macrodata: the US macroeconomic table, one row per quarter t from 1959Q2 to 2009Q2,
 //     label 1 when the unemployment rate of quarter t+1 is above that of quarter t, and
 //     features of quarter t: the log growth from quarter t-1 of real GDP, consumption,
@@ -61,6 +63,10 @@ const features = 30
 // syntheticLabel is the data label of the synthetic problem.
 const syntheticLabel = "synthetic"
 
+// irisVirginicaLabel is the data label of Fisher's iris table with virginica labelled 1
+// (data.IrisLabel labels versicolor 1).
+const irisVirginicaLabel = "iris-virginica"
+
 // The synthetic problem's default and largest d.
 const (
 	syntheticD    = 10
@@ -88,7 +94,7 @@ const (
 type TableInfo struct {
 	// Label is the table's data label (data.BreastCancerLabel, data.WineLabel,
 	// data.DigitsLabel, data.ANES96Label, data.ModeChoiceLabel, data.IrisLabel,
-	// data.MacrodataLabel), or "synthetic" for the synthetic problem.
+	// data.MacrodataLabel, "iris-virginica"), or "synthetic" for the synthetic problem.
 	Label string
 	// Rows and Features are the table's rows and feature columns; the fit has Features + 1
 	// coefficients (the intercept last). The synthetic problem has no rows to draw from (0:
@@ -166,6 +172,13 @@ var tables = []table{
 		group:     ownGroup,
 	},
 	{
+		// The same table with another binary target: a problem of its own.
+		TableInfo: TableInfo{Label: irisVirginicaLabel, Rows: 150, Features: 4, D: 4, Groups: "one penalty per feature", MinD: 4, MaxD: 4, NTrain: 75, NVal: 75},
+		load:      data.Iris,
+		positive:  func(c float64) bool { return c == 2 }, // virginica
+		group:     ownGroup,
+	},
+	{
 		TableInfo: TableInfo{Label: syntheticLabel, Features: syntheticD, D: syntheticD, Groups: "one penalty per feature", MinD: 1, MaxD: syntheticMaxD, NTrain: 200, NVal: 200},
 		positive:  func(c float64) bool { return c == 1 },
 		group:     ownGroup,
@@ -216,7 +229,8 @@ const (
 type Config struct {
 	// Table is the data label of the table (see Tables): "" or data.BreastCancerLabel
 	// (the default), data.WineLabel, data.DigitsLabel, data.ANES96Label,
-	// data.ModeChoiceLabel, data.IrisLabel, data.MacrodataLabel, or "synthetic" for the
+	// data.ModeChoiceLabel, data.IrisLabel, data.MacrodataLabel, "iris-virginica" (iris with
+	// virginica labelled 1), or "synthetic" for the
 	// synthetic problem.
 	Table string
 	// D is the synthetic problem's number of features, one penalty each (default 10, at
@@ -357,7 +371,7 @@ func (t *Task) Name() string { return Name }
 
 // DataLabel is the table's label (data.BreastCancerLabel, data.WineLabel,
 // data.DigitsLabel, data.ANES96Label, data.ModeChoiceLabel, data.IrisLabel or
-// data.MacrodataLabel), or "synthetic".
+// data.MacrodataLabel), "iris-virginica" or "synthetic".
 func (t *Task) DataLabel() string { return t.tab.Label }
 
 // LossBound is -log(0.001), about 6.91.

@@ -154,6 +154,7 @@ func TestTables(t *testing.T) {
 		{"modechoice", "modechoice", 6, 105, 210},
 		{"iris", "iris", 4, 75, 150},
 		{"macrodata", "macrodata", 11, 101, 201},
+		{"iris-virginica", "iris-virginica", 4, 75, 150},
 	} {
 		task, err := New(Config{Table: tc.table, Seed: 3})
 		if err != nil {
@@ -345,7 +346,7 @@ func TestModeChoiceLayout(t *testing.T) {
 
 // The tables come in their order, the default first, the new ones appended.
 func TestTableOrder(t *testing.T) {
-	want := []string{"breast-cancer", "wine", "digits", "anes96", "modechoice", "iris", "macrodata", "synthetic"}
+	want := []string{"breast-cancer", "wine", "digits", "anes96", "modechoice", "iris", "macrodata", "iris-virginica", "synthetic"}
 	if got := Tables(); !slices.Equal(got, want) {
 		t.Errorf("Tables() = %v, want %v", got, want)
 	}
@@ -361,7 +362,8 @@ func countPositive(task *Task) float64 {
 	return n
 }
 
-// On iris versicolor is labelled 1 (50 of the 150), setosa and virginica 0; on macrodata a
+// On iris versicolor is labelled 1 (50 of the 150), setosa and virginica 0, and on
+// iris-virginica virginica (50 others, none of them versicolor); on macrodata a
 // quarter followed by a rise of the unemployment rate is labelled 1 (68 of the 201). Both
 // have one penalty per feature, a default split of every row and a fit that is the
 // minimiser; a D other than the table's is refused.
@@ -372,6 +374,7 @@ func TestIrisAndMacrodataLayout(t *testing.T) {
 		d, ntrain, nval int
 	}{
 		{"iris", 50, 4, 75, 75},
+		{"iris-virginica", 50, 4, 75, 75},
 		{"macrodata", 68, 11, 100, 101},
 	} {
 		task, err := New(Config{Table: tc.table, Seed: 7})
@@ -410,6 +413,31 @@ func TestIrisAndMacrodataLayout(t *testing.T) {
 		}
 		if _, err := New(Config{Table: tc.table, D: tc.d}); err != nil {
 			t.Errorf("%s at its own D = %d: %v", tc.table, tc.d, err)
+		}
+	}
+}
+
+// iris-virginica is iris with another target: the same rows in the same split, and no row
+// labelled 1 on both.
+func TestIrisVirginicaIsIrisWithAnotherTarget(t *testing.T) {
+	iris, err := New(Config{Table: "iris", Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	virginica, err := New(Config{Table: "iris-virginica", Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	irisTrain, irisVal := iris.Data()
+	vTrain, vVal := virginica.Data()
+	for _, pair := range [][2]tasks.Dataset{{irisTrain, vTrain}, {irisVal, vVal}} {
+		if !mat.Equal(pair[0].X, pair[1].X) {
+			t.Fatal("iris-virginica's rows differ from iris's at the same seed")
+		}
+		for i, y := range pair[0].Y {
+			if y == 1 && pair[1].Y[i] == 1 {
+				t.Errorf("row %d labelled 1 on both", i)
+			}
 		}
 	}
 }
