@@ -30,8 +30,9 @@ import (
 //     selection.CurrencyGDP, the (epsilon, 1e-5)-DP of Mu-GDP at
 //     selection.CurrencyEpsDelta (Mu = +Inf: no privacy noise), with the second round's
 //     rule at both.
-//   - 5 is Tune at the target with DefaultRule, chosen for each currency by the low-SNR
-//     study (docs/library.md, "DP-GIBO at low SNR").
+//   - 5 is Tune at the target with the rule the low-SNR study's first round chose for each
+//     currency (docs/library.md, "DP-GIBO at low SNR").
+//   - 6 is Tune at the target with DefaultRule, chosen by the low-SNR study's second round.
 type Auto struct {
 	Mu        float64
 	Currency  selection.Currency
@@ -39,7 +40,7 @@ type Auto struct {
 	LossBound float64
 	LogLoss   bool
 	// Rule chooses the method (nil: DefaultRule; at revision 2, FirstRoundRule; at
-	// revisions 3 and 4, the second round's rule).
+	// revisions 3 and 4, the second round's rule; at revision 5, the low-SNR study's first).
 	Rule     Rule
 	Revision int
 }
@@ -53,10 +54,11 @@ const (
 	autoFirstRound  = 2 // the first round's rule, before the target
 	autoSecondRound = 3 // the last revision before the target
 	autoTarget      = 4 // Tune at the target, with the second round's rule
-	autoLowSNR      = 5 // Tune at the target, with DefaultRule
+	autoLowSNR      = 5 // Tune at the target, with the low-SNR study's first rule
+	autoLowSNR2     = 6 // Tune at the target, with DefaultRule
 )
 
-var autoInfo = baselines.Info{Name: "dp-auto", Legend: "Private tuner (one call)", Private: true, Local: true, Revision: autoLowSNR}
+var autoInfo = baselines.Info{Name: "dp-auto", Legend: "Private tuner (one call)", Private: true, Local: true, Revision: autoLowSNR2}
 
 func init() {
 	err := registry.Register(Auto{}, func(o registry.Options) (baselines.Method, error) {
@@ -80,7 +82,7 @@ func (Auto) ReadsCurrency() bool { return true }
 
 // KnownRevision reports whether dp-auto can run revision r.
 func (Auto) KnownRevision(r int) bool {
-	return r >= autoFirstRound && r <= autoLowSNR
+	return r >= autoFirstRound && r <= autoLowSNR2
 }
 
 // Check returns an error unless Mu is positive and Revision known (or 0).
@@ -89,7 +91,7 @@ func (m Auto) Check() error {
 		return err
 	}
 	if r := m.Revision; r != 0 && !m.KnownRevision(r) {
-		return fmt.Errorf("dp-auto: unknown revision %d (known: %d to %d)", r, autoFirstRound, autoLowSNR)
+		return fmt.Errorf("dp-auto: unknown revision %d (known: %d to %d)", r, autoFirstRound, autoLowSNR2)
 	}
 	return nil
 }
@@ -111,6 +113,8 @@ func (m Auto) rule() Rule {
 		return FirstRoundRule
 	case m.revision() < autoLowSNR:
 		return secondRoundRule
+	case m.revision() == autoLowSNR:
+		return lowSNRFirstRule
 	}
 	return DefaultRule
 }

@@ -50,10 +50,12 @@ func TestByCurrency(t *testing.T) {
 }
 
 // dp-auto's revisions run the rules their committed cells ran: the first round's at 2, the
-// second round's at 3 and 4, DefaultRule at 5; an explicit Rule wins.
+// second round's at 3 and 4, the low-SNR study's first at 5, DefaultRule at 6; an explicit
+// Rule wins.
 func TestAutoRevisionsPinTheirRules(t *testing.T) {
 	second := ByLoss{LogLoss: ReportNoisyMin, Other: ByCeiling{Cut: 2, Below: HybridDPGIBO, Above: DPGIBO}}
-	for rev, want := range map[int]Rule{2: FirstRoundRule, 3: second, 4: second, 5: DefaultRule, 0: DefaultRule} {
+	lowSNR := ByCurrency{EpsDelta: second, GDP: ByLoss{LogLoss: ReportNoisyMin, Other: Always{Method: DPGIBO}}}
+	for rev, want := range map[int]Rule{2: FirstRoundRule, 3: second, 4: second, 5: lowSNR, 6: DefaultRule, 0: DefaultRule} {
 		if got := (Auto{Mu: 1, Revision: rev}).rule(); got != want {
 			t.Errorf("revision %d runs %v, want %v", rev, got, want)
 		}
@@ -61,8 +63,8 @@ func TestAutoRevisionsPinTheirRules(t *testing.T) {
 	if got := (Auto{Mu: 1, Revision: 3, Rule: Always{Method: SafeDPGIBO}}).rule(); got != (Always{Method: SafeDPGIBO}) {
 		t.Errorf("an explicit rule at revision 3: %v", got)
 	}
-	if err := (Auto{Mu: 1, Revision: 6}).Check(); err == nil {
-		t.Error("revision 6 accepted")
+	if err := (Auto{Mu: 1, Revision: 7}).Check(); err == nil {
+		t.Error("revision 7 accepted")
 	}
 }
 

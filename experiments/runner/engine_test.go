@@ -292,7 +292,7 @@ func TestAutoChoosingASelection(t *testing.T) {
 	const budget = 60 // a cap of dp-select-geometric at mu 1 that fits
 	ks := map[int]bool{}
 	for seed := 1; seed <= 12; seed++ {
-		spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dp-auto", Seed: seed, Budget: budget, Mu: 1, MethodRevision: 5}
+		spec := cellSpec{Suite: "test", Task: "fake", D: 2, Method: "dp-auto", Seed: seed, Budget: budget, Mu: 1, MethodRevision: 6}
 		out, err := runCell(context.Background(), spec, newFakeTask, registry.New, "", nil)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)

@@ -75,14 +75,39 @@ var lowSNRHeldOut = []struct {
 	{"toy20", runner.Block{Task: "toy", Dims: []int{2}, NVal: 20}},
 }
 
-// lowSNRFigures returns the study's figures. Each problem's figure holds, at
-// libraryPrivateMus: the private-tuner study's methods (DP-GIBO with algo's defaults, its
-// safe release and hybrid, the selections, at the primary target), one block per
-// candidate, the methods of the second target, and dp-auto at the primary target (at
-// autoTargetRevision on a training problem, autoLowSNRRevision on a held-out one). A
-// training problem's figure holds only the new blocks: its other methods' runs are the
-// committed ones of reproduction/library-private, which the analysis reads beside it. svr,
-// 72% of the committed study's cost on its stand-in, is left out.
+// lowSNRRound2Prefix + a problem is a figure of the second round (docs/library.md, "DP-GIBO
+// at low SNR, second round"), declared after the first failed and before any run of it.
+const lowSNRRound2Prefix = "low-snr-round2-"
+
+// autoRound2Revision is dp-auto's revision that runs the rule the second round chose on the
+// training and first held-out problems, which its figures run and its acceptance judges.
+const autoRound2Revision = 6
+
+// lowSNRRound2 are the second round's problems, none used by an earlier round: iris with
+// another target (a real table), and synthetic problems at sizes no round has run.
+var lowSNRRound2 = []struct {
+	name  string
+	block runner.Block
+}{
+	{"iris-virginica", runner.Block{Task: "logreg", Data: "iris-virginica", Dims: []int{4}}},
+	{"logistic3", runner.Block{Task: "logreg", Data: "synthetic", Dims: []int{3}, NTrain: 100, NVal: 100}},
+	{"logistic7", runner.Block{Task: "logreg", Data: "synthetic", Dims: []int{7}, NTrain: 300, NVal: 120}},
+	{"logistic6-few", runner.Block{Task: "logreg", Data: "synthetic", Dims: []int{6}, NVal: 30}},
+	{"bowl6", runner.Block{Task: "bowl", Dims: []int{6}, NVal: 50}},
+	{"ridge6", runner.Block{Task: "ridge", Dims: []int{6}, NTrain: 40, NVal: 50}},
+	{"grouplasso6", runner.Block{Task: "grouplasso", Dims: []int{6}, NTrain: 70, NVal: 70}},
+	{"toy40", runner.Block{Task: "toy", Dims: []int{2}, NVal: 40}},
+}
+
+// lowSNRFigures returns the study's figures, the second round's last. Each problem's figure
+// holds, at libraryPrivateMus: the private-tuner study's methods (DP-GIBO with algo's
+// defaults, its safe release and hybrid, the selections, at the primary target), one block
+// per candidate, the methods of the second target, and dp-auto at the primary target (at
+// autoTargetRevision on a training problem, autoLowSNRRevision on a held-out one of the
+// first round, autoRound2Revision on one of the second). A training problem's figure holds
+// only the new blocks: its other methods' runs are the committed ones of
+// reproduction/library-private, which the analysis reads beside it. svr, 72% of the
+// committed study's cost on its stand-in, is left out.
 func lowSNRFigures() []runner.Figure {
 	blocks := func(base runner.Block, autoRevision int) []runner.Block {
 		var out []runner.Block
@@ -107,13 +132,18 @@ func lowSNRFigures() []runner.Figure {
 		}
 		out = append(out, runner.Figure{Name: lowSNRTrainPrefix + problem, Blocks: blocks(f.Blocks[0], autoTargetRevision)})
 	}
-	for _, p := range lowSNRHeldOut {
-		b := p.block
+	heldOut := func(prefix string, b runner.Block, autoRevision int) runner.Figure {
 		b.DataSeed, b.Seeds = 1, seedsLowSNRHeldOut
 		b.Sweep, b.Values = "mu", libraryPrivateMus
 		b.Algo = algocfg.Config{Iters: 20, Mu: 1, Defaults: algocfg.DefaultsLibrary}
 		b.Methods = slices.Clone(libraryPrivateMethods)
-		out = append(out, runner.Figure{Name: lowSNRHeldOutPrefix + p.name, Blocks: append([]runner.Block{b}, blocks(b, autoLowSNRRevision)...)})
+		return runner.Figure{Name: prefix, Blocks: append([]runner.Block{b}, blocks(b, autoRevision)...)}
+	}
+	for _, p := range lowSNRHeldOut {
+		out = append(out, heldOut(lowSNRHeldOutPrefix+p.name, p.block, autoLowSNRRevision))
+	}
+	for _, p := range lowSNRRound2 {
+		out = append(out, heldOut(lowSNRRound2Prefix+p.name, p.block, autoRound2Revision))
 	}
 	return out
 }

@@ -51,20 +51,31 @@ func lowSNRTables(dir string) (string, error) {
 		fmt.Fprintf(&b, "| %s (%d) | %s | %d | %s | %s | %s | %s |\n", r.Set, r.Problems, cell(r.Arm), r.AboveStart, ratio(r.WorstLogLoss),
 			ratio(math.Exp(r.ElsewhereHigh)), ratio(r.ElsewhereWorst), yesNo(r.Qualifies))
 	}
-	if n := len(choice); n > 0 {
-		all := choice[n-1]
-		fmt.Fprintf(&b, "\nChosen on all %d training problems: `%s`", all.Problems, all.Chosen)
-		if !candidateQualifies(cands, all.Chosen) {
+	for round := 1; round <= 2; round++ {
+		var rows []studies.LowSNRChoiceRow
+		for _, r := range choice {
+			if r.Round == round {
+				rows = append(rows, r)
+			}
+		}
+		n := len(rows)
+		if n == 0 {
+			continue
+		}
+		all, on := rows[n-1], "training problems"
+		if round == 2 {
+			on = "training and first-round held-out problems (the second round's choice)"
+		}
+		fmt.Fprintf(&b, "\nChosen on all %d %s: `%s`", all.Problems, on, all.Chosen)
+		if !candidateQualifies(cands, all.Chosen, round) {
 			b.WriteString(" (no candidate qualifies, so today's DP-GIBO stays)")
 		}
-		b.WriteString(". Leaving one training problem out, the choice on the others and how it fares on the one left out:\n\n")
+		b.WriteString(". Leaving one of them out, the choice on the others and how it fares on the one left out:\n\n")
 		b.WriteString("| left out | chosen | its cells above the start | worst log-loss ratio | worst ratio to today's elsewhere |\n|---|---|---|---|---|\n")
-		for _, r := range choice[:n-1] {
+		for _, r := range rows[:n-1] {
 			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s |\n", r.HeldOut, cell(r.Chosen), r.HeldOutAboveStart, ratio(r.HeldOutWorstLogLoss), ratio(r.HeldOutWorstElsewhere))
 		}
-	}
-	if n := len(choice); n > 0 {
-		writeLowSNRTargets(&b, cands, choice[n-1].Chosen)
+		writeLowSNRTargets(&b, cands, all.Chosen, round)
 	}
 	writeLowSNRRules(&b, rules)
 	writeLowSNRAcceptance(&b, accept)
@@ -79,15 +90,19 @@ func ratio(v float64) string {
 	return sig(v)
 }
 
-// candidateQualifies reports whether arm qualifies on the training problems.
-func candidateQualifies(rows []studies.LowSNRCandidateRow, arm string) bool {
+// candidateQualifies reports whether arm qualifies on the problems round chooses on.
+func candidateQualifies(rows []studies.LowSNRCandidateRow, arm string, round int) bool {
 	for _, r := range rows {
-		if r.Arm == arm && r.Qualifies && r.Set == rows[0].Set {
+		if r.Arm == arm && r.Qualifies && r.Set == lowSNRSets[round][0] {
 			return true
 		}
 	}
 	return false
 }
+
+// lowSNRSets are the candidates' sets of problems of each held-out round (studies'): those
+// it chooses on, and its own.
+var lowSNRSets = [3][2]string{1: {"training", "held out"}, 2: {"training and first held-out round", "second held-out round"}}
 
 // writeLowSNRRules renders the choice of dp-auto's rule at each target: the rule on every
 // training problem, and each problem left out with the rule chosen on the others and its
@@ -96,8 +111,8 @@ func writeLowSNRRules(b *strings.Builder, rules []studies.LowSNRRuleRow) {
 	if len(rules) == 0 {
 		return
 	}
-	b.WriteString("\ndp-auto's rule at each target, chosen on the training problems (a cell passes at G at most 1.10 times the reference's + 0.02, the reference picked on the picking seeds, and not above the start):\n\n")
-	b.WriteString("| target | chosen on | rule | cells passing |\n|---|---|---|---|\n")
+	b.WriteString("\ndp-auto's rule at each target, chosen for each held-out round on the problems of the rounds before it (a cell passes at G at most 1.10 times the reference's + 0.02, the reference picked on the picking seeds, and not above the start):\n\n")
+	b.WriteString("| round | target | chosen on | rule | cells passing |\n|---|---|---|---|---|\n")
 	type key struct{ target, round, heldOut string }
 	type tally struct {
 		rule        string
@@ -124,14 +139,17 @@ func writeLowSNRRules(b *strings.Builder, rules []studies.LowSNRRuleRow) {
 	}
 	for _, k := range order {
 		t := by[k]
-		on := "every training problem"
+		on, round := "every training problem", "first"
+		if strings.HasPrefix(k.round, "second round") {
+			on, round = "every training and first-round held-out problem", "second"
+		}
 		switch {
 		case k.heldOut != studies.AllProblems:
 			on = "all but " + k.heldOut + " (judged on it)"
-		case strings.HasPrefix(k.round, "held out"):
-			on = "every training problem, judged through the arms on the held-out cells"
+		case strings.HasSuffix(k.round, "held out, through the arms"):
+			on += ", judged through the arms on the " + round + " round's held-out cells"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %d of %d |\n", k.target, on, cell(t.rule), t.pass, t.cells)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %d of %d |\n", round, k.target, on, cell(t.rule), t.pass, t.cells)
 	}
 }
 
@@ -140,10 +158,26 @@ func writeLowSNRRules(b *strings.Builder, rules []studies.LowSNRRuleRow) {
 // and none ends above the start; the cells where at least half the arms would pass are
 // reported apart too.
 func writeLowSNRAcceptance(b *strings.Builder, rows []studies.LowSNRAcceptanceRow) {
-	if len(rows) == 0 {
-		return
+	for round, name := range []string{1: "first", 2: "second"} {
+		if name == "" {
+			continue
+		}
+		var own []studies.LowSNRAcceptanceRow
+		for _, r := range rows {
+			if r.Round == round {
+				own = append(own, r)
+			}
+		}
+		if len(own) > 0 {
+			writeLowSNRRoundAcceptance(b, name, own)
+		}
 	}
-	b.WriteString("\ndp-auto on the held-out cells (G on seeds 31-60; the reference is the arm best by G on seeds 1-30, dp-auto left out):\n\n")
+}
+
+// writeLowSNRRoundAcceptance renders dp-auto's acceptance on the held-out cells of one
+// round, named name.
+func writeLowSNRRoundAcceptance(b *strings.Builder, name string, rows []studies.LowSNRAcceptanceRow) {
+	fmt.Fprintf(b, "\ndp-auto on the %s round's held-out cells (G on seeds 31-60; the reference is the arm best by G on seeds 1-30, dp-auto left out):\n\n", name)
 	b.WriteString("| problem | target | mu | reference | reference's G | dp-auto's G | above the start | passes | arms that would pass |\n|---|---|---|---|---|---|---|---|---|\n")
 	var cells, pass, above, easy, easyPass int
 	for _, r := range rows {
@@ -177,15 +211,15 @@ func writeLowSNRAcceptance(b *strings.Builder, rows []studies.LowSNRAcceptanceRo
 	case float64(pass) < lowSNRShare*float64(cells) || above > 0:
 		verdict = "fails"
 	}
-	fmt.Fprintf(b, "\nAcceptance: %d of %d held-out cells pass (%.0f%%; at least %.0f%% declared, and none above the start), %d end above the start: the study %s. Apart: in the %d cells where at least half the arms would pass, dp-auto passes %d; in the other %d, %d.\n",
-		pass, cells, 100*float64(pass)/float64(max(1, cells)), 100*lowSNRShare, above, verdict, easy, easyPass, cells-easy, pass-easyPass)
+	fmt.Fprintf(b, "\nAcceptance, %s round: %d of %d held-out cells pass (%.0f%%; at least %.0f%% declared, and none above the start), %d end above the start: the round %s. Apart: in the %d cells where at least half the arms would pass, dp-auto passes %d; in the other %d, %d.\n",
+		name, pass, cells, 100*float64(pass)/float64(max(1, cells)), 100*lowSNRShare, above, verdict, easy, easyPass, cells-easy, pass-easyPass)
 }
 
 // writeLowSNRTargets judges the chosen default by the declared targets on each set of
 // problems (held out; the training set reported apart): above the start in no cell, a worst
 // log-loss ratio of at most lowSNRLogLossBar, and elsewhere the upper end of the interval of
 // its median ratio to today's at most lowSNRMargin.
-func writeLowSNRTargets(b *strings.Builder, rows []studies.LowSNRCandidateRow, chosen string) {
+func writeLowSNRTargets(b *strings.Builder, rows []studies.LowSNRCandidateRow, chosen string, round int) {
 	met := func(ok bool) string {
 		if ok {
 			return "met"
@@ -193,7 +227,7 @@ func writeLowSNRTargets(b *strings.Builder, rows []studies.LowSNRCandidateRow, c
 		return "missed"
 	}
 	for _, r := range rows {
-		if r.Arm != chosen {
+		if r.Arm != chosen || (r.Set != lowSNRSets[round][0] && r.Set != lowSNRSets[round][1]) {
 			continue
 		}
 		fmt.Fprintf(b, "\nTargets of the default `%s` on the %s problems: above the start in %d cells (none declared): %s; worst log-loss ratio %s (at most %g): %s; elsewhere, the interval's upper end %s (at most %.2f): %s.\n",

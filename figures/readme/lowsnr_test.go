@@ -33,11 +33,11 @@ func TestLowSNRAcceptanceVerdict(t *testing.T) {
 	writeTable(t, dir, studies.LowSNRCandidatesFile, []studies.LowSNRCandidateRow{
 		{Set: "training", Arm: "dpgibo", Problems: 2, AboveStart: 1, WorstLogLoss: 2, ElsewhereWorst: 1},
 		{Set: "held out", Arm: "dpgibo", Problems: 2, WorstLogLoss: 1.2, ElsewhereWorst: 1}})
-	writeTable(t, dir, studies.LowSNRChoiceFile, []studies.LowSNRChoiceRow{{HeldOut: studies.AllProblems, Chosen: "dpgibo", Problems: 2}})
+	writeTable(t, dir, studies.LowSNRChoiceFile, []studies.LowSNRChoiceRow{{Round: 1, HeldOut: studies.AllProblems, Chosen: "dpgibo", Problems: 2}})
 	accept := func(n, pass, above, flagged int) string {
 		var rows []studies.LowSNRAcceptanceRow
 		for i := range n + flagged {
-			rows = append(rows, studies.LowSNRAcceptanceRow{Problem: "p", Target: "gdp", Mu: 1, Pass: i < pass, AboveStart: i >= n-above && i < n,
+			rows = append(rows, studies.LowSNRAcceptanceRow{Round: 1, Problem: "p", Target: "gdp", Mu: 1, Pass: i < pass, AboveStart: i >= n-above && i < n,
 				Flagged: i >= n, Arms: 4, ArmsPassing: 1})
 		}
 		writeTable(t, dir, studies.LowSNRAcceptanceFile, rows)
@@ -51,10 +51,10 @@ func TestLowSNRAcceptanceVerdict(t *testing.T) {
 		n, pass, above, flagged int
 		want                    string
 	}{
-		{40, 32, 0, 3, "32 of 40 held-out cells pass (80%; at least 80% declared, and none above the start), 0 end above the start: the study passes"},
-		{40, 31, 0, 0, "the study fails"},
-		{40, 32, 1, 0, "1 end above the start: the study fails"},
-		{35, 35, 0, 5, "the study has fewer than the declared 36 cells after flags"},
+		{40, 32, 0, 3, "32 of 40 held-out cells pass (80%; at least 80% declared, and none above the start), 0 end above the start: the round passes"},
+		{40, 31, 0, 0, "the round fails"},
+		{40, 32, 1, 0, "1 end above the start: the round fails"},
+		{35, 35, 0, 5, "the round has fewer than the declared 36 cells after flags"},
 	} {
 		if body := accept(tc.n, tc.pass, tc.above, tc.flagged); !strings.Contains(body, tc.want) {
 			t.Errorf("%d cells, %d pass, %d above, %d flagged: lacks %q in\n%s", tc.n, tc.pass, tc.above, tc.flagged, tc.want, body)
@@ -65,9 +65,13 @@ func TestLowSNRAcceptanceVerdict(t *testing.T) {
 		"Chosen on all 2 training problems: `dpgibo` (no candidate qualifies, so today's DP-GIBO stays)",
 		"Targets of the default `dpgibo` on the training problems: above the start in 1 cells (none declared): missed; worst log-loss ratio 2 (at most 1.5): missed",
 		"Targets of the default `dpgibo` on the held out problems: above the start in 0 cells (none declared): met; worst log-loss ratio 1.2 (at most 1.5): met",
+		"dp-auto on the first round's held-out cells",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("lacks %q in\n%s", want, body)
 		}
+	}
+	if strings.Contains(body, "second round") {
+		t.Errorf("a second round without its rows in\n%s", body)
 	}
 }

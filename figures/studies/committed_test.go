@@ -93,10 +93,12 @@ func TestDefaultRuleIsTheStudysChoice(t *testing.T) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal(err)
 	}
-	chosen := map[string]string{}
-	for _, r := range lowSNR {
-		if r.Round == lowSNRRuleTraining {
-			chosen[r.Target] = r.Rule
+	chosen := map[string]string{} // by the latest round that chose
+	for round := 1; round <= lowSNRRounds; round++ {
+		for _, r := range lowSNR {
+			if r.Round == lowSNRRuleRounds[round][1] {
+				chosen[r.Target] = r.Rule
+			}
 		}
 	}
 	if len(chosen) > 0 {

@@ -19,12 +19,17 @@ import (
 // low SNR, declared before its runs"). A training problem P has the committed figure
 // libraryPrivatePrefix+P (today's methods, seeds 1-10) and lowSNRTrainPrefix+P (DP-GIBO's
 // candidates, the mu-GDP target's methods, dp-auto at its target revision); a held-out
-// problem P has lowSNRHeldOutPrefix+P (every method, seeds 1-60). A cell is a (problem,
+// problem P has lowSNRHeldOutPrefix+P (every method, seeds 1-60), or lowSNRRound2Prefix+P
+// for one of the second round (declared after the first failed). A cell is a (problem,
 // target, mu); an arm is a method with its own config (DP-GIBO's candidates are arms of
-// dpgibo).
+// dpgibo). Round k's choices are made on the cells of the rounds before it and judged on its
+// own: round 1 on the training problems (round 0), round 2 on those and round 1's.
 const (
 	lowSNRTrainPrefix   = "low-snr-train-"
 	lowSNRHeldOutPrefix = "low-snr-"
+	lowSNRRound2Prefix  = "low-snr-round2-"
+	// lowSNRRounds is the number of held-out rounds.
+	lowSNRRounds = 2
 	// lowSNRFile is the study's table of arms, LowSNRChoiceFile its choice of DP-GIBO's
 	// default (leave one problem out, and on every training problem), LowSNRAcceptanceFile
 	// dp-auto's acceptance on the held-out cells.
@@ -53,8 +58,10 @@ const (
 
 // lowSNRRow is one arm in one cell of the low-SNR study (low-snr.csv).
 type lowSNRRow struct {
-	Problem string  `csv:"problem"`
-	HeldOut bool    `csv:"held_out"`
+	Problem string `csv:"problem"`
+	HeldOut bool   `csv:"held_out"`
+	// Round is the problem's: 0 training, 1 and 2 the held-out rounds.
+	Round   int     `csv:"round"`
 	LogLoss bool    `csv:"log_loss"`
 	Flagged bool    `csv:"flagged"`
 	Target  string  `csv:"target"`
@@ -76,7 +83,7 @@ type lowSNRRow struct {
 // lowSNRCell is one (problem, target, mu) of the study, its arms' rows by arm.
 type lowSNRCell struct {
 	problem         string
-	heldOut         bool
+	round           int // 0 training, else the held-out round
 	logLoss         bool
 	flagged         bool
 	target          string
@@ -117,30 +124,39 @@ func (c lowSNRCell) isCandidate(arm string) bool { return slices.Contains(c.cand
 
 // readLowSNRCells reads the study's cells from res: every problem with a low-SNR figure (a
 // training one only beside its library-private figure), in the figures' order (training
-// first), each target and mu.
+// first, then the held-out rounds in turn), each target and mu.
 func readLowSNRCells(res *verdict.Results) ([]lowSNRCell, error) {
-	var train, held []string
+	type problem struct {
+		name  string
+		round int
+	}
+	var train, held []problem
 	for _, fig := range res.Figures {
 		if p, ok := strings.CutPrefix(fig, lowSNRTrainPrefix); ok {
-			train = append(train, p)
+			train = append(train, problem{p, 0})
+		} else if p, ok := strings.CutPrefix(fig, lowSNRRound2Prefix); ok {
+			held = append(held, problem{p, 2})
 		} else if p, ok := strings.CutPrefix(fig, lowSNRHeldOutPrefix); ok {
-			held = append(held, p)
+			held = append(held, problem{p, 1})
 		}
 	}
+	slices.SortStableFunc(held, func(a, b problem) int { return cmp.Compare(a.round, b.round) })
 	var out []lowSNRCell
 	for _, p := range slices.Concat(train, held) {
-		heldOut := !slices.Contains(train, p)
-		figs := []string{lowSNRTrainPrefix + p, libraryPrivatePrefix + p}
-		if heldOut {
-			figs = []string{lowSNRHeldOutPrefix + p}
-		} else if len(res.CurvesOf(libraryPrivatePrefix+p)) == 0 {
+		figs := []string{lowSNRTrainPrefix + p.name, libraryPrivatePrefix + p.name}
+		switch {
+		case p.round == 1:
+			figs = []string{lowSNRHeldOutPrefix + p.name}
+		case p.round == 2:
+			figs = []string{lowSNRRound2Prefix + p.name}
+		case len(res.CurvesOf(libraryPrivatePrefix+p.name)) == 0:
 			// A training figure without the committed runs it is read beside (a run's own
 			// folder): the problem has no cell here.
 			continue
 		}
-		cells, err := problemCells(res, p, heldOut, figs)
+		cells, err := problemCells(res, p.name, p.round, figs)
 		if err != nil {
-			return nil, fmt.Errorf("low-SNR study, problem %s: %w", p, err)
+			return nil, fmt.Errorf("low-SNR study, problem %s: %w", p.name, err)
 		}
 		out = append(out, cells...)
 	}
@@ -155,7 +171,7 @@ type lowSNRArm struct {
 }
 
 // problemCells builds one problem's cells from its figures figs.
-func problemCells(res *verdict.Results, problem string, heldOut bool, figs []string) ([]lowSNRCell, error) {
+func problemCells(res *verdict.Results, problem string, round int, figs []string) ([]lowSNRCell, error) {
 	var arms []lowSNRArm
 	for _, fig := range figs {
 		curves := res.CurvesOf(fig)
@@ -190,7 +206,7 @@ func problemCells(res *verdict.Results, problem string, heldOut bool, figs []str
 		}
 	}
 	pickLast, judge := lowSNRTrainPick, lowSNRTrainPick
-	if heldOut {
+	if round > 0 {
 		pickLast, judge = lowSNRHalfSeeds, lowSNRHalfSeeds
 	}
 	var out []lowSNRCell
@@ -203,7 +219,7 @@ func problemCells(res *verdict.Results, problem string, heldOut bool, figs []str
 		}
 		slices.Sort(mus)
 		for _, mu := range mus {
-			cell := lowSNRCell{problem: problem, heldOut: heldOut, target: target, mu: mu, rows: map[string]lowSNRRow{}, pickLast: pickLast, judge: judge}
+			cell := lowSNRCell{problem: problem, round: round, target: target, mu: mu, rows: map[string]lowSNRRow{}, pickLast: pickLast, judge: judge}
 			var today *verdict.Curve
 			curves := map[string]*verdict.Curve{}
 			for _, a := range arms {
@@ -298,7 +314,7 @@ func readsCurrency(method string) bool {
 // lowSNRArmRow is arm's row in cell: G on the picking seeds (1 to cell.pickLast) and on the
 // judging seeds (the next cell.judge), medians of losses and of today's DP-GIBO's starts.
 func lowSNRArmRow(cell lowSNRCell, arm string, c *verdict.Curve, fstar float64, starts map[int]float64) (lowSNRRow, error) {
-	row := lowSNRRow{Problem: cell.problem, HeldOut: cell.heldOut, LogLoss: cell.logLoss, Flagged: cell.flagged, Target: cell.target,
+	row := lowSNRRow{Problem: cell.problem, HeldOut: cell.round > 0, Round: cell.round, LogLoss: cell.logLoss, Flagged: cell.flagged, Target: cell.target,
 		Mu: cell.mu, Arm: arm, FStar: fstar, Runs: len(c.Runs)}
 	var pickLoss, pickStart, judgeLoss, judgeStart []float64
 	for _, r := range c.Runs {
@@ -337,9 +353,10 @@ func lowSNR(cells []lowSNRCell) []lowSNRRow {
 }
 
 // LowSNRChoiceRow is one choice of DP-GIBO's default by the declared criterion
-// (low-snr-choice.csv): on every training problem but HeldOut (AllProblems: on all of
-// them), judged on HeldOut's cells.
+// (low-snr-choice.csv) for a held-out round: on every problem of the rounds before it but
+// HeldOut (AllProblems: on all of them), judged on HeldOut's cells.
 type LowSNRChoiceRow struct {
+	Round   int    `csv:"round"`
 	HeldOut string `csv:"held_out"`
 	Chosen  string `csv:"chosen"`
 	// Problems are the training problems of the choice; TrainAboveStart the chosen arm's
@@ -453,7 +470,7 @@ const LowSNRCandidatesFile = "low-snr-candidates.csv"
 // interval of the median log ratio of its G to today's elsewhere and the largest such
 // ratio, and whether it qualifies by the criterion (today's DP-GIBO needs no margin).
 type LowSNRCandidateRow struct {
-	// Set is the problems: lowSNRSetTraining or lowSNRSetHeldOut.
+	// Set is the problems: one of lowSNRSets.
 	Set            string  `csv:"set"`
 	Arm            string  `csv:"arm"`
 	Problems       int     `csv:"problems"`
@@ -464,11 +481,11 @@ type LowSNRCandidateRow struct {
 	Qualifies      bool    `csv:"qualifies"`
 }
 
-// setCells are the cells of cells in one set (held out or training) that are not flagged,
-// and their problems in order.
-func setCells(cells []lowSNRCell, heldOut bool) (set []lowSNRCell, problems []string) {
+// setCells are the cells of cells in the rounds from to to that are not flagged, and their
+// problems in order.
+func setCells(cells []lowSNRCell, from, to int) (set []lowSNRCell, problems []string) {
 	for _, c := range cells {
-		if c.heldOut == heldOut && !c.flagged {
+		if c.round >= from && c.round <= to && !c.flagged {
 			set = append(set, c)
 			if !slices.Contains(problems, c.problem) {
 				problems = append(problems, c.problem)
@@ -478,33 +495,42 @@ func setCells(cells []lowSNRCell, heldOut bool) (set []lowSNRCell, problems []st
 	return set, problems
 }
 
-// The sets of problems of LowSNRCandidateRow.
-const (
-	lowSNRSetTraining = "training"
-	lowSNRSetHeldOut  = "held out"
-)
+// lowSNRSets names the sets of problems of LowSNRCandidateRow by held-out round: the
+// problems its choice is made on, and its own.
+var lowSNRSets = [lowSNRRounds + 1][2]string{1: {"training", "held out"}, 2: {"training and first held-out round", "second held-out round"}}
 
-// lowSNRCandidates stands each of DP-GIBO's candidates on the training cells, then on the
-// held-out ones.
+// roundCells are round's own cells and those of the rounds before it, on which its choices
+// are made (none until a cell of the round just before it exists), each not flagged, with
+// their problems.
+func roundCells(cells []lowSNRCell, round int) (train []lowSNRCell, trainProblems []string, held []lowSNRCell, heldProblems []string) {
+	if last, _ := setCells(cells, round-1, round-1); len(last) > 0 {
+		train, trainProblems = setCells(cells, 0, round-1)
+	}
+	held, heldProblems = setCells(cells, round, round)
+	return train, trainProblems, held, heldProblems
+}
+
+// lowSNRCandidates stands each of DP-GIBO's candidates on each round's cells to choose on,
+// then on its own.
 func lowSNRCandidates(cells []lowSNRCell) ([]LowSNRCandidateRow, error) {
-	train, problems := setCells(cells, false)
-	held, heldProblems := setCells(cells, true)
 	var out []LowSNRCandidateRow
-	for _, set := range []struct {
-		name     string
-		cells    []lowSNRCell
-		problems int
-	}{{lowSNRSetTraining, train, len(problems)}, {lowSNRSetHeldOut, held, len(heldProblems)}} {
-		if len(set.cells) == 0 {
-			continue
-		}
-		for _, arm := range set.cells[0].candidates {
-			s, err := stand(set.cells, arm)
-			if err != nil {
-				return nil, err
+	for round := 1; round <= lowSNRRounds; round++ {
+		train, problems, held, heldProblems := roundCells(cells, round)
+		for i, set := range [2]struct {
+			cells    []lowSNRCell
+			problems int
+		}{{train, len(problems)}, {held, len(heldProblems)}} {
+			if len(set.cells) == 0 {
+				continue
 			}
-			out = append(out, LowSNRCandidateRow{Set: set.name, Arm: arm, Problems: set.problems, AboveStart: s.aboveStart,
-				WorstLogLoss: s.worstLogLoss, ElsewhereHigh: s.elsewhereHigh, ElsewhereWorst: s.elsewhereWorst, Qualifies: qualifies(s)})
+			for _, arm := range set.cells[0].candidates {
+				s, err := stand(set.cells, arm)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, LowSNRCandidateRow{Set: lowSNRSets[round][i], Arm: arm, Problems: set.problems, AboveStart: s.aboveStart,
+					WorstLogLoss: s.worstLogLoss, ElsewhereHigh: s.elsewhereHigh, ElsewhereWorst: s.elsewhereWorst, Qualifies: qualifies(s)})
+			}
 		}
 	}
 	return out, nil
@@ -516,40 +542,43 @@ func qualifies(s candidateStanding) bool {
 	return s.aboveStart == 0 && (s.arm == dpgiboMethod || s.elsewhereHigh <= math.Log(lowSNRMargin))
 }
 
-// lowSNRChoice chooses DP-GIBO's default on the training cells, leaving one problem out at
-// a time (each judged on the problem left out), then on all of them.
+// lowSNRChoice chooses DP-GIBO's default for each held-out round on the cells of the rounds
+// before it, leaving one problem out at a time (each judged on the problem left out), then
+// on all of them.
 func lowSNRChoice(cells []lowSNRCell) ([]LowSNRChoiceRow, error) {
-	train, problems := setCells(cells, false)
-	if len(train) == 0 {
-		return nil, nil
-	}
 	var out []LowSNRChoiceRow
-	for _, p := range append(slices.Clone(problems), AllProblems) {
-		var in, left []lowSNRCell
-		for _, c := range train {
-			if c.problem == p {
-				left = append(left, c)
-			} else {
-				in = append(in, c)
+	for round := 1; round <= lowSNRRounds; round++ {
+		train, problems, _, _ := roundCells(cells, round)
+		if len(train) == 0 {
+			continue
+		}
+		for _, p := range append(slices.Clone(problems), AllProblems) {
+			var in, left []lowSNRCell
+			for _, c := range train {
+				if c.problem == p {
+					left = append(left, c)
+				} else {
+					in = append(in, c)
+				}
 			}
-		}
-		chosen, err := chooseDefault(in)
-		if err != nil {
-			return nil, err
-		}
-		row := LowSNRChoiceRow{HeldOut: p, Chosen: chosen.arm,
-			TrainAboveStart: chosen.aboveStart, TrainWorstLogLoss: chosen.worstLogLoss, TrainElsewhereHigh: chosen.elsewhereHigh}
-		if p == AllProblems {
-			row.Problems = len(problems)
-		} else {
-			row.Problems = len(problems) - 1
-			judged, err := stand(left, chosen.arm)
+			chosen, err := chooseDefault(in)
 			if err != nil {
 				return nil, err
 			}
-			row.HeldOutAboveStart, row.HeldOutWorstLogLoss, row.HeldOutWorstElsewhere = judged.aboveStart, judged.worstLogLoss, judged.elsewhereWorst
+			row := LowSNRChoiceRow{Round: round, HeldOut: p, Chosen: chosen.arm,
+				TrainAboveStart: chosen.aboveStart, TrainWorstLogLoss: chosen.worstLogLoss, TrainElsewhereHigh: chosen.elsewhereHigh}
+			if p == AllProblems {
+				row.Problems = len(problems)
+			} else {
+				row.Problems = len(problems) - 1
+				judged, err := stand(left, chosen.arm)
+				if err != nil {
+					return nil, err
+				}
+				row.HeldOutAboveStart, row.HeldOutWorstLogLoss, row.HeldOutWorstElsewhere = judged.aboveStart, judged.worstLogLoss, judged.elsewhereWorst
+			}
+			out = append(out, row)
 		}
-		out = append(out, row)
 	}
 	return out, nil
 }
@@ -560,6 +589,7 @@ func lowSNRChoice(cells []lowSNRCell) ([]LowSNRChoiceRow, error) {
 // lowSNRPassSlack and its median loss is not above the median start. Flagged cells are
 // listed and not counted; ArmsPassing counts the arms that would pass in dp-auto's place.
 type LowSNRAcceptanceRow struct {
+	Round       int     `csv:"round"`
 	Problem     string  `csv:"problem"`
 	Target      string  `csv:"target"`
 	Mu          float64 `csv:"mu"`
@@ -582,7 +612,7 @@ func passes(row lowSNRRow, refG float64) bool {
 func lowSNRAcceptance(cells []lowSNRCell) ([]LowSNRAcceptanceRow, error) {
 	var out []LowSNRAcceptanceRow
 	for _, c := range cells {
-		if !c.heldOut {
+		if c.round == 0 {
 			continue
 		}
 		auto, ok := c.rows[autoMethod]
@@ -593,7 +623,7 @@ func lowSNRAcceptance(cells []lowSNRCell) ([]LowSNRAcceptanceRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		row := LowSNRAcceptanceRow{Problem: c.problem, Target: c.target, Mu: c.mu, Flagged: c.flagged, Reference: ref, ReferenceG: refG,
+		row := LowSNRAcceptanceRow{Round: c.round, Problem: c.problem, Target: c.target, Mu: c.mu, Flagged: c.flagged, Reference: ref, ReferenceG: refG,
 			AutoG: auto.JudgeG, AboveStart: auto.AboveStart, Pass: passes(auto, refG), Arms: len(c.arms) - 1}
 		for _, a := range c.arms {
 			if a != autoMethod && passes(c.rows[a], refG) {

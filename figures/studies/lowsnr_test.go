@@ -22,7 +22,7 @@ const (
 )
 
 func handCell(problem string, heldOut, logLoss bool, target string, arms map[string]arm) lowSNRCell {
-	c := lowSNRCell{problem: problem, heldOut: heldOut, logLoss: logLoss, target: target, mu: 1, rows: map[string]lowSNRRow{},
+	c := lowSNRCell{problem: problem, round: boolInt(heldOut), logLoss: logLoss, target: target, mu: 1, rows: map[string]lowSNRRow{},
 		candidates: []string{dpgiboMethod, shrinkArm, fallbackArm}}
 	for _, name := range []string{dpgiboMethod, shrinkArm, fallbackArm, "dpgibo-safe", "dpgibo-hybrid", "dp-rnm", "dp-select-geometric", "dp-random", autoMethod} {
 		a, ok := arms[name]
@@ -117,7 +117,7 @@ func TestLowSNRRuleChoice(t *testing.T) {
 		c.facts = private.Facts{Users: 1000, Dim: 2, Mu: 1, Evals: 60, LogLoss: logLoss}
 		cells = append(cells, c)
 	}
-	candidates := lowSNRRuleCandidates(cells)
+	candidates := lowSNRRuleCandidates(secondRoundRules(), cells)
 	if n := len(secondRoundRules()) - 57; len(candidates) != n {
 		t.Errorf("%d candidate rules without dp-select-negbin, want %d", len(candidates), n)
 	}
@@ -138,13 +138,38 @@ func TestLowSNRRuleChoice(t *testing.T) {
 	if _, s, _ = chooseLowSNRRule(candidates, cells, dpgiboMethod); s.pass != 1 {
 		t.Errorf("with today's DP-GIBO as the default the best rule passes %d cells, want 1", s.pass)
 	}
-	rows, err := lowSNRRules(cells, shrinkArm)
+	rows, err := lowSNRRules(cells, []LowSNRChoiceRow{{Round: 1, HeldOut: AllProblems, Chosen: shrinkArm}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Three left out, one row each, then the choice on all three.
-	if len(rows) != 4 || rows[3].Round != lowSNRRuleTraining || rows[3].Rule != ruleName(want) || rows[0].Target != targetGDP {
+	if len(rows) != 4 || rows[3].Round != lowSNRRuleRounds[1][1] || rows[3].Rule != ruleName(want) || rows[0].Target != targetGDP {
 		t.Errorf("rows %+v, want 3 left out and the choice %s", rows, ruleName(want))
+	}
+
+	// The second round chooses on the training and the first round's problems, among more
+	// rules: a first-round log loss on which the hybrid is best and dp-rnm ends above the
+	// start moves the choice to the hybrid for a log loss, a rule the first round lacked.
+	h := handCell("h", true, true, targetGDP, map[string]arm{dpgiboMethod: {0.5, 0.5, false}, shrinkArm: {0.9, 0.9, true}, fallbackArm: {0.9, 0.9, false},
+		"dpgibo-safe": {0.5, 0.5, false}, "dpgibo-hybrid": {0.1, 0.1, false}, "dp-rnm": {0.9, 1.1, true}, "dp-select-geometric": {0.9, 0.9, false}})
+	h.facts = private.Facts{Users: 1000, Dim: 2, Mu: 1, Evals: 60, LogLoss: true}
+	cells[0].rows["dpgibo-hybrid"] = lowSNRRow{PickG: 0.1, JudgeG: 0.1}
+	rows, err = lowSNRRules(append(cells, h), []LowSNRChoiceRow{{Round: 1, HeldOut: AllProblems, Chosen: shrinkArm}, {Round: 2, HeldOut: AllProblems, Chosen: shrinkArm}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want2 := private.ByLoss{LogLoss: private.HybridDPGIBO, Other: private.Always{Method: private.DPGIBO}}
+	var round2 []LowSNRRuleRow
+	for _, r := range rows {
+		if r.Round == lowSNRRuleRounds[2][1] {
+			round2 = append(round2, r)
+		}
+	}
+	if len(round2) != 1 || round2[0].Rule != ruleName(want2) || round2[0].TrainCells != 4 || round2[0].TrainPass != 4 {
+		t.Errorf("second round's choice %+v, want %s passing 4 of 4", round2, ruleName(want2))
+	}
+	if slices.ContainsFunc(secondRoundRules(), func(r private.Rule) bool { return r == private.Rule(want2) }) {
+		t.Errorf("the first round's rules hold %s already", ruleName(want2))
 	}
 }
 

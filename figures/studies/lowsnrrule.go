@@ -8,23 +8,41 @@ import (
 )
 
 // The choice of dp-auto's rule in the low-SNR study (docs/library.md, "Choosing dp-auto's
-// rule"), after DP-GIBO's default is chosen: at each target apart, among the second round's
-// candidate rules that name only methods the target offers, the rule the first round's
-// criterion ranks first on the training cells (most passing, then most loosely passing,
-// then the smallest mean G above the reference's, then the earlier), a rule's G in a cell
-// being that of the arm running the method it chooses there.
+// rule"), after DP-GIBO's default is chosen: for each held-out round, at each target apart,
+// among the round's candidate rules that name only methods the target offers, the rule the
+// first round's criterion ranks first on the cells of the rounds before it (most passing,
+// then most loosely passing, then the smallest mean G above the reference's, then the
+// earlier), a rule's G in a cell being that of the arm running the method it chooses there.
 
 // LowSNRRulesFile is the table of the choice: leaving each training problem out (judged on
 // it), on every training problem, and the chosen rule through the arms on the held-out
 // cells (for information: dp-auto's own runs judge it, low-snr-acceptance.csv).
 const LowSNRRulesFile = "low-snr-rules.csv"
 
-// Rounds of LowSNRRuleRow.
-const (
-	lowSNRRuleLOO      = "leave-one-out"
-	lowSNRRuleTraining = "training"
-	lowSNRRuleHeldOut  = "held out, through the arms"
-)
+// Rounds of LowSNRRuleRow: the held-out round's first, its choice leaving one problem out,
+// on all its problems to choose on, and judged through the arms on its own.
+var lowSNRRuleRounds = [lowSNRRounds + 1][3]string{
+	1: {"leave-one-out", "training", "held out, through the arms"},
+	2: {"second round: leave-one-out", "second round: training and first held-out round", "second round: held out, through the arms"},
+}
+
+// lowSNRRoundRules are the candidate rules of each held-out round, before the filter by the
+// methods a target offers: the second round's rules of the private-tuner study for the
+// first; for the second, declared after the first failed (logistic5, a log loss on which
+// DP-GIBO is best), those and ByLoss with each of DP-GIBO, its safe release and its hybrid
+// for a log loss.
+func lowSNRRoundRules(round int) []private.Rule {
+	out := secondRoundRules()
+	if round < 2 {
+		return out
+	}
+	for _, l := range []private.Candidate{private.DPGIBO, private.SafeDPGIBO, private.HybridDPGIBO} {
+		for _, r := range private.CandidateRules() {
+			out = append(out, private.ByLoss{LogLoss: l, Other: r})
+		}
+	}
+	return out
+}
 
 // LowSNRRuleRow is one choice of rule at a target, judged on one cell (low-snr-rules.csv).
 type LowSNRRuleRow struct {
@@ -111,9 +129,9 @@ func scoreLowSNRRule(rule private.Rule, cells []lowSNRCell, defaultArm string) (
 	return s, nil
 }
 
-// lowSNRRuleCandidates are the second round's rules that name only methods offered in
-// cells (every arm a method's at the target).
-func lowSNRRuleCandidates(cells []lowSNRCell) []private.Rule {
+// lowSNRRuleCandidates are the rules of list that name only methods offered in cells (every
+// arm a method's at the target).
+func lowSNRRuleCandidates(list []private.Rule, cells []lowSNRCell) []private.Rule {
 	offered := func(m private.Candidate) bool {
 		for _, c := range cells {
 			if _, ok := c.rows[m.String()]; !ok {
@@ -123,7 +141,7 @@ func lowSNRRuleCandidates(cells []lowSNRCell) []private.Rule {
 		return true
 	}
 	var out []private.Rule
-	for _, r := range secondRoundRules() {
+	for _, r := range list {
 		if !slices.ContainsFunc(ruleMethods(r), func(m private.Candidate) bool { return !offered(m) }) {
 			out = append(out, r)
 		}
@@ -147,10 +165,30 @@ func chooseLowSNRRule(candidates []private.Rule, cells []lowSNRCell, defaultArm 
 	return best, bestScore, nil
 }
 
-// lowSNRRules chooses dp-auto's rule at each target on the training cells that are not
-// flagged, with DP-GIBO's default defaultArm: leaving each training problem out (judged on
-// it), then on all of them, and judges that rule through the arms on the held-out cells.
-func lowSNRRules(cells []lowSNRCell, defaultArm string) ([]LowSNRRuleRow, error) {
+// lowSNRRules chooses dp-auto's rule for each held-out round at each target on the cells of
+// the rounds before it that are not flagged, with the round's DP-GIBO default (the choice's
+// row on all its problems): leaving each problem out (judged on it), then on all of them,
+// and judges that rule through the arms on the round's own cells.
+func lowSNRRules(cells []lowSNRCell, choice []LowSNRChoiceRow) ([]LowSNRRuleRow, error) {
+	var out []LowSNRRuleRow
+	for round := 1; round <= lowSNRRounds; round++ {
+		i := slices.IndexFunc(choice, func(r LowSNRChoiceRow) bool { return r.Round == round && r.HeldOut == AllProblems })
+		if i < 0 {
+			continue
+		}
+		rows, err := lowSNRRoundRule(cells, round, choice[i].Chosen)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+// lowSNRRoundRule chooses dp-auto's rule for round at each target, with DP-GIBO's default
+// defaultArm.
+func lowSNRRoundRule(cells []lowSNRCell, round int, defaultArm string) ([]LowSNRRuleRow, error) {
+	labels := lowSNRRuleRounds[round]
 	var out []LowSNRRuleRow
 	for _, target := range []string{targetEpsDelta, targetGDP} {
 		var atTarget []lowSNRCell
@@ -159,19 +197,18 @@ func lowSNRRules(cells []lowSNRCell, defaultArm string) ([]LowSNRRuleRow, error)
 				atTarget = append(atTarget, c)
 			}
 		}
-		train, problems := setCells(atTarget, false)
-		held, _ := setCells(atTarget, true)
+		train, problems, held, _ := roundCells(atTarget, round)
 		if len(train) == 0 {
 			continue
 		}
-		candidates := lowSNRRuleCandidates(train)
-		judge := func(round, heldOut string, rule private.Rule, s ruleScore, judged []lowSNRCell) error {
+		candidates := lowSNRRuleCandidates(lowSNRRoundRules(round), train)
+		judge := func(label, heldOut string, rule private.Rule, s ruleScore, judged []lowSNRCell) error {
 			for _, c := range judged {
 				row, _, err := judgeArm(c, ruleArm(rule, c, defaultArm))
 				if err != nil {
 					return err
 				}
-				row.Round, row.HeldOut, row.Rule = round, heldOut, ruleName(rule)
+				row.Round, row.HeldOut, row.Rule = label, heldOut, ruleName(rule)
 				row.TrainCells, row.TrainPass, row.TrainLoose = s.cells, s.pass, s.loose
 				out = append(out, row)
 			}
@@ -190,7 +227,7 @@ func lowSNRRules(cells []lowSNRCell, defaultArm string) ([]LowSNRRuleRow, error)
 			if err != nil {
 				return nil, err
 			}
-			if err := judge(lowSNRRuleLOO, p, rule, s, left); err != nil {
+			if err := judge(labels[0], p, rule, s, left); err != nil {
 				return nil, err
 			}
 		}
@@ -198,9 +235,9 @@ func lowSNRRules(cells []lowSNRCell, defaultArm string) ([]LowSNRRuleRow, error)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, LowSNRRuleRow{Target: target, Round: lowSNRRuleTraining, HeldOut: AllProblems, Rule: ruleName(rule),
+		out = append(out, LowSNRRuleRow{Target: target, Round: labels[1], HeldOut: AllProblems, Rule: ruleName(rule),
 			TrainCells: s.cells, TrainPass: s.pass, TrainLoose: s.loose})
-		if err := judge(lowSNRRuleHeldOut, AllProblems, rule, s, held); err != nil {
+		if err := judge(labels[2], AllProblems, rule, s, held); err != nil {
 			return nil, err
 		}
 	}

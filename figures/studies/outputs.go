@@ -72,11 +72,9 @@ func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, er
 	if err != nil {
 		return nil, fmt.Errorf("low-SNR study: %w", err)
 	}
-	var autoRules []LowSNRRuleRow
-	if len(choice) > 0 {
-		if autoRules, err = lowSNRRules(cells, choice[len(choice)-1].Chosen); err != nil {
-			return nil, fmt.Errorf("low-SNR study, dp-auto's rule: %w", err)
-		}
+	autoRules, err := lowSNRRules(cells, choice)
+	if err != nil {
+		return nil, fmt.Errorf("low-SNR study, dp-auto's rule: %w", err)
 	}
 	if files, err = table(files, lowSNRFile, lowSNR(cells)); err != nil {
 		return nil, err
