@@ -50,12 +50,12 @@ type Config struct {
 // second round (docs/library.md, "DP-GIBO at low SNR, second round") chose for each
 // currency, by the declared criterion, on the training problems and the first round's
 // held-out ones. At an (epsilon, delta) target it is report-noisy-min for a classifier's log
-// loss (Config.LogLoss) and DP-GIBO otherwise; at a mu-GDP target, the hybrid DP-GIBO for a
-// log loss and DP-GIBO otherwise. It is the best of the declared candidates on the problems
-// it was chosen on (the study's tables give each cell), not a guarantee.
+// loss (Config.LogLoss) and DP-GIBO otherwise; at a mu-GDP target, DP-GIBO. It is the best
+// of the declared candidates on the problems it was chosen on (the study's tables give each
+// cell), not a guarantee.
 var DefaultRule Rule = ByCurrency{
 	EpsDelta: ByLoss{LogLoss: ReportNoisyMin, Other: Always{Method: DPGIBO}},
-	GDP:      ByLoss{LogLoss: HybridDPGIBO, Other: Always{Method: DPGIBO}},
+	GDP:      Always{Method: DPGIBO},
 }
 
 // lowSNRFirstRule is the rule the low-SNR study's first round chose for each currency on
