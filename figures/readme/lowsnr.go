@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"dpgibo/baselines/registry"
+	"dpgibo/figures/stats"
 	"dpgibo/figures/studies"
 )
 
@@ -79,6 +82,15 @@ func lowSNRTables(dir string) (string, error) {
 	}
 	writeLowSNRRules(&b, rules)
 	writeLowSNRAcceptance(&b, accept)
+	arms, err := readOptional[lowSNRArm](filepath.Join(dir, studies.LowSNRFile))
+	if err != nil {
+		return "", err
+	}
+	cells, err := familyCells(arms)
+	if err != nil {
+		return "", err
+	}
+	writeLowSNRFamilies(&b, cells)
 	return b.String(), nil
 }
 
@@ -234,4 +246,244 @@ func writeLowSNRTargets(b *strings.Builder, rows []studies.LowSNRCandidateRow, c
 			chosen, r.Set, r.AboveStart, met(r.AboveStart == 0), sig(r.WorstLogLoss), lowSNRLogLossBar, met(r.WorstLogLoss <= lowSNRLogLossBar),
 			sig(math.Exp(r.ElsewhereHigh)), lowSNRMargin, met(r.ElsewhereHigh <= math.Log(lowSNRMargin)))
 	}
+}
+
+// lowSNRArm is what the family summary reads of a row of studies.LowSNRFile.
+type lowSNRArm struct {
+	Problem string  `csv:"problem"`
+	Round   int     `csv:"round"`
+	LogLoss bool    `csv:"log_loss"`
+	Flagged bool    `csv:"flagged"`
+	Target  string  `csv:"target"`
+	Mu      float64 `csv:"mu"`
+	Ceiling float64 `csv:"snr_ceiling"`
+	Arm     string  `csv:"arm"`
+	PickG   float64 `csv:"g_pick"`
+	JudgeG  float64 `csv:"g_judge"`
+}
+
+// The families of private methods, as the family summary names them.
+const (
+	familyGIBO      = "DP-GIBO's family"
+	familySelection = "the selections"
+	familyGlobal    = "global search"
+)
+
+var families = []string{familyGIBO, familySelection, familyGlobal}
+
+// family is the family of arm's method: DP-GIBO's (a local method: DP-GIBO, its variants,
+// its safe release and hybrid), the selections (a method whose guarantee is read in a
+// currency: report-noisy-min, the selections with a random number of trials, DP-HyPO), or
+// global search (dp-random, dp-ucb); "" for dp-auto, the rule that chooses among them.
+func family(arm string) (string, error) {
+	name, _, _ := strings.Cut(arm, " ")
+	m, ok := registry.Lookup(name)
+	if !ok {
+		return "", fmt.Errorf("low-SNR study: arm %q names no registered method", arm)
+	}
+	reads, _ := m.(interface{ ReadsCurrency() bool })
+	switch {
+	case m.Info().Local && reads != nil && reads.ReadsCurrency():
+		return "", nil // dp-auto
+	case m.Info().Local:
+		return familyGIBO, nil
+	case reads != nil && reads.ReadsCurrency():
+		return familySelection, nil
+	}
+	return familyGlobal, nil
+}
+
+// lowSNRBands are the bands of DP-GIBO's SNR ceiling the family summary splits cells by.
+var lowSNRBands = []struct {
+	name   string
+	lo, hi float64
+}{{"below 2", 0, 2}, {"2 to 8", 2, 8}, {"8 and above", 8, math.Inf(1)}}
+
+// familyCell is one cell of the family summary: the family of the arm best by G on the
+// picking seeds (dp-auto left out) and each family's G on the judging seeds, of its own arm
+// best on the picking seeds.
+type familyCell struct {
+	target  string
+	logLoss bool
+	ceiling float64
+	winner  string
+	g       map[string]float64
+}
+
+// familyCells groups rows into cells that are not flagged, in order.
+func familyCells(rows []lowSNRArm) ([]familyCell, error) {
+	type key struct {
+		problem, target string
+		mu              float64
+	}
+	var order []key
+	best := map[key]map[string]lowSNRArm{} // the best arm of each family by G on the picking seeds
+	for _, r := range rows {
+		if r.Flagged {
+			continue
+		}
+		f, err := family(r.Arm)
+		if err != nil {
+			return nil, err
+		}
+		if f == "" {
+			continue
+		}
+		k := key{r.Problem, r.Target, r.Mu}
+		if best[k] == nil {
+			best[k] = map[string]lowSNRArm{}
+			order = append(order, k)
+		}
+		if b, ok := best[k][f]; !ok || r.PickG < b.PickG {
+			best[k][f] = r
+		}
+	}
+	var out []familyCell
+	for _, k := range order {
+		c := familyCell{target: k.target, g: map[string]float64{}}
+		var winner lowSNRArm
+		for _, f := range families {
+			r, ok := best[k][f]
+			if !ok {
+				continue
+			}
+			c.logLoss, c.ceiling, c.g[f] = r.LogLoss, r.Ceiling, r.JudgeG
+			if c.winner == "" || r.PickG < winner.PickG {
+				c.winner, winner = f, r
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// writeLowSNRFamilies renders which family wins where: by target, loss and band of the SNR
+// ceiling, the cells each family's best arm wins, and the median over the cells of each
+// family's G.
+func writeLowSNRFamilies(b *strings.Builder, cells []familyCell) {
+	if len(cells) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\nWhich family wins where, over the %d cells that are not flagged (every round): in each cell the family of the method best by G on the picking seeds (dp-auto left out), and each family's median G on the judging seeds (of its own method best on the picking seeds); DP-GIBO's family is DP-GIBO, its candidates, safe release and hybrid; the selections are report-noisy-min, the selections with a random number of trials and DP-HyPO; global search is dp-random and dp-ucb:\n\n", len(cells))
+	b.WriteString("| target | loss | SNR ceiling | cells | wins: DP-GIBO's family | the selections | global search | median G: DP-GIBO's family | the selections | global search |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, target := range []string{"eps-delta", "gdp"} {
+		for _, logLoss := range []bool{true, false} {
+			loss := "other"
+			if logLoss {
+				loss = "log loss"
+			}
+			for _, band := range lowSNRBands {
+				wins := map[string]int{}
+				gs := map[string][]float64{}
+				n := 0
+				for _, c := range cells {
+					if c.target != target || c.logLoss != logLoss || c.ceiling < band.lo || c.ceiling >= band.hi {
+						continue
+					}
+					n++
+					wins[c.winner]++
+					for f, g := range c.g {
+						gs[f] = append(gs[f], g)
+					}
+				}
+				if n == 0 {
+					continue
+				}
+				fmt.Fprintf(b, "| %s | %s | %s | %d |", target, loss, band.name, n)
+				for _, f := range families {
+					fmt.Fprintf(b, " %d |", wins[f])
+				}
+				for _, f := range families {
+					if len(gs[f]) == 0 {
+						b.WriteString(" - |")
+						continue
+					}
+					fmt.Fprintf(b, " %s |", sig(stats.Median(gs[f])))
+				}
+				b.WriteString("\n")
+			}
+		}
+	}
+}
+
+// lowSNRSummary renders README's line on the low-SNR study in dir: where each family wins
+// at each currency, what the default DP-GIBO does on the held-out problems, and each held-out
+// round's verdict on dp-auto; "" without the study.
+func lowSNRSummary(dir string) (string, error) {
+	arms, err := readOptional[lowSNRArm](filepath.Join(dir, studies.LowSNRFile))
+	if err != nil {
+		return "", err
+	}
+	cands, err := readOptional[studies.LowSNRCandidateRow](filepath.Join(dir, studies.LowSNRCandidatesFile))
+	if err != nil {
+		return "", err
+	}
+	choice, err := readOptional[studies.LowSNRChoiceRow](filepath.Join(dir, studies.LowSNRChoiceFile))
+	if err != nil {
+		return "", err
+	}
+	accept, err := readOptional[studies.LowSNRAcceptanceRow](filepath.Join(dir, studies.LowSNRAcceptanceFile))
+	if err != nil {
+		return "", err
+	}
+	cells, err := familyCells(arms)
+	if err != nil || len(cells) == 0 {
+		return "", err
+	}
+	var b strings.Builder
+	// wins counts the cells at target of a log loss or not, at a ceiling of at least
+	// minCeiling, and those family wins.
+	wins := func(family, target string, logLoss bool, minCeiling float64) (won, of int) {
+		for _, c := range cells {
+			if c.target == target && c.logLoss == logLoss && c.ceiling >= minCeiling {
+				of++
+				if c.winner == family {
+					won++
+				}
+			}
+		}
+		return won, of
+	}
+	fmt.Fprintf(&b, "Where each family of private methods wins, over the low-SNR study's %d cells (the method best on its picking seeds; [docs/library.md](docs/library.md#dp-gibo-at-low-snr-declared-before-its-runs)):", len(cells))
+	for _, t := range []struct{ target, name string }{{"eps-delta", "at (epsilon, delta)"}, {"gdp", "at mu-GDP"}} {
+		sel, selOf := wins(familySelection, t.target, true, 0)
+		selHigh, selHighOf := wins(familySelection, t.target, true, 8)
+		gibo, giboOf := wins(familyGIBO, t.target, false, 0)
+		if selOf+giboOf == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, " %s, the selections win %d of %d log-loss cells (%d of %d where DP-GIBO's SNR ceiling is 8 or more) and DP-GIBO's family %d of %d others;",
+			t.name, sel, selOf, selHigh, selHighOf, gibo, giboOf)
+	}
+	text := strings.TrimSuffix(b.String(), ";") + "."
+	b.Reset()
+	b.WriteString(text)
+	for round, name := range []string{1: "first", 2: "second"} {
+		i := slices.IndexFunc(choice, func(r studies.LowSNRChoiceRow) bool { return r.Round == round && r.HeldOut == studies.AllProblems })
+		if name == "" || i < 0 {
+			continue
+		}
+		chosen := choice[i].Chosen
+		for _, r := range cands {
+			if r.Set == lowSNRSets[round][1] && r.Arm == chosen {
+				fmt.Fprintf(&b, " On the %s round's %d held-out problems, the default DP-GIBO its choice kept (`%s`) ends above its start in %d cells (none declared);", name, r.Problems, chosen, r.AboveStart)
+			}
+		}
+		var n, pass, above int
+		for _, r := range accept {
+			if r.Round == round && !r.Flagged {
+				n++
+				if r.Pass {
+					pass++
+				}
+				if r.AboveStart {
+					above++
+				}
+			}
+		}
+		if n > 0 {
+			fmt.Fprintf(&b, " dp-auto passes %d of their %d cells (%.0f%%, 80%% declared) and ends above the start in %d (none declared).", pass, n, 100*float64(pass)/float64(n), above)
+		}
+	}
+	return b.String(), nil
 }

@@ -75,3 +75,41 @@ func TestLowSNRAcceptanceVerdict(t *testing.T) {
 		t.Errorf("a second round without its rows in\n%s", body)
 	}
 }
+
+// Which family wins a cell: the family of the arm best on the picking seeds, dp-auto left
+// out (DP-HyPO is a selection, a DP-GIBO candidate DP-GIBO's family, dp-ucb global search);
+// each family's G is that of its own arm best on the picking seeds; flagged cells are left
+// out. README's line counts them by currency and loss.
+func TestLowSNRFamilies(t *testing.T) {
+	arms := []lowSNRArm{
+		{Problem: "a", LogLoss: true, Target: "gdp", Mu: 1, Ceiling: 9, Arm: "dpgibo", PickG: 0.5, JudgeG: 0.6},
+		{Problem: "a", LogLoss: true, Target: "gdp", Mu: 1, Ceiling: 9, Arm: "dpgibo release=average", PickG: 0.3, JudgeG: 0.7},
+		{Problem: "a", LogLoss: true, Target: "gdp", Mu: 1, Ceiling: 9, Arm: "dp-rnm", PickG: 0.4, JudgeG: 0.1},
+		{Problem: "a", LogLoss: true, Target: "gdp", Mu: 1, Ceiling: 9, Arm: "dp-hypo", PickG: 0.2, JudgeG: 0.3},
+		{Problem: "a", LogLoss: true, Target: "gdp", Mu: 1, Ceiling: 9, Arm: "dp-ucb", PickG: 0.9, JudgeG: 0.9},
+		{Problem: "a", LogLoss: true, Target: "gdp", Mu: 1, Ceiling: 9, Arm: "dp-auto", PickG: 0.01, JudgeG: 0.01},
+		{Problem: "b", Target: "gdp", Mu: 1, Ceiling: 1, Arm: "dpgibo-hybrid", PickG: 0.1, JudgeG: 0.2},
+		{Problem: "b", Target: "gdp", Mu: 1, Ceiling: 1, Arm: "dp-random", PickG: 0.5, JudgeG: 0.5},
+		{Problem: "c", Flagged: true, Target: "gdp", Mu: 1, Arm: "dp-random", PickG: 0.01, JudgeG: 0.01},
+	}
+	cells, err := familyCells(arms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 2 || cells[0].winner != familySelection || cells[0].g[familyGIBO] != 0.7 || cells[0].g[familySelection] != 0.3 ||
+		cells[0].g[familyGlobal] != 0.9 || cells[1].winner != familyGIBO || cells[1].ceiling != 1 {
+		t.Fatalf("cells %+v", cells)
+	}
+	dir := t.TempDir()
+	writeTable(t, dir, studies.LowSNRFile, arms)
+	body, err := lowSNRSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "seeds; [docs/library.md](docs/library.md#dp-gibo-at-low-snr-declared-before-its-runs)): at mu-GDP, the selections win 1 of 1 log-loss cells (1 of 1 where DP-GIBO's SNR ceiling is 8 or more) and DP-GIBO's family 1 of 1 others."; !strings.Contains(body, want) {
+		t.Errorf("lacks %q in\n%s", want, body)
+	}
+	if _, err := family("no-such-method"); err == nil {
+		t.Error("an arm of no registered method has a family")
+	}
+}

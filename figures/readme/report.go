@@ -780,6 +780,7 @@ func Sections() []Section {
 		{Dir: "reproduction/defaults", Defaults: true, File: "docs/library.md"},
 		{Dir: "reproduction/defaults", DefaultsSummary: true},
 		{Dir: "reproduction/library-private", PrivateTuner: true, File: "docs/library.md"},
+		{Dir: "reproduction/library-private", LowSNRSummary: true},
 		{Dir: "reproduction/audit", Markdown: "audit.md", File: "docs/audit.md"},
 		{Dir: "reproduction/theory", Markdown: "theory.md", File: "docs/audit.md"},
 	}
@@ -802,6 +803,8 @@ type Section struct {
 	// PrivateTuner renders the folder's library-private.csv and library-private-rules.csv
 	// (the private-tuner study) as tables.
 	PrivateTuner bool
+	// LowSNRSummary renders README's line on the folder's low-SNR study (lowSNRSummary).
+	LowSNRSummary bool
 	// Field renders the field suite's figures in the folder as tables of methods ranked by
 	// median final loss (fieldTable).
 	Field bool
@@ -855,6 +858,9 @@ func (s Section) Body(root string) (string, error) {
 	}
 	if s.PrivateTuner {
 		return privateTunerTables(dir)
+	}
+	if s.LowSNRSummary {
+		return lowSNRSummary(dir)
 	}
 	if s.OwnTime {
 		return ownTimeTable(dir)

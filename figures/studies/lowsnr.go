@@ -30,10 +30,10 @@ const (
 	lowSNRRound2Prefix  = "low-snr-round2-"
 	// lowSNRRounds is the number of held-out rounds.
 	lowSNRRounds = 2
-	// lowSNRFile is the study's table of arms, LowSNRChoiceFile its choice of DP-GIBO's
+	// LowSNRFile is the study's table of arms, LowSNRChoiceFile its choice of DP-GIBO's
 	// default (leave one problem out, and on every training problem), LowSNRAcceptanceFile
 	// dp-auto's acceptance on the held-out cells.
-	lowSNRFile           = "low-snr.csv"
+	LowSNRFile           = "low-snr.csv"
 	LowSNRChoiceFile     = "low-snr-choice.csv"
 	LowSNRAcceptanceFile = "low-snr-acceptance.csv"
 	// lowSNRTrainPick is the last training seed that picks (seeds 1-10 as the committed
@@ -66,6 +66,9 @@ type lowSNRRow struct {
 	Flagged bool    `csv:"flagged"`
 	Target  string  `csv:"target"`
 	Mu      float64 `csv:"mu"`
+	// Ceiling is DP-GIBO's SNR ceiling in the cell (private.Facts.SNRCeiling), a public
+	// fact.
+	Ceiling float64 `csv:"snr_ceiling"`
 	// Arm is the method, followed by its own config's label for DP-GIBO's candidates.
 	Arm   string  `csv:"arm"`
 	FStar float64 `csv:"f_star"`
@@ -315,7 +318,7 @@ func readsCurrency(method string) bool {
 // judging seeds (the next cell.judge), medians of losses and of today's DP-GIBO's starts.
 func lowSNRArmRow(cell lowSNRCell, arm string, c *verdict.Curve, fstar float64, starts map[int]float64) (lowSNRRow, error) {
 	row := lowSNRRow{Problem: cell.problem, HeldOut: cell.round > 0, Round: cell.round, LogLoss: cell.logLoss, Flagged: cell.flagged, Target: cell.target,
-		Mu: cell.mu, Arm: arm, FStar: fstar, Runs: len(c.Runs)}
+		Mu: cell.mu, Ceiling: cell.facts.SNRCeiling(), Arm: arm, FStar: fstar, Runs: len(c.Runs)}
 	var pickLoss, pickStart, judgeLoss, judgeStart []float64
 	for _, r := range c.Runs {
 		s, ok := starts[r.Seed]

@@ -12,7 +12,7 @@ import (
 // with design shares from timings), DefaultsFile (the library study), LOOFile (its
 // leave-one-problem-out choice of defaults), LibraryPeersFile (its comparison with the
 // non-private peers, own times from timings), LibraryPrivateFile and
-// LibraryPrivateRulesFile (the private-tuner study and its choice of rule), lowSNRFile,
+// LibraryPrivateRulesFile (the private-tuner study and its choice of rule), LowSNRFile,
 // LowSNRChoiceFile and LowSNRAcceptanceFile (the low-SNR study: its arms, the choice of
 // DP-GIBO's default, dp-auto's acceptance on the held-out cells), LowSNRCandidatesFile (how
 // each candidate stands) and LowSNRRulesFile (the choice of dp-auto's rule).
@@ -76,7 +76,7 @@ func Outputs(res *verdict.Results, timings []records.Timing) ([]records.File, er
 	if err != nil {
 		return nil, fmt.Errorf("low-SNR study, dp-auto's rule: %w", err)
 	}
-	if files, err = table(files, lowSNRFile, lowSNR(cells)); err != nil {
+	if files, err = table(files, LowSNRFile, lowSNR(cells)); err != nil {
 		return nil, err
 	}
 	if files, err = table(files, LowSNRCandidatesFile, candidates); err != nil {
