@@ -28,25 +28,11 @@ const (
 // out, dp-auto's rule at each target, and dp-auto's acceptance on the held-out cells. It
 // returns "" when the study has no table in dir.
 func lowSNRTables(dir string) (string, error) {
-	cands, err := readOptional[studies.LowSNRCandidateRow](filepath.Join(dir, studies.LowSNRCandidatesFile))
-	if err != nil {
+	t, err := readLowSNR(dir)
+	if err != nil || len(t.cands) == 0 {
 		return "", err
 	}
-	choice, err := readOptional[studies.LowSNRChoiceRow](filepath.Join(dir, studies.LowSNRChoiceFile))
-	if err != nil {
-		return "", err
-	}
-	rules, err := readOptional[studies.LowSNRRuleRow](filepath.Join(dir, studies.LowSNRRulesFile))
-	if err != nil {
-		return "", err
-	}
-	accept, err := readOptional[studies.LowSNRAcceptanceRow](filepath.Join(dir, studies.LowSNRAcceptanceFile))
-	if err != nil {
-		return "", err
-	}
-	if len(cands) == 0 {
-		return "", nil
-	}
+	cands, choice := t.cands, t.choice
 	var b strings.Builder
 	b.WriteString("\n**The low-SNR study.** DP-GIBO's candidates by the declared criterion (G = (median loss - f*)/(median start - f*) on the judging seeds; cells above the start; the worst log-loss ratio, G over the best other method's; elsewhere, the upper end of the 95% interval of the median ratio of G to today's DP-GIBO's, and the largest ratio):\n\n")
 	b.WriteString("| problems | candidate | cells above the start | worst log-loss ratio | elsewhere: interval's upper end | elsewhere: worst ratio | qualifies |\n|---|---|---|---|---|---|---|\n")
@@ -80,18 +66,80 @@ func lowSNRTables(dir string) (string, error) {
 		}
 		writeLowSNRTargets(&b, cands, all.Chosen, round)
 	}
-	writeLowSNRRules(&b, rules)
-	writeLowSNRAcceptance(&b, accept)
-	arms, err := readOptional[lowSNRArm](filepath.Join(dir, studies.LowSNRFile))
-	if err != nil {
-		return "", err
-	}
-	cells, err := familyCells(arms)
+	writeLowSNRRules(&b, t.rules)
+	writeLowSNRAcceptance(&b, t.accept)
+	cells, err := familyCells(t.arms)
 	if err != nil {
 		return "", err
 	}
 	writeLowSNRFamilies(&b, cells)
 	return b.String(), nil
+}
+
+// lowSNRData are the low-SNR study's tables in a folder (each empty where it has none).
+type lowSNRData struct {
+	cands  []studies.LowSNRCandidateRow
+	choice []studies.LowSNRChoiceRow
+	rules  []studies.LowSNRRuleRow
+	accept []studies.LowSNRAcceptanceRow
+	arms   []lowSNRArm
+}
+
+// readLowSNR reads the low-SNR study's tables in dir.
+func readLowSNR(dir string) (t lowSNRData, err error) {
+	if t.cands, err = readOptional[studies.LowSNRCandidateRow](filepath.Join(dir, studies.LowSNRCandidatesFile)); err != nil {
+		return t, err
+	}
+	if t.choice, err = readOptional[studies.LowSNRChoiceRow](filepath.Join(dir, studies.LowSNRChoiceFile)); err != nil {
+		return t, err
+	}
+	if t.rules, err = readOptional[studies.LowSNRRuleRow](filepath.Join(dir, studies.LowSNRRulesFile)); err != nil {
+		return t, err
+	}
+	if t.accept, err = readOptional[studies.LowSNRAcceptanceRow](filepath.Join(dir, studies.LowSNRAcceptanceFile)); err != nil {
+		return t, err
+	}
+	t.arms, err = readOptional[lowSNRArm](filepath.Join(dir, studies.LowSNRFile))
+	return t, err
+}
+
+// acceptanceTally counts the cells of rows that are not flagged, those that pass, those
+// above the start, those where at least half the arms would pass, and of those the ones
+// that pass.
+type acceptanceTally struct{ cells, pass, above, easy, easyPass int }
+
+func tallyAcceptance(rows []studies.LowSNRAcceptanceRow) acceptanceTally {
+	var t acceptanceTally
+	for _, r := range rows {
+		if r.Flagged {
+			continue
+		}
+		t.cells++
+		if r.Pass {
+			t.pass++
+		}
+		if r.AboveStart {
+			t.above++
+		}
+		if 2*r.ArmsPassing >= r.Arms {
+			t.easy++
+			if r.Pass {
+				t.easyPass++
+			}
+		}
+	}
+	return t
+}
+
+// roundRows are the acceptance rows of one held-out round.
+func roundRows(rows []studies.LowSNRAcceptanceRow, round int) []studies.LowSNRAcceptanceRow {
+	var out []studies.LowSNRAcceptanceRow
+	for _, r := range rows {
+		if r.Round == round {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // ratio writes a ratio of G, or "-" for none (a set without cells of the kind: 0).
@@ -171,16 +219,7 @@ func writeLowSNRRules(b *strings.Builder, rules []studies.LowSNRRuleRow) {
 // reported apart too.
 func writeLowSNRAcceptance(b *strings.Builder, rows []studies.LowSNRAcceptanceRow) {
 	for round, name := range []string{1: "first", 2: "second"} {
-		if name == "" {
-			continue
-		}
-		var own []studies.LowSNRAcceptanceRow
-		for _, r := range rows {
-			if r.Round == round {
-				own = append(own, r)
-			}
-		}
-		if len(own) > 0 {
+		if own := roundRows(rows, round); name != "" && len(own) > 0 {
 			writeLowSNRRoundAcceptance(b, name, own)
 		}
 	}
@@ -191,7 +230,6 @@ func writeLowSNRAcceptance(b *strings.Builder, rows []studies.LowSNRAcceptanceRo
 func writeLowSNRRoundAcceptance(b *strings.Builder, name string, rows []studies.LowSNRAcceptanceRow) {
 	fmt.Fprintf(b, "\ndp-auto on the %s round's held-out cells (G on seeds 31-60; the reference is the arm best by G on seeds 1-30, dp-auto left out):\n\n", name)
 	b.WriteString("| problem | target | mu | reference | reference's G | dp-auto's G | above the start | passes | arms that would pass |\n|---|---|---|---|---|---|---|---|---|\n")
-	var cells, pass, above, easy, easyPass int
 	for _, r := range rows {
 		flag := ""
 		if r.Flagged {
@@ -199,32 +237,17 @@ func writeLowSNRRoundAcceptance(b *strings.Builder, name string, rows []studies.
 		}
 		fmt.Fprintf(b, "| %s%s | %s | %g | %s | %s | %s | %s | %s | %d of %d |\n", r.Problem, flag, r.Target, r.Mu, cell(r.Reference), sig(r.ReferenceG),
 			sig(r.AutoG), yesNo(r.AboveStart), yesNo(r.Pass), r.ArmsPassing, r.Arms)
-		if r.Flagged {
-			continue
-		}
-		cells++
-		if r.Pass {
-			pass++
-		}
-		if r.AboveStart {
-			above++
-		}
-		if 2*r.ArmsPassing >= r.Arms {
-			easy++
-			if r.Pass {
-				easyPass++
-			}
-		}
 	}
+	t := tallyAcceptance(rows)
 	verdict := "passes"
 	switch {
-	case cells < lowSNRMinCells:
+	case t.cells < lowSNRMinCells:
 		verdict = fmt.Sprintf("has fewer than the declared %d cells after flags", lowSNRMinCells)
-	case float64(pass) < lowSNRShare*float64(cells) || above > 0:
+	case float64(t.pass) < lowSNRShare*float64(t.cells) || t.above > 0:
 		verdict = "fails"
 	}
 	fmt.Fprintf(b, "\nAcceptance, %s round: %d of %d held-out cells pass (%.0f%%; at least %.0f%% declared, and none above the start), %d end above the start: the round %s. Apart: in the %d cells where at least half the arms would pass, dp-auto passes %d; in the other %d, %d.\n",
-		name, pass, cells, 100*float64(pass)/float64(max(1, cells)), 100*lowSNRShare, above, verdict, easy, easyPass, cells-easy, pass-easyPass)
+		name, t.pass, t.cells, 100*float64(t.pass)/float64(max(1, t.cells)), 100*lowSNRShare, t.above, verdict, t.easy, t.easyPass, t.cells-t.easy, t.pass-t.easyPass)
 }
 
 // writeLowSNRTargets judges the chosen default by the declared targets on each set of
@@ -410,23 +433,11 @@ func writeLowSNRFamilies(b *strings.Builder, cells []familyCell) {
 // at each currency, what the default DP-GIBO does on the held-out problems, and each held-out
 // round's verdict on dp-auto; "" without the study.
 func lowSNRSummary(dir string) (string, error) {
-	arms, err := readOptional[lowSNRArm](filepath.Join(dir, studies.LowSNRFile))
+	t, err := readLowSNR(dir)
 	if err != nil {
 		return "", err
 	}
-	cands, err := readOptional[studies.LowSNRCandidateRow](filepath.Join(dir, studies.LowSNRCandidatesFile))
-	if err != nil {
-		return "", err
-	}
-	choice, err := readOptional[studies.LowSNRChoiceRow](filepath.Join(dir, studies.LowSNRChoiceFile))
-	if err != nil {
-		return "", err
-	}
-	accept, err := readOptional[studies.LowSNRAcceptanceRow](filepath.Join(dir, studies.LowSNRAcceptanceFile))
-	if err != nil {
-		return "", err
-	}
-	cells, err := familyCells(arms)
+	cells, err := familyCells(t.arms)
 	if err != nil || len(cells) == 0 {
 		return "", err
 	}
@@ -459,30 +470,19 @@ func lowSNRSummary(dir string) (string, error) {
 	b.Reset()
 	b.WriteString(text)
 	for round, name := range []string{1: "first", 2: "second"} {
-		i := slices.IndexFunc(choice, func(r studies.LowSNRChoiceRow) bool { return r.Round == round && r.HeldOut == studies.AllProblems })
+		i := slices.IndexFunc(t.choice, func(r studies.LowSNRChoiceRow) bool { return r.Round == round && r.HeldOut == studies.AllProblems })
 		if name == "" || i < 0 {
 			continue
 		}
-		chosen := choice[i].Chosen
-		for _, r := range cands {
+		chosen := t.choice[i].Chosen
+		for _, r := range t.cands {
 			if r.Set == lowSNRSets[round][1] && r.Arm == chosen {
 				fmt.Fprintf(&b, " On the %s round's %d held-out problems, the default DP-GIBO its choice kept (`%s`) ends above its start in %d cells (none declared);", name, r.Problems, chosen, r.AboveStart)
 			}
 		}
-		var n, pass, above int
-		for _, r := range accept {
-			if r.Round == round && !r.Flagged {
-				n++
-				if r.Pass {
-					pass++
-				}
-				if r.AboveStart {
-					above++
-				}
-			}
-		}
-		if n > 0 {
-			fmt.Fprintf(&b, " dp-auto passes %d of their %d cells (%.0f%%, 80%% declared) and ends above the start in %d (none declared).", pass, n, 100*float64(pass)/float64(n), above)
+		if a := tallyAcceptance(roundRows(t.accept, round)); a.cells > 0 {
+			fmt.Fprintf(&b, " dp-auto passes %d of their %d cells (%.0f%%, %.0f%% declared) and ends above the start in %d (none declared).",
+				a.pass, a.cells, 100*float64(a.pass)/float64(a.cells), 100*lowSNRShare, a.above)
 		}
 	}
 	return b.String(), nil
