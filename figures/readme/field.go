@@ -33,14 +33,10 @@ func fieldTable(dir string) (string, error) {
 		if !strings.HasPrefix(fig, fieldPrefix) {
 			continue
 		}
-		type setting struct {
-			task, config string
-			d            int
-		}
-		var order []setting
-		bySetting := map[setting][]*verdict.Curve{}
+		var order []fieldSetting
+		bySetting := map[fieldSetting][]*verdict.Curve{}
 		for _, c := range res.CurvesOf(fig) {
-			s := setting{c.Task, c.Config, c.D}
+			s := fieldSetting{c.Task, c.Config, c.D}
 			if _, ok := bySetting[s]; !ok {
 				order = append(order, s)
 			}
@@ -70,6 +66,50 @@ func fieldTable(dir string) (string, error) {
 			}
 			fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", s.task, s.d, cell(s.config), strings.Join(cells, ", "))
 		}
+		writeFieldPrivate(&b, fig, order, bySetting)
 	}
 	return b.String(), nil
+}
+
+// writeFieldPrivate renders, for a figure whose settings run at least two private methods,
+// each private method's median final loss with the 95% interval of the median (order
+// statistics, stats.MedianCI) side by side, in the ranking's order: the private methods at
+// equal privacy.
+func writeFieldPrivate(b *strings.Builder, fig string, order []fieldSetting, bySetting map[fieldSetting][]*verdict.Curve) {
+	type line struct {
+		setting fieldSetting
+		cells   []string
+	}
+	var lines []line
+	for _, s := range order {
+		var cells []string
+		for _, c := range bySetting[s] {
+			if m, ok := registry.Lookup(c.Method); !ok || !m.Info().Private {
+				continue
+			}
+			losses := c.Losses()
+			lo, hi, _ := stats.MedianCI(losses, verdict.Level)
+			name := c.Method
+			if slices.Contains(fieldMethods, c.Method) {
+				name = "**" + name + "**"
+			}
+			cells = append(cells, fmt.Sprintf("%s %s [%s, %s] (%d seeds)", name, sig(stats.Median(losses)), sig(lo), sig(hi), len(losses)))
+		}
+		if len(cells) >= 2 {
+			lines = append(lines, line{s, cells})
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n%s, the private methods at equal privacy: median final loss [95%% interval of the median]:\n\n| task | d | config | private methods, lowest median first |\n|---|---|---|---|\n", fig)
+	for _, l := range lines {
+		fmt.Fprintf(b, "| %s | %d | %s | %s |\n", l.setting.task, l.setting.d, cell(l.setting.config), strings.Join(l.cells, ", "))
+	}
+}
+
+// fieldSetting is one setting of a field figure.
+type fieldSetting struct {
+	task, config string
+	d            int
 }
