@@ -7,6 +7,7 @@ package claims
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Kind is the form of a claim. Every kind but Trend compares the values of two sides, A and
@@ -81,8 +82,11 @@ const (
 
 // LogGapPostHoc reports whether MetricLogGap was chosen for the figure's claims after its
 // results were seen: it was for every figure that ran before fig-private-select, whose
-// log-gap claims were declared before it ran.
-func LogGapPostHoc(figure string) bool { return figure != "fig-private-select" }
+// log-gap claims were declared before it ran, as were the field suite's (figures named
+// field-NAME; docs/peers.md).
+func LogGapPostHoc(figure string) bool {
+	return figure != "fig-private-select" && !strings.HasPrefix(figure, "field-")
+}
 
 // GapFloor is the normalised regret below which MetricLogGap does not distinguish gaps: a
 // method at f* (gap 0) has log gap log(GapFloor), not minus infinity.

@@ -42,3 +42,16 @@ func TestSeedRaisesAreForStatementsThatReadThem(t *testing.T) {
 		}
 	}
 }
+
+// The log-gap scale was declared before fig-private-select and the field suite ran, and
+// chosen after the results for the figures before them.
+func TestLogGapPostHocFollowsTheDeclarations(t *testing.T) {
+	for fig, want := range map[string]bool{
+		"fig2a": true, "fig-private": true, "fig-private-select": false,
+		"field-fig2a": false, "field-fig-private": false, "field-fig-private-select": false,
+	} {
+		if got := LogGapPostHoc(fig); got != want {
+			t.Errorf("LogGapPostHoc(%q) = %v, want %v", fig, got, want)
+		}
+	}
+}

@@ -1148,11 +1148,15 @@ func evidence(j judged, pHolm, pAgainstHolm float64, k int, ctl controls) string
 		b.WriteString("; both sides' median gaps to f* are below the margin: the claim only says A is within the margin of f*")
 	}
 	if j.claim.Metric == claims.MetricLogGap {
-		if claims.LogGapPostHoc(j.claim.Figure) {
-			b.WriteString("; log-gap rule for \"substantially\" (post hoc: chosen after the results were seen)")
-		} else {
-			b.WriteString("; log-gap rule for \"substantially\" (declared before this figure ran)")
+		scale := "log-gap rule for \"substantially\""
+		if j.claim.Margin != claims.SubstantialMargin {
+			scale = "log-gap scale"
 		}
+		when := "declared before this figure ran"
+		if claims.LogGapPostHoc(j.claim.Figure) {
+			when = "post hoc: chosen after the results were seen"
+		}
+		fmt.Fprintf(&b, "; %s (%s)", scale, when)
 	}
 	for _, n := range ctl.controlNotes {
 		b.WriteString("; " + n)
